@@ -1,0 +1,74 @@
+"""`sorry-companion`: one console script, one module per subcommand.
+
+Each command module has `register(subparsers)`, which adds its parser and sets `run`
+(a function of the parsed args returning the exit status). Command modules import only
+the standard library and `companion` at import time, so `replay` works in a bare
+`pip install --no-deps` and the help lists every command; Kivy, gpiozero and pyserial
+are imported inside the commands that need them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from companion import __version__
+from companion.errors import CompanionError, ConfigError
+
+COMMAND_MODULES = (
+    "companion.commands.replay",
+    "companion.commands.export",
+    "companion.commands.history",
+    "companion.commands.stats",
+    "companion.commands.simulate",
+    "ui.command",
+    "hardware.commands",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sorry-companion",
+        description="Table companion for the Sorry! Revenge card game.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--config", metavar="FILE",
+                        help="configuration file (default: $SORRY_COMPANION_CONFIG, "
+                             "~/.config/sorry-companion/config.toml, "
+                             "/etc/sorry-companion/config.toml)")
+    parser.add_argument("--data", metavar="DIR", help="folder of the game journal "
+                        "(default: the config's data_dir, else ~/.local/share/sorry-companion)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and name.startswith(exc.name):
+                continue  # that part of the app is not installed here
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "run", None) is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except ConfigError as exc:
+        print(f"sorry-companion: {exc}", file=sys.stderr)
+        return 2
+    except CompanionError as exc:
+        print(f"sorry-companion: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,432 @@
+"""The rules engine: `apply(state, event)` is the only place the rules of RULES.md live.
+
+It is a pure function: it never mutates `state`, reads no clock and does no I/O. It
+either returns a Transition (the new state and what happened, for voice, lamps and
+statistics) or raises one of the IllegalEvent/BadEvent refusals with a plain sentence.
+A press that the rules ignore (R9, "no SORRY! now") returns the *same* state object.
+
+>>> from companion.events import Setup, Play
+>>> from companion.cards import Card
+>>> s = initial_state(Setup.create(["Ana", "Ben"]))
+>>> apply(s, Play(Card.parse("7"))).state.total
+7
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from companion.cards import CardKind
+from companion.errors import BadEvent, BadTarget, CardRefused, GameOver, IllegalEvent, NotYourTurn
+from companion.events import Close, EndPlay2, Play, Press, Tiebreak
+from companion.state import (
+    HAND_LIMIT,
+    HAND_SIZE,
+    Awaiting,
+    Cause,
+    GameState,
+    TiebreakRound,
+    Window,
+    initial_state,
+)
+
+__all__ = ["Happening", "Outcome", "Transition", "apply", "initial_state"]
+
+WINNING_TOTAL = 21
+
+
+class Happening(StrEnum):
+    """What an event did, beyond the new numbers: for voice, lamps, LEDs and statistics."""
+
+    REACHED_21 = "reached_21"  # seat reached 21; the steal window opens
+    BUST = "bust"  # seat went over 21; value = the total
+    ADVANCE = "advance"  # seat +1 progress; value = new progress
+    MOVE_BACK = "move_back"  # seat -1 progress; value = new progress
+    ROUND_KEPT = "round_kept"  # seat keeps its 21 (no call, or blocked)
+    STEAL_CALLED = "steal_called"  # seat called SORRY! on other
+    CALLER_REPLACED = "caller_replaced"  # seat's earlier edge replaced other; value = margin s
+    STOLEN = "stolen"  # seat stole the round from other
+    STEAL_BLOCKED = "steal_blocked"  # seat blocked other's steal
+    FLIP_PLAYED = "flip_played"  # seat played SORRY! on other (other None: no target)
+    FLIP_BLOCKED = "flip_blocked"  # seat blocked other's flip-back
+    FLIPPED_BACK = "flipped_back"  # seat was flipped back by other
+    TAKE2_SKIPPED = "take2_skipped"  # seat would hold more than 7; value = the hand
+    RESHUFFLED = "reshuffled"  # the old piles became the draw pile
+    ROUND_ENDED = "round_ended"  # value = the number of the round that ended
+    TIED = "tied"  # a tiebreaker starts (again)
+    WON = "won"  # seat won the game
+    IGNORED = "ignored"  # a press that changes nothing ("no SORRY! now"); seat pressed
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    what: Happening
+    seat: int | None = None
+    other: int | None = None
+    value: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    state: GameState
+    outcomes: tuple[Outcome, ...]
+
+    @property
+    def changed(self) -> bool:
+        """False for an ignored press: the state object is the one given."""
+        return not (len(self.outcomes) == 1 and self.outcomes[0].what is Happening.IGNORED)
+
+
+class _Draft:
+    """A mutable copy of a state while one event is applied; frozen again at the end."""
+
+    __slots__ = (
+        "direction", "discards", "draw_pile", "hands", "out", "owed", "pile", "progress",
+        "reshuffles", "round", "s", "tiebreak", "total", "turn", "window", "winner",
+    )
+
+    def __init__(self, s: GameState) -> None:
+        self.s = s
+        self.progress = list(s.progress)
+        self.hands = list(s.hands)
+        self.total = s.total
+        self.direction = s.direction
+        self.turn = s.turn
+        self.round = s.round
+        self.pile = s.pile
+        self.discards = s.discards
+        self.draw_pile = s.draw_pile
+        self.owed = s.owed
+        self.window = s.window
+        self.tiebreak = s.tiebreak
+        self.winner = s.winner
+        self.reshuffles = s.reshuffles
+        self.out: list[Outcome] = []
+
+    def emit(self, what: Happening, seat: int | None = None, other: int | None = None,
+             value: float | None = None) -> None:
+        self.out.append(Outcome(what, seat, other, value))
+
+    def freeze(self) -> Transition:
+        state = GameState(
+            self.s.setup, tuple(self.progress), tuple(self.hands), self.total, self.direction,
+            self.turn, self.round, self.pile, self.discards, self.draw_pile, self.owed,
+            self.window, self.tiebreak, self.winner, self.reshuffles,
+        )
+        return Transition(state, tuple(self.out))
+
+    # --- cards and hands (tracked, advisory: they never refuse a real card) ---
+
+    def draw(self, seat: int, n: int) -> None:
+        """Draw n cards; when the draw pile runs out mid-draw the old piles are shuffled in."""
+        take = min(n, self.draw_pile)
+        self.draw_pile -= take
+        self.hands[seat] += take
+        n -= take
+        if n and self.discards:
+            self.draw_pile, self.discards = self.discards, 0
+            self.reshuffles += 1
+            self.emit(Happening.RESHUFFLED)
+            take = min(n, self.draw_pile)
+            self.draw_pile -= take
+            self.hands[seat] += take
+
+    def refill(self, seat: int) -> None:
+        """Draw back up to 5 (a player holding more keeps them)."""
+        if self.hands[seat] < HAND_SIZE:
+            self.draw(seat, HAND_SIZE - self.hands[seat])
+
+    def lay(self, seat: int) -> None:
+        """A card leaves seat's hand onto the play pile.
+
+        A tracked hand of 0 means the tracker missed a draw: the card is taken to have come
+        from the draw pile. Only when all 93 cards are already on the pile is it refused.
+        """
+        if self.hands[seat] == 0:
+            self.draw(seat, 1)
+            if self.hands[seat] == 0:
+                raise IllegalEvent(
+                    "all 93 cards are already on the play pile, so this card cannot have been "
+                    "played; undo the last tap"
+                )
+        self.hands[seat] -= 1
+        self.pile += 1
+
+    # --- turns, rounds, progress ---
+
+    def end_turn(self, seat: int) -> None:
+        """R1 and the draw rule: draw up to 5, then the next player in the direction plays."""
+        self.owed = 0
+        self.refill(seat)
+        self.turn = (seat + self.direction) % len(self.hands)
+
+    def end_round(self) -> None:
+        """R8: the play pile is set aside (after any drawing) and a new one begins."""
+        self.emit(Happening.ROUND_ENDED, value=self.round)
+        self.discards += self.pile
+        self.pile = 0
+        self.total = 0
+        self.owed = 0
+        self.round += 1
+        self.check_end()
+
+    def advance(self, seat: int) -> None:
+        self.progress[seat] = min(self.s.goal, self.progress[seat] + 1)
+        self.emit(Happening.ADVANCE, seat, value=self.progress[seat])
+
+    def move_back(self, seat: int) -> None:
+        self.progress[seat] = max(0, self.progress[seat] - 1)
+        self.emit(Happening.MOVE_BACK, seat, value=self.progress[seat])
+
+    def check_end(self) -> None:
+        """R12: one player at the goal wins; several start a tiebreaker."""
+        goal = self.s.goal
+        reached = tuple(i for i, p in enumerate(self.progress) if p >= goal)
+        if len(reached) == 1:
+            self.winner = reached[0]
+            self.emit(Happening.WON, reached[0])
+        elif reached:
+            self.tiebreak = TiebreakRound(reached, (None,) * len(reached))
+            self.emit(Happening.TIED)
+
+    def close_window(self) -> None:
+        """The open window closes without an answer: R9 or R10 decides what happens."""
+        w = self.window
+        assert w is not None
+        self.window = None
+        if w.kind is Awaiting.STEAL:
+            self.advance(w.scorer)
+            self.emit(Happening.ROUND_KEPT, w.scorer)
+        elif w.cause is Cause.STEAL:
+            assert w.caller is not None
+            self.advance(w.caller)
+            self.emit(Happening.STOLEN, w.caller, w.scorer)
+        else:
+            self.move_back(w.victim)
+            self.emit(Happening.FLIPPED_BACK, w.victim, w.scorer)
+        self.end_round()
+
+    def sorry_out_of_turn(self, seat: int) -> None:
+        """A SORRY!-family card played out of turn: laid, then draw back up to 5 at once."""
+        self.lay(seat)
+        self.refill(seat)
+
+
+def apply(state: GameState, event: object) -> Transition:
+    """Apply one game event (play, press, close, end_play2, tiebreak) to `state`."""
+    if isinstance(event, Play):
+        return _play(state, event)
+    if isinstance(event, Press):
+        return _press(state, event)
+    if isinstance(event, Close):
+        return _close(state)
+    if isinstance(event, EndPlay2):
+        return _end_play2(state)
+    if isinstance(event, Tiebreak):
+        return _tiebreak(state, event)
+    raise BadEvent(f"{type(event).__name__} is not a game event the engine applies")
+
+
+def _seat(state: GameState, name: str) -> int:
+    seat = state.seat_of(name)
+    if seat is None:
+        raise BadEvent(f"no player is called {name!r}; the players are {list(state.setup.players)}")
+    return seat
+
+
+def _refuse_when_over(state: GameState) -> None:
+    if state.winner is not None:
+        raise GameOver(f"the game is over: {state.name(state.winner)} has won; undo to go back")
+    if state.tiebreak is not None:
+        raise IllegalEvent("the tiebreaker is being played: enter each tied player's total")
+
+
+def _play(state: GameState, ev: Play) -> Transition:
+    _refuse_when_over(state)
+    d = _Draft(state)
+    if d.window is not None:
+        d.close_window()  # "a window closes when the next card is logged"
+        if d.winner is not None or d.tiebreak is not None:
+            raise IllegalEvent(
+                "the open SORRY! window decides the game; close it before logging another card"
+            )
+    seat = d.turn
+    if ev.player is not None and _seat(state, ev.player) != seat:
+        raise NotYourTurn(f"it is {state.name(seat)}'s turn, not {ev.player}'s")
+    card = ev.card
+    if d.owed and not card.is_number:
+        raise CardRefused(
+            f"{state.name(seat)} owes {d.owed} number card{'s' if d.owed > 1 else ''} for "
+            f"Play 2, so {card.label} cannot be played now; log a number card or end the Play 2"
+        )
+    if card.kind is not CardKind.SORRY and ev.target is not None:
+        raise BadEvent(f"only a SORRY! card takes a target, not {card.label}")
+    kind = card.kind
+    if kind is CardKind.SORRY:
+        _flip_back(state, d, seat, ev.target)
+        return d.freeze()
+    d.lay(seat)
+    if kind is CardKind.NUMBER:
+        d.total += card.value
+        _after_total(d, seat)
+    elif kind is CardKind.SLIDE:
+        d.total = card.value
+        _after_total(d, seat)
+    elif kind is CardKind.SWITCH:
+        d.direction = -d.direction
+        d.end_turn(seat)
+    elif kind is CardKind.TAKE2:
+        if d.hands[seat] + 2 > HAND_LIMIT:
+            d.emit(Happening.TAKE2_SKIPPED, seat, value=d.hands[seat] + 2)
+        else:
+            d.draw(seat, 2)
+        d.end_turn(seat)
+    else:  # PLAY2
+        d.owed = 2
+    return d.freeze()
+
+
+def _after_total(d: _Draft, seat: int) -> None:
+    """R4 and R7 after a number or Slide card changed the total."""
+    if d.total == WINNING_TOTAL:
+        d.emit(Happening.REACHED_21, seat)
+        d.end_turn(seat)
+        d.window = Window(Awaiting.STEAL, Cause.STEAL, scorer=seat, victim=seat)
+    elif d.total > WINNING_TOTAL:
+        d.emit(Happening.BUST, seat, value=d.total)
+        d.end_turn(seat)
+        for other in range(len(d.hands)):
+            if other != seat:
+                d.advance(other)
+        d.end_round()
+    elif d.owed > 1:
+        d.owed -= 1
+    else:
+        d.end_turn(seat)
+
+
+def _flip_back(state: GameState, d: _Draft, seat: int, target: str | None) -> None:
+    """R10: SORRY! on your turn, naming an opponent with an advanced pawn (or no one)."""
+    eligible = [i for i, p in enumerate(d.progress) if p > 0 and i != seat]
+    names = " or ".join(state.name(i) for i in eligible)
+    if target is None:
+        if eligible:
+            raise BadTarget(f"name the player to flip back: {names}")
+        d.lay(seat)
+        d.emit(Happening.FLIP_PLAYED, seat)
+        d.end_turn(seat)
+        d.end_round()
+        return
+    victim = _seat(state, target)
+    if victim == seat:
+        raise BadTarget(f"{state.name(seat)} cannot flip back their own pawn; name another player")
+    if d.progress[victim] == 0:
+        fix = f"name {names}" if eligible else "play it with no target"
+        raise BadTarget(f"{state.name(victim)} has no pawn card to flip back; {fix}")
+    d.lay(seat)
+    d.emit(Happening.FLIP_PLAYED, seat, victim)
+    d.end_turn(seat)
+    d.window = Window(Awaiting.BLOCK, Cause.FLIP, scorer=seat, victim=victim)
+
+
+def _ignored(state: GameState, seat: int) -> Transition:
+    return Transition(state, (Outcome(Happening.IGNORED, seat),))
+
+
+def _press(state: GameState, ev: Press) -> Transition:
+    """R9/R10: a press is a SORRY! call or a Don't Be SORRY!, whichever applies now."""
+    seat = _seat(state, ev.player)
+    w = state.window
+    if w is None:
+        return _ignored(state, seat)
+    if w.kind is Awaiting.STEAL:
+        if seat == w.scorer:
+            return _ignored(state, seat)
+        return _call(state, seat, ev.t)
+    if seat == w.victim:
+        d = _Draft(state)
+        d.sorry_out_of_turn(seat)
+        d.window = None
+        if w.cause is Cause.STEAL:
+            d.emit(Happening.STEAL_BLOCKED, seat, w.caller)
+            d.advance(seat)
+            d.emit(Happening.ROUND_KEPT, seat)
+        else:
+            d.emit(Happening.FLIP_BLOCKED, seat, w.scorer)
+        d.end_round()
+        return d.freeze()
+    earlier = (
+        w.cause is Cause.STEAL
+        and seat != w.caller
+        and ev.t is not None
+        and w.caller_t is not None
+        and ev.t < w.caller_t
+    )
+    if earlier:
+        assert w.before_call is not None and w.caller is not None
+        tr = _call(w.before_call, seat, ev.t)
+        replaced = Outcome(Happening.CALLER_REPLACED, seat, w.caller, w.caller_t - ev.t)
+        return Transition(tr.state, (replaced, *tr.outcomes))
+    return _ignored(state, seat)
+
+
+def _call(state: GameState, seat: int, t: float | None) -> Transition:
+    """The first SORRY! call in a steal window: the block window opens for W."""
+    w = state.window
+    assert w is not None
+    d = _Draft(state)
+    d.sorry_out_of_turn(seat)
+    d.window = Window(Awaiting.BLOCK, Cause.STEAL, w.scorer, w.scorer, seat, t, state)
+    d.emit(Happening.STEAL_CALLED, seat, w.scorer)
+    return d.freeze()
+
+
+def _close(state: GameState) -> Transition:
+    if state.window is None:
+        raise IllegalEvent("no SORRY! window is open, so there is nothing to close")
+    d = _Draft(state)
+    d.close_window()
+    return d.freeze()
+
+
+def _end_play2(state: GameState) -> Transition:
+    if not state.owed:
+        raise IllegalEvent("no Play 2 is owed, so there is nothing to end")
+    d = _Draft(state)
+    d.end_turn(d.turn)
+    return d.freeze()
+
+
+def _tiebreak(state: GameState, ev: Tiebreak) -> Transition:
+    """R13: the highest total not over 21 wins; equal best or all over: play it again."""
+    tb = state.tiebreak
+    if tb is None:
+        raise IllegalEvent("there is no tiebreaker now")
+    seat = _seat(state, ev.player)
+    if seat not in tb.tied:
+        tied = " and ".join(state.name(i) for i in tb.tied)
+        raise IllegalEvent(f"{state.name(seat)} is not in the tiebreaker; {tied} are")
+    idx = tb.tied.index(seat)
+    if tb.totals[idx] is not None:
+        raise IllegalEvent(
+            f"{state.name(seat)}'s tiebreaker total is already in ({tb.totals[idx]}); "
+            "undo it to change it"
+        )
+    totals = (*tb.totals[:idx], ev.total, *tb.totals[idx + 1:])
+    d = _Draft(state)
+    d.tiebreak = TiebreakRound(tb.tied, totals)
+    if all(t is not None for t in totals):
+        valid = [t for t in totals if t is not None and t <= WINNING_TOTAL]
+        leaders = tb.tied
+        if valid:
+            best = max(valid)
+            leaders = tuple(s for s, t in zip(tb.tied, totals, strict=True) if t == best)
+        if len(leaders) == 1:
+            d.tiebreak = None
+            d.winner = leaders[0]
+            d.emit(Happening.WON, leaders[0])
+        else:
+            d.tiebreak = TiebreakRound(leaders, (None,) * len(leaders))
+            d.emit(Happening.TIED)
+    return d.freeze()

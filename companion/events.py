@@ -1,0 +1,229 @@
+"""The events of a game, exactly the transcript lines of TRANSCRIPT.md, typed.
+
+`parse_event` turns one JSON object into an event (or raises BadEvent with a plain
+sentence); `Event.to_json` gives back the object that `parse_event` accepts.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from companion.cards import Card
+from companion.errors import BadEvent, BadSetup
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MAX_PAWNS = 4
+
+
+class Color(StrEnum):
+    RED = "red"
+    BLUE = "blue"
+    YELLOW = "yellow"
+    GREEN = "green"
+
+
+class Variant(StrEnum):
+    STANDARD = "standard"
+    LONG = "long"
+
+
+SEATING = (Color.RED, Color.BLUE, Color.YELLOW, Color.GREEN)
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """A new game: who plays, in which seats and colours, with how many pawn cards."""
+
+    players: tuple[str, ...]
+    first: str
+    colors: tuple[Color, ...]
+    pawns: int = MAX_PAWNS
+    variant: Variant = Variant.STANDARD
+
+    @staticmethod
+    def create(
+        players: list[str] | tuple[str, ...],
+        *,
+        first: str | None = None,
+        colors: list[str] | tuple[str, ...] | None = None,
+        pawns: int = MAX_PAWNS,
+        variant: str = Variant.STANDARD,
+    ) -> Setup:
+        """Validate and build a setup; every refusal is a BadSetup sentence."""
+        if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
+            raise BadSetup("players must be a list of 2 to 4 names")
+        names = tuple(p.strip() for p in players)
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise BadSetup(f"a game needs 2 to 4 players, not {len(names)}")
+        if any(not n for n in names):
+            raise BadSetup("every player needs a name; one of the names is empty")
+        seen: dict[str, str] = {}
+        for name in names:
+            if name.casefold() in seen:
+                raise BadSetup(
+                    f"two players are both called {name!r}; give each player a different name"
+                )
+            seen[name.casefold()] = name
+        first = names[0] if first is None else first
+        if not isinstance(first, str) or first.strip() not in names:
+            raise BadSetup(f"first names {first!r}, who is not one of the players {list(names)}")
+        if colors is None:
+            cols = SEATING[: len(names)]
+        else:
+            allowed = [c.value for c in SEATING]
+            if (
+                not isinstance(colors, list | tuple)
+                or len(colors) != len(names)
+                or any(c not in allowed for c in colors)
+                or len(set(colors)) != len(colors)
+            ):
+                raise BadSetup(
+                    f"colors must be {len(names)} different ones of {', '.join(allowed)}, "
+                    f"one per player, not {colors!r}"
+                )
+            cols = tuple(Color(c) for c in colors)
+        if isinstance(pawns, bool) or not isinstance(pawns, int) or not 1 <= pawns <= MAX_PAWNS:
+            raise BadSetup(f"pawns must be a whole number from 1 to 4, not {pawns!r}")
+        if variant not in (Variant.STANDARD.value, Variant.LONG.value):
+            raise BadSetup(f"variant must be 'standard' or 'long', not {variant!r}")
+        return Setup(names, first.strip(), cols, pawns, Variant(variant))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "setup",
+            "players": list(self.players),
+            "first": self.first,
+            "colors": [c.value for c in self.colors],
+            "pawns": self.pawns,
+            "variant": self.variant.value,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A card played on a turn; `target` names the flip-back SORRY!'s victim."""
+
+    card: Card
+    player: str | None = None
+    target: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "play", "card": self.card.code}
+        if self.player is not None:
+            out["player"] = self.player
+        if self.target is not None:
+            out["target"] = self.target
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A player's SORRY! button (or name tapped); `t` is the edge time in seconds."""
+
+    player: str
+    t: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "press", "player": self.player}
+        if self.t is not None:
+            out["t"] = self.t
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """The open steal or block window closes."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "close"}
+
+
+@dataclass(frozen=True, slots=True)
+class EndPlay2:
+    """The scorekeeper ends an owed Play 2 early."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "end_play2"}
+
+
+@dataclass(frozen=True, slots=True)
+class Tiebreak:
+    """A tied player's tiebreaker pile total."""
+
+    player: str
+    total: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "tiebreak", "player": self.player, "total": self.total}
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "undo"}
+
+
+@dataclass(frozen=True, slots=True)
+class Redo:
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "redo"}
+
+
+Event = Setup | Play | Press | Close | EndPlay2 | Tiebreak | Undo | Redo
+EVENT_TYPES = ("setup", "play", "press", "close", "end_play2", "tiebreak", "undo", "redo")
+
+
+def _name(obj: dict[str, Any], key: str, *, required: bool) -> str | None:
+    value = obj.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise BadEvent(f"{obj.get('type')} needs {key!r} with a player's name")
+    return value.strip()
+
+
+def parse_event(obj: object) -> Event:
+    """One transcript object to an event. Unknown keys are ignored, as the spec says."""
+    if not isinstance(obj, dict):
+        raise BadEvent('each line must be a JSON object such as {"type": "play", "card": "7"}')
+    kind = obj.get("type")
+    if kind == "play":
+        return Play(
+            Card.parse(obj.get("card")),
+            _name(obj, "player", required=False),
+            _name(obj, "target", required=False),
+        )
+    if kind == "press":
+        t = obj.get("t")
+        if t is not None and (
+            isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t)
+        ):
+            raise BadEvent(f"press 't' must be a number of seconds, not {t!r}")
+        return Press(_name(obj, "player", required=True), None if t is None else float(t))
+    if kind == "close":
+        return Close()
+    if kind == "end_play2":
+        return EndPlay2()
+    if kind == "tiebreak":
+        total = obj.get("total")
+        if isinstance(total, bool) or not isinstance(total, int) or total < 0:
+            raise BadEvent(f"tiebreak 'total' must be a whole number, 0 or more, not {total!r}")
+        return Tiebreak(_name(obj, "player", required=True), total)
+    if kind == "undo":
+        return Undo()
+    if kind == "redo":
+        return Redo()
+    if kind == "setup":
+        return Setup.create(
+            obj.get("players"),  # type: ignore[arg-type]
+            first=obj.get("first"),
+            colors=obj.get("colors"),
+            pawns=obj.get("pawns", MAX_PAWNS),
+            variant=obj.get("variant", Variant.STANDARD.value),
+        )
+    if kind is None:
+        raise BadEvent("the event has no 'type'")
+    raise BadEvent(f"unknown event type {kind!r}; known types are {', '.join(EVENT_TYPES)}")

@@ -1,0 +1,133 @@
+"""A game as a stack of steps: the engine's transitions plus exact undo and redo.
+
+Every step keeps the state before it, so undo is exact (it can reopen a steal or block
+window) and redo re-applies the very same transition. A press the rules ignore is
+accepted (it is part of the record) but is no step: undo never has to take back nothing.
+
+>>> g = Game(Setup.create(["Ana", "Ben"]))
+>>> _ = g.push(Play(Card.parse("7")))
+>>> g.state.total, g.push(Undo()).state.total
+(7, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from companion.cards import Card
+from companion.engine import Outcome, apply
+from companion.errors import BadEvent, NothingToUndo
+from companion.events import Event, Play, Redo, Setup, Undo
+from companion.state import GameState, initial_state
+
+__all__ = ["Card", "Game", "Result", "ResultKind", "Step"]
+
+
+class ResultKind(StrEnum):
+    APPLIED = "applied"
+    IGNORED = "ignored"
+    UNDONE = "undone"
+    REDONE = "redone"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One applied event with the states on both sides of it."""
+
+    event: Event
+    before: GameState
+    after: GameState
+    outcomes: tuple[Outcome, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What `Game.evaluate` found: the state after, and the step it adds or takes back."""
+
+    kind: ResultKind
+    event: Event
+    state: GameState
+    outcomes: tuple[Outcome, ...]
+    step: Step | None = None  # the new step, or the step undone/redone
+
+
+class Game:
+    """One game from its setup: `push` events, read `state`, walk `steps`."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.initial = initial_state(setup)
+        self._done: list[Step] = []
+        self._undone: list[Step] = []
+
+    @property
+    def state(self) -> GameState:
+        return self._done[-1].after if self._done else self.initial
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The effective history: every step not undone, oldest first."""
+        return tuple(self._done)
+
+    @property
+    def undo_step(self) -> Step | None:
+        return self._done[-1] if self._done else None
+
+    @property
+    def redo_step(self) -> Step | None:
+        return self._undone[-1] if self._undone else None
+
+    def evaluate(self, event: Event) -> Result:
+        """What `event` would do, without doing it; raises the engine's refusals."""
+        if isinstance(event, Undo):
+            if not self._done:
+                raise NothingToUndo("there is nothing to undo")
+            step = self._done[-1]
+            return Result(ResultKind.UNDONE, event, step.before, (), step)
+        if isinstance(event, Redo):
+            if not self._undone:
+                raise NothingToUndo("there is nothing to redo")
+            step = self._undone[-1]
+            return Result(ResultKind.REDONE, event, step.after, step.outcomes, step)
+        if isinstance(event, Setup):
+            raise BadEvent("a game has one setup, at its start; start a new game instead")
+        before = self.state
+        tr = apply(before, event)
+        if not tr.changed:
+            return Result(ResultKind.IGNORED, event, before, tr.outcomes)
+        step = Step(event, before, tr.state, tr.outcomes)
+        return Result(ResultKind.APPLIED, event, tr.state, tr.outcomes, step)
+
+    def accept(self, result: Result) -> None:
+        """Make an evaluated result real; it must be the latest evaluation of this game."""
+        if result.kind is ResultKind.UNDONE:
+            self._undone.append(self._done.pop())
+        elif result.kind is ResultKind.REDONE:
+            self._done.append(self._undone.pop())
+        elif result.kind is ResultKind.APPLIED:
+            assert result.step is not None and result.step.before is self.state
+            self._done.append(result.step)
+            self._undone.clear()
+
+    def push(self, event: Event) -> Result:
+        result = self.evaluate(event)
+        self.accept(result)
+        return result
+
+    def play(self, card: str, player: str | None = None, target: str | None = None) -> Result:
+        """Shorthand for the common case: `game.play("7")`."""
+        return self.push(Play(Card.parse(card), player, target))
+
+    @classmethod
+    def from_events(cls, events: Iterable[Event]) -> Game:
+        """Replay a whole event list whose first event is the setup."""
+        it = iter(events)
+        first = next(it, None)
+        if not isinstance(first, Setup):
+            raise BadEvent("a game must start with its setup")
+        game = cls(first)
+        for event in it:
+            game.push(event)
+        return game

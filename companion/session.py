@@ -1,0 +1,197 @@
+"""The live game: the one API the UI and the hardware talk to.
+
+A Session is thread-safe (GPIO callbacks, the LED board and window timers call it from
+their own threads), makes every accepted event durable in the journal *before* it
+changes the state or tells anyone, and tells its listeners about each change.
+
+Listeners are called in the submitting thread, in event order, with the session's lock
+held: they must only hand the update on (Kivy's `Clock.schedule_once`, a queue) and never
+block. Every refusal is a CompanionError whose message can be shown as it is.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from companion.cards import ALL_CARDS, Card, CardKind
+from companion.describe import describe
+from companion.errors import CompanionError, IllegalEvent
+from companion.events import (
+    Close,
+    EndPlay2,
+    Event,
+    Play,
+    Press,
+    Redo,
+    Setup,
+    Tiebreak,
+    Undo,
+    parse_event,
+)
+from companion.game import Game, Result
+from companion.state import GameState, Window
+
+
+class JournalLike(Protocol):
+    """What the session needs from a journal (companion.journal.Journal is the real one)."""
+
+    def start_game(self, setup: dict[str, Any]) -> int: ...
+
+    def append(self, game_id: int, event: dict[str, Any]) -> None: ...
+
+    def set_result(self, game_id: int, winner: str | None) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """What listeners receive: the result (None for a new or resumed game) and the state."""
+
+    game_id: int | None
+    state: GameState
+    result: Result | None
+
+
+Listener = Callable[[Update], None]
+
+
+class NoGame(IllegalEvent):
+    """An event arrived while no game is open."""
+
+
+class Session:
+    def __init__(self, journal: JournalLike | None = None, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.journal = journal
+        self.clock = clock
+        self.lock = threading.RLock()
+        self.game: Game | None = None
+        self.game_id: int | None = None
+        self._listeners: list[Listener] = []
+
+    # --- observing ---
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call `listener` after every change; returns a function that unsubscribes."""
+        with self.lock:
+            self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _notify(self, result: Result | None) -> None:
+        assert self.game is not None
+        update = Update(self.game_id, self.game.state, result)
+        for listener in list(self._listeners):
+            listener(update)
+
+    @property
+    def state(self) -> GameState | None:
+        game = self.game
+        return None if game is None else game.state
+
+    # --- starting ---
+
+    def new_game(self, setup: Setup) -> GameState:
+        with self.lock:
+            game_id = self.journal.start_game(setup.to_json()) if self.journal else None
+            self.game, self.game_id = Game(setup), game_id
+            self._notify(None)
+            return self.game.state
+
+    def open_game(self, game_id: int | None, events: Iterable[dict[str, Any]]) -> GameState:
+        """Rebuild a stored game from its journalled events (resume after a crash)."""
+        evs = [parse_event(e) for e in events]
+        with self.lock:
+            self.game, self.game_id = Game.from_events(evs), game_id
+            self._notify(None)
+            return self.game.state
+
+    # --- events ---
+
+    def submit(self, event: Event) -> Result:
+        """Apply one event: refuse it unchanged, or journal it durably, then apply it."""
+        with self.lock:
+            game = self.game
+            if game is None:
+                raise NoGame("no game is open; start a new game first")
+            was_over = game.state.winner
+            result = game.evaluate(event)
+            if self.journal is not None and self.game_id is not None:
+                self.journal.append(self.game_id, event.to_json())
+            game.accept(result)
+            winner = game.state.winner
+            if self.journal is not None and self.game_id is not None and winner != was_over:
+                self.journal.set_result(self.game_id, None if winner is None
+                                        else game.state.name(winner))
+            self._notify(result)
+            return result
+
+    def play(self, card: str, target: str | None = None, player: str | None = None) -> Result:
+        return self.submit(Play(Card.parse(card), player, target))
+
+    def press(self, player: str, t: float | None = None) -> Result:
+        """A SORRY! button or name tap; `t` is the edge time on `self.clock` (default now)."""
+        return self.submit(Press(player, self.clock() if t is None else t))
+
+    def close_window(self, expected: Window | None = None) -> Result | None:
+        """Close the open window; with `expected`, only if that very window is still open."""
+        with self.lock:
+            state = self.state
+            if expected is not None and (state is None or state.window is not expected):
+                return None
+            return self.submit(Close())
+
+    def end_play2(self) -> Result:
+        return self.submit(EndPlay2())
+
+    def tiebreak(self, player: str, total: int) -> Result:
+        return self.submit(Tiebreak(player, total))
+
+    def undo(self) -> Result:
+        return self.submit(Undo())
+
+    def redo(self) -> Result:
+        return self.submit(Redo())
+
+    # --- what the UI asks ---
+
+    def legal_cards(self) -> frozenset[str]:
+        """Card codes the rules accept now (a SORRY! counts if any target, or none, works)."""
+        with self.lock:
+            game = self.game
+            if game is None:
+                return frozenset()
+            state = game.state
+            targets: list[str | None] = [None, *state.setup.players]
+            legal = set()
+            for card in ALL_CARDS:
+                for target in targets if card.kind is CardKind.SORRY else [None]:
+                    try:
+                        game.evaluate(Play(card, None, target))
+                    except CompanionError:
+                        continue
+                    legal.add(card.code)
+                    break
+            return frozenset(legal)
+
+    def flip_targets(self) -> tuple[str, ...]:
+        """Players a flip-back SORRY! may name now (empty: play it with no target)."""
+        state = self.state
+        if state is None:
+            return ()
+        return tuple(
+            state.name(i) for i, p in enumerate(state.progress) if p > 0 and i != state.turn
+        )
+
+    def undo_label(self) -> str | None:
+        """"Ben played 7": what undo would take back, or None."""
+        game = self.game
+        step = None if game is None else game.undo_step
+        return None if step is None else describe(step.event, step.before)
+
+    def redo_label(self) -> str | None:
+        game = self.game
+        step = None if game is None else game.redo_step
+        return None if step is None else describe(step.event, step.before)
