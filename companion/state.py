@@ -124,6 +124,19 @@ class GameState:
         p, pawns = self.progress[seat], self.setup.pawns
         return p if p <= pawns else 2 * pawns - p
 
+    def pressers(self) -> tuple[int, ...]:
+        """Seats whose SORRY! press counts right now (their button lamps light up).
+
+        Steal window: everyone but the player who reached 21. Block window: the victim,
+        who may answer with Don't Be SORRY!. Otherwise nobody.
+        """
+        w = self.window
+        if w is None:
+            return ()
+        if w.kind is Awaiting.STEAL:
+            return tuple(i for i in range(len(self.progress)) if i != w.scorer)
+        return (w.victim,)
+
     def seat_of(self, name: str) -> int | None:
         players = self.setup.players
         if name in players:
