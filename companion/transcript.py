@@ -1,0 +1,74 @@
+"""Transcripts (TRANSCRIPT.md): JSON Lines in, a game out; events out, JSON Lines back.
+
+Replay stops at the first line that breaks the rules or the format and says which line
+and why; everything before it is kept (the `Game` it returns holds that state).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from companion.errors import CompanionError, TranscriptError
+from companion.events import Event, Setup, parse_event
+from companion.game import Game
+
+
+@dataclass
+class Replay:
+    """The game as far as it went, and the error that stopped it (None: all applied)."""
+
+    game: Game | None
+    error: TranscriptError | None
+    events: int  # events applied (including ignored presses), setup included
+
+
+def replay_lines(lines: Iterable[str]) -> Replay:
+    """Apply a transcript line by line; blank lines are skipped (1-based line numbers)."""
+    game: Game | None = None
+    applied = 0
+    number = 0
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            event = _parse_line(line)
+            if game is None:
+                if not isinstance(event, Setup):
+                    raise TranscriptError(number, "the first event must be a setup")
+                game = Game(event)
+            else:
+                game.push(event)
+        except TranscriptError as exc:
+            return Replay(game, exc, applied)
+        except CompanionError as exc:
+            return Replay(game, TranscriptError(number, str(exc)), applied)
+        applied += 1
+    if game is None:
+        return Replay(None, TranscriptError(max(number, 1), "the transcript has no setup"), 0)
+    return Replay(game, None, applied)
+
+
+def _parse_line(line: str) -> Event:
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise CompanionError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    return parse_event(obj)
+
+
+def write_transcript(out: TextIO, events: Iterable[Event | dict[str, Any]]) -> int:
+    """Write events (typed, or the JSON objects the journal stores) as JSON Lines."""
+    count = 0
+    for event in events:
+        obj = event if isinstance(event, dict) else event.to_json()
+        out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+        count += 1
+    return count
+
+
+def transcript_of(game: Game, log: Iterable[Event]) -> list[dict[str, Any]]:
+    """The objects of a transcript: the setup, then every event as it was pushed."""
+    return [game.setup.to_json(), *(e.to_json() for e in log)]
