@@ -141,14 +141,15 @@ class _Draft:
         """A card leaves seat's hand onto the play pile.
 
         A tracked hand of 0 means the tracker missed a draw: the card is taken to have come
-        from the draw pile. Only when all 93 cards are already on the pile is it refused.
+        from the draw pile. Only a card that cannot exist by count (an empty hand and
+        nothing left to draw, unreachable with 93 real cards) is refused.
         """
         if self.hands[seat] == 0:
             self.draw(seat, 1)
             if self.hands[seat] == 0:
                 raise IllegalEvent(
-                    "all 93 cards are already on the play pile, so this card cannot have been "
-                    "played; undo the last tap"
+                    f"{self.s.name(seat)} has no card left by the count and there is none to "
+                    "draw, so this card cannot have been played; undo the last tap"
                 )
         self.hands[seat] -= 1
         self.pile += 1
