@@ -1,0 +1,151 @@
+"""The Session: the thread-safe door the UI and the hardware use."""
+
+from __future__ import annotations
+
+import queue
+import threading
+
+import pytest
+
+from companion.engine import Happening
+from companion.errors import CardRefused, CompanionError
+from companion.events import Setup
+from companion.session import NoGame, Session, Update
+from companion.state import Awaiting
+from companion.windows import WindowTimer
+
+
+def started(*names: str, **options) -> Session:
+    session = Session()
+    session.new_game(Setup.create(list(names or ("Ana", "Ben", "Cy")), **options))
+    return session
+
+
+def test_events_before_a_game_are_refused():
+    with pytest.raises(NoGame, match="start a new game"):
+        Session().play("3")
+
+
+def test_listeners_hear_every_change_in_order_and_can_unsubscribe():
+    session = started()
+    heard: list[Update] = []
+    stop = session.subscribe(heard.append)
+    session.play("4")
+    session.play("5")
+    assert [u.state.total for u in heard] == [4, 9]
+    assert heard[-1].result.event.card.code == "5"
+    stop()
+    session.play("1")
+    assert len(heard) == 2
+
+
+def test_a_refused_event_reaches_no_listener_and_changes_nothing():
+    session = started()
+    session.play("play2")
+    heard: list[Update] = []
+    session.subscribe(heard.append)
+    before = session.state
+    with pytest.raises(CardRefused):
+        session.play("switch")
+    assert heard == [] and session.state is before
+
+
+def test_legal_cards_follow_the_rules():
+    session = started()
+    legal = session.legal_cards()
+    assert {"0", "10", "slide:21", "switch", "take2", "play2", "sorry"} <= legal
+    session.play("play2")
+    assert session.legal_cards() == {str(n) for n in range(11)}
+
+
+def test_flip_targets_and_undo_labels():
+    session = started()
+    for code in ("10", "10", "1"):
+        session.play(code)
+    session.press("Ben", 1.0)
+    session.close_window()
+    assert session.flip_targets() == ("Ben",)
+    assert session.undo_label() == "the SORRY! window closed"
+    session.undo()
+    assert session.redo_label() == "the SORRY! window closed"
+    assert session.undo_label() == "Ben pressed SORRY!"
+    session.undo()
+    assert session.undo_label() == "Cy played 1"
+
+
+def test_close_window_with_expected_ignores_a_stale_window():
+    session = started()
+    for code in ("10", "10", "1"):
+        session.play(code)
+    window = session.state.window
+    session.play("3")  # the next card closed it
+    assert session.close_window(expected=window) is None
+    assert session.state.total == 3
+
+
+def test_presses_from_many_threads_all_land_and_the_earliest_edge_wins():
+    session = started("Ana", "Ben", "Cy", "Dee")
+    for code in ("10", "10", "1"):
+        session.play(code)  # Cy reaches 21
+    edges = {"Ana": 7.003, "Ben": 7.001, "Dee": 7.002}
+    barrier = threading.Barrier(len(edges))
+    errors: list[BaseException] = []
+
+    def press(name: str) -> None:
+        barrier.wait()
+        try:
+            session.press(name, edges[name])
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=press, args=(n,)) for n in edges]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert session.state.window.caller == 1  # Ben's edge was first
+
+
+def test_window_timer_closes_the_window_it_timed():
+    session = started()
+    closed: queue.Queue[Update] = queue.Queue()
+    session.subscribe(lambda u: closed.put(u) if u.result and u.result.event.to_json()
+                      == {"type": "close"} else None)
+    timer = WindowTimer(session, steal_seconds=0.05, block_seconds=0.05)
+    try:
+        for code in ("10", "10", "1"):
+            session.play(code)
+        assert session.state.awaiting is Awaiting.STEAL
+        assert timer.remaining() is not None
+        update = closed.get(timeout=10)
+        outcomes = [o.what for o in update.result.outcomes]
+        assert Happening.ROUND_KEPT in outcomes and update.state.progress[2] == 1
+        assert timer.remaining() is None
+    finally:
+        timer.stop()
+
+
+def test_window_timer_never_closes_a_window_that_undo_reopened_late():
+    session = started()
+    timer = WindowTimer(session, steal_seconds=3600, block_seconds=3600)
+    try:
+        for code in ("10", "10", "1"):
+            session.play(code)
+        first = timer.window
+        session.close_window()
+        session.undo()  # reopens the very same window object: a fresh countdown
+        assert session.state.window is first and timer.window is first
+        assert timer.remaining() > 3000
+    finally:
+        timer.stop()
+
+
+def test_every_refusal_is_a_companion_error_with_a_sentence():
+    session = started()
+    for bad in (lambda: session.play("12"), lambda: session.press("Zed"),
+                lambda: session.tiebreak("Ana", 3), lambda: session.end_play2(),
+                lambda: session.redo()):
+        with pytest.raises(CompanionError) as info:
+            bad()
+        assert len(str(info.value)) > 10
