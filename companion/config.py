@@ -1,0 +1,408 @@
+"""The app's one configuration file (TOML), with a default for every key.
+
+`load_config()` finds the file ($SORRY_COMPANION_CONFIG, the user's
+~/.config/sorry-companion/config.toml, then /etc/sorry-companion/config.toml; none at
+all means the defaults) and checks every value. Anything wrong is a ConfigError whose
+one sentence names the file, the key, the value and what is allowed, e.g.
+
+    config.toml: [windows] steal_seconds = -1 is not allowed: use a number of seconds from 1 to 60
+
+The CLI shows that sentence and exits with status 2, so a typo never becomes a traceback
+on the table. companion/default_config.toml is the same defaults, written out.
+
+>>> load_config("/dev/null").windows.steal_seconds
+5.0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from pathlib import Path
+from typing import Any
+
+from companion.errors import ConfigError
+from companion.paths import CONFIG_ENV, SYSTEM_CONFIG, default_data_dir, user_config_file
+
+__all__ = [
+    "DEFAULT_DECK", "Config", "DisplayConfig", "GameConfig", "GpioConfig", "LedBoardConfig",
+    "VoiceConfig", "WindowsConfig", "config_from_args", "find_config_file", "load_config",
+    "resolve_data_dir",
+]
+
+DECK_SIZE = 93
+BCM_PINS = range(28)
+MAX_SEATS = 4
+BOOTLOADER_BAUD = 1200
+BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
+LANGUAGES = ("en", "fr")
+VARIANTS = ("standard", "long")
+
+#: The deck profile: how many cards of each value (RULES.md: 59 numbers, 26 actions,
+#: 8 SORRY!-family cards). The even spread used when the printed split is unknown.
+DEFAULT_DECK: Mapping[str, int] = {
+    **{str(n): 6 for n in range(4)},
+    **{str(n): 5 for n in range(4, 11)},
+    "slide:10": 4, "slide:15": 4, "slide:21": 4, "switch": 5, "take2": 5, "play2": 4,
+    "sorry": 3, "steal": 3, "dont_be_sorry": 2,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class WindowsConfig:
+    """How long the SORRY! windows stay open (RULES R9, R10)."""
+
+    steal_seconds: float = 5.0
+    block_seconds: float = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """The new-game form's defaults."""
+
+    pawns: int = 4
+    variant: str = "standard"
+
+
+@dataclass(frozen=True, slots=True)
+class VoiceConfig:
+    enabled: bool = True
+    command: str = "espeak-ng"
+
+
+@dataclass(frozen=True, slots=True)
+class GpioConfig:
+    """SORRY! buttons (one BCM pin per seat), their lamps, and the optional extra buttons."""
+
+    enabled: bool = True
+    pins: tuple[int, ...] = (17, 27, 22, 23)
+    lamps: tuple[int, ...] = ()
+    pull_up: bool = True
+    lockout_ms: float = 50.0
+    undo_pin: int | None = None
+    close_pin: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LedBoardConfig:
+    """The HOME LED board on USB serial (LEDBOARD.md)."""
+
+    enabled: bool = True
+    port: str = ""
+    ids: tuple[str, ...] = ("2E8A:0005",)
+    baud: int = 115200
+    brightness: int = 64
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayConfig:
+    fullscreen: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    data_dir: Path = field(default_factory=default_data_dir)
+    language: str = "en"
+    windows: WindowsConfig = WindowsConfig()
+    game: GameConfig = GameConfig()
+    deck: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_DECK))
+    voice: VoiceConfig = VoiceConfig()
+    gpio: GpioConfig = GpioConfig()
+    ledboard: LedBoardConfig = LedBoardConfig()
+    display: DisplayConfig = DisplayConfig()
+    source: Path | None = None
+
+    def with_data_dir(self, path: str | os.PathLike[str] | None) -> Config:
+        """The same configuration with `--data` applied (None: unchanged)."""
+        if path is None:
+            return self
+        return dataclasses.replace(self, data_dir=Path(path).expanduser())
+
+
+def resolve_data_dir(args_data: str | os.PathLike[str] | None, config: Config) -> Path:
+    """`--data DIR` beats the configuration's data_dir."""
+    return config.with_data_dir(args_data).data_dir
+
+
+def config_from_args(args: Any) -> Config:
+    """The configuration a CLI command runs with: `--config` read, `--data` applied."""
+    return load_config(getattr(args, "config", None)).with_data_dir(getattr(args, "data", None))
+
+
+# --- reading the file ---
+
+
+def find_config_file(path: str | os.PathLike[str] | None = None) -> Path | None:
+    """The file to read: the one given, $SORRY_COMPANION_CONFIG, the user's, the system's.
+
+    A file named explicitly (argument or variable) must exist; the usual places are
+    simply skipped when empty.
+    """
+    if path is not None:
+        return Path(path)
+    env = os.environ.get(CONFIG_ENV, "")
+    if env:
+        return Path(env)
+    for candidate in (user_config_file(), SYSTEM_CONFIG):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_config(path: str | os.PathLike[str] | None = None) -> Config:
+    """Read and check the configuration; ConfigError says exactly what to fix."""
+    source = find_config_file(path)
+    if source is None:
+        return Config()
+    try:
+        with open(source, "rb") as f:
+            doc = tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError(
+            f"{source}: no such file; check the name given with --config or ${CONFIG_ENV}, "
+            "or leave both unset to use the defaults") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{source}: is a folder, not a file; give the path of "
+                          "the config.toml file itself") from None
+    except OSError as exc:
+        raise ConfigError(f"{source}: cannot be read ({exc.strerror}); "
+                          "check the file's permissions") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{source}: is not UTF-8 text; save it as UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: is not valid TOML ({exc}); fix that line, or compare "
+                          "with companion/default_config.toml") from None
+    return _Reader(source).config(doc)
+
+
+# --- checking the values ---
+
+
+class _Refused(Exception):
+    """A value is wrong; the argument says what is allowed."""
+
+
+def _render(value: object) -> str:
+    """A value as it would be written in TOML, for messages."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_render(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_key(k)} = {_render(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, datetime | date | time):
+        return value.isoformat()
+    return str(value)
+
+
+def _key(name: str) -> str:
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name)
+
+
+def _number(lo: float, hi: float, unit: str) -> Callable[[object], float]:
+    def check(v: object) -> float:
+        if (isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v)
+                or not lo <= v <= hi):
+            raise _Refused(f"use a number of {unit} from {lo:g} to {hi:g}")
+        return float(v)
+    return check
+
+
+def _whole(lo: int, hi: int, what: str = "") -> Callable[[object], int]:
+    def check(v: object) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise _Refused(f"use a whole number{what} from {lo} to {hi}")
+        return v
+    return check
+
+
+def _bool(v: object) -> bool:
+    if not isinstance(v, bool):
+        raise _Refused("use true or false (without quotes)")
+    return v
+
+
+def _choice(*options: str) -> Callable[[object], str]:
+    def check(v: object) -> str:
+        if v not in options:
+            raise _Refused("use " + " or ".join(json.dumps(o) for o in options))
+        return str(v)
+    return check
+
+
+def _text(v: object) -> str:
+    if not isinstance(v, str):
+        raise _Refused('use a text in quotes, such as "" or "/dev/ttyACM0"')
+    return v
+
+
+def _command(v: object) -> str:
+    if not isinstance(v, str) or not v.strip():
+        raise _Refused('use the name of a speech program in quotes, such as "espeak-ng"')
+    return v.strip()
+
+
+def _pin(v: object) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v not in BCM_PINS:
+        raise _Refused("use a BCM pin number from 0 to 27 (leave the key out for none)")
+    return v
+
+
+def _pins(least: int, allowed: str) -> Callable[[object], tuple[int, ...]]:
+    def check(v: object) -> tuple[int, ...]:
+        if (not isinstance(v, list) or not least <= len(v) <= MAX_SEATS
+                or any(isinstance(p, bool) or not isinstance(p, int) or p not in BCM_PINS
+                       for p in v)):
+            raise _Refused(allowed)
+        return tuple(v)
+    return check
+
+
+def _usb_ids(v: object) -> tuple[str, ...]:
+    pattern = re.compile(r"[0-9A-Fa-f]{4}:[0-9A-Fa-f]{4}")
+    if not isinstance(v, list) or any(not isinstance(i, str) or not pattern.fullmatch(i)
+                                      for i in v):
+        raise _Refused('use a list of USB ids written "VVVV:PPPP" in hex, such as '
+                       '["2E8A:0005"]')
+    return tuple(i.upper() for i in v)
+
+
+def _baud(v: object) -> int:
+    if v == BOOTLOADER_BAUD and not isinstance(v, bool):
+        raise _Refused("1200 baud is the bootloader touch: opening a Pico or Arduino at "
+                       "1200 baud restarts it into firmware-update mode; use 115200")
+    if isinstance(v, bool) or v not in BAUDS:
+        raise _Refused("use one of " + ", ".join(map(str, BAUDS)))
+    return int(v)  # type: ignore[arg-type]
+
+
+_SECTIONS: dict[str, tuple[type, dict[str, Callable[[object], Any]]]] = {
+    "windows": (WindowsConfig, {
+        "steal_seconds": _number(1, 60, "seconds"),
+        "block_seconds": _number(1, 60, "seconds"),
+    }),
+    "game": (GameConfig, {
+        "pawns": _whole(1, 4, " of pawn cards"),
+        "variant": _choice(*VARIANTS),
+    }),
+    "voice": (VoiceConfig, {"enabled": _bool, "command": _command}),
+    "gpio": (GpioConfig, {
+        "enabled": _bool,
+        "pins": _pins(1, "use a list of 1 to 4 BCM pin numbers from 0 to 27, one per seat, "
+                         "such as [17, 27, 22, 23]"),
+        "lamps": _pins(0, "use a list of BCM pin numbers from 0 to 27, one lamp per button "
+                          "in pins, or [] for no lamps"),
+        "pull_up": _bool,
+        "lockout_ms": _number(0, 1000, "milliseconds"),
+        "undo_pin": _pin,
+        "close_pin": _pin,
+    }),
+    "ledboard": (LedBoardConfig, {
+        "enabled": _bool, "port": _text, "ids": _usb_ids, "baud": _baud,
+        "brightness": _whole(0, 255),
+    }),
+    "display": (DisplayConfig, {"fullscreen": _bool}),
+}
+_TOP = ("data_dir", "language")
+
+
+class _Reader:
+    """Checks one parsed file; every message starts with the file's name."""
+
+    def __init__(self, source: Path) -> None:
+        self.source = source
+
+    def fail(self, where: str, value: object, allowed: str) -> ConfigError:
+        return ConfigError(f"{self.source}: {where} = {_render(value)} is not allowed: {allowed}")
+
+    def problem(self, text: str) -> ConfigError:
+        return ConfigError(f"{self.source}: {text}")
+
+    def config(self, doc: dict[str, Any]) -> Config:
+        known = (*_TOP, "deck", *_SECTIONS)
+        for name in doc:
+            if name not in known:
+                raise self.problem(
+                    f"unknown key {json.dumps(name)}: the top-level keys are data_dir and language, "
+                    "and the tables are " + ", ".join(f"[{s}]" for s in ("deck", *_SECTIONS)))
+        values: dict[str, Any] = {"source": self.source}
+        if "data_dir" in doc:
+            values["data_dir"] = self.data_dir(doc["data_dir"])
+        if "language" in doc:
+            values["language"] = self.check("language", doc["language"], _choice(*LANGUAGES))
+        for section, (cls, keys) in _SECTIONS.items():
+            if section in doc:
+                values[section] = cls(**self.table(section, doc[section], keys))
+        if "deck" in doc:
+            values["deck"] = self.deck(doc["deck"])
+        config = Config(**values)
+        self.check_pins(config.gpio)
+        return config
+
+    def check(self, where: str, value: object, checker: Callable[[object], Any]) -> Any:
+        try:
+            return checker(value)
+        except _Refused as exc:
+            raise self.fail(where, value, str(exc)) from None
+
+    def data_dir(self, value: object) -> Path:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail("data_dir", value, 'use the path of a folder in quotes, such as '
+                            '"~/.local/share/sorry-companion"')
+        path = Path(value).expanduser()
+        return path if path.is_absolute() else self.source.parent / path
+
+    def table(self, section: str, value: object,
+              keys: dict[str, Callable[[object], Any]]) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(section, value, f"[{section}] must be a table of settings")
+        out = {}
+        for name, item in value.items():
+            checker = keys.get(name)
+            if checker is None:
+                raise self.problem(f"[{section}] unknown key {json.dumps(name)}: the keys of "
+                                   f"[{section}] are " + ", ".join(keys))
+            out[name] = self.check(f"[{section}] {_key(name)}", item, checker)
+        return out
+
+    def deck(self, value: object) -> dict[str, int]:
+        if not isinstance(value, dict):
+            raise self.fail("deck", value, "[deck] must be a table of card counts")
+        deck = dict(DEFAULT_DECK)
+        for name, count in value.items():
+            if name not in DEFAULT_DECK:
+                raise self.problem(f"[deck] unknown card {json.dumps(name)}: the cards are "
+                                   + ", ".join(json.dumps(k) for k in DEFAULT_DECK))
+            deck[name] = self.check(f"[deck] {json.dumps(name)}", count,
+                                    _whole(0, DECK_SIZE, " of cards"))
+        total = sum(deck.values())
+        if total != DECK_SIZE:
+            raise self.problem(
+                f"[deck] the card counts add up to {total}, not {DECK_SIZE}: change them so "
+                f"the deck has {DECK_SIZE} cards (a card left out keeps its default count)")
+        return deck
+
+    def check_pins(self, gpio: GpioConfig) -> None:
+        if gpio.lamps and len(gpio.lamps) != len(gpio.pins):
+            raise self.fail("[gpio] lamps", list(gpio.lamps),
+                            f"give one lamp per button ({len(gpio.pins)} in pins), or [] "
+                            "for no lamps")
+        uses: dict[int, str] = {}
+        named = [("pins", p) for p in gpio.pins] + [("lamps", p) for p in gpio.lamps]
+        named += [(k, getattr(gpio, k)) for k in ("undo_pin", "close_pin")
+                  if getattr(gpio, k) is not None]
+        for key, pin in named:
+            if pin in uses:
+                both = key if uses[pin] == key else f"{uses[pin]} and {key}"
+                raise self.problem(f"[gpio] pin {pin} is used twice (in {both}): give every "
+                                   "button and lamp its own pin")
+            uses[pin] = key
