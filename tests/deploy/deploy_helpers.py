@@ -1,0 +1,82 @@
+"""Paths and helpers shared by the Raspberry Pi deployment tests (fixtures: conftest.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+DEPLOY = REPO / "deploy"
+INSTALL = DEPLOY / "install.sh"
+UNINSTALL = DEPLOY / "uninstall.sh"
+
+# Paths on the Pi, as install.sh and the unit name them.
+UNIT = "/etc/systemd/system/sorry-companion.service"
+UDEV_RULE = "/etc/udev/rules.d/99-sorry-ledboard.rules"
+CONFIG = "/etc/sorry-companion/config.toml"
+DATA_DIR = "/var/lib/sorry-companion"
+KIVY_CONFIG = "/var/lib/sorry-companion/kivy/config.ini"
+OPT_DIR = "/opt/sorry-companion"
+EXEC_START = "/opt/sorry-companion/venv/bin/sorry-companion"
+
+# Every command that a real run may call and a dry run must not.
+GUARDED_COMMANDS = (
+    "apt-get", "apt-cache", "apt", "dpkg", "useradd", "usermod", "userdel", "groupadd",
+    "systemctl", "udevadm", "pip", "pip3", "python3", "python", "chown", "getent",
+)
+
+
+@dataclass
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+    calls: list[str]
+
+
+class Scripts:
+    """Runs install.sh and uninstall.sh with every guarded command replaced by a stub
+    that records its call, so a dry run that ran any of them is caught."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.bin = tmp / "stub-bin"
+        self.bin.mkdir()
+        self.log = tmp / "stub-calls.log"
+        for name in GUARDED_COMMANDS:
+            stub = self.bin / name
+            stub.write_text(f'#!/bin/sh\necho "{name} $*" >> "{self.log}"\nexit 0\n')
+            stub.chmod(0o755)
+
+    def run(self, script: Path, *args: str | Path) -> Run:
+        if self.log.exists():
+            self.log.unlink()
+        env = {**os.environ, "PATH": f"{self.bin}:{os.environ['PATH']}"}
+        result = subprocess.run(
+            ["bash", str(script), *map(str, args)],
+            capture_output=True, text=True, env=env, check=False, timeout=60,
+        )
+        calls = self.log.read_text().splitlines() if self.log.exists() else []
+        return Run(result.returncode, result.stdout, result.stderr, calls)
+
+    def install(self, root: Path, *args: str) -> Run:
+        return self.run(INSTALL, "--dry-run", "--root", root, *args)
+
+    def uninstall(self, root: Path, *args: str) -> Run:
+        return self.run(UNINSTALL, "--dry-run", "--root", root, *args)
+
+
+def under(root: Path, pi_path: str) -> Path:
+    return root / pi_path.lstrip("/")
+
+
+def snapshot(root: Path) -> dict[str, tuple[str, int, int]]:
+    """Every file and folder under root: content hash, mtime in ns, mode."""
+    tree: dict[str, tuple[str, int, int]] = {}
+    for path in sorted(root.rglob("*")):
+        st = path.lstat()
+        digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "dir"
+        tree[str(path.relative_to(root))] = (digest, st.st_mtime_ns, st.st_mode)
+    return tree

@@ -1,0 +1,264 @@
+"""install.sh and uninstall.sh: lint, the dry-run tree, idempotence, and what survives."""
+
+from __future__ import annotations
+
+import configparser
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from deploy_helpers import (
+    CONFIG,
+    DATA_DIR,
+    DEPLOY,
+    INSTALL,
+    KIVY_CONFIG,
+    OPT_DIR,
+    UDEV_RULE,
+    UNINSTALL,
+    UNIT,
+    Scripts,
+    snapshot,
+    under,
+)
+
+SCRIPTS = sorted(DEPLOY.glob("*.sh"))
+
+
+def test_deploy_has_both_scripts():
+    assert {INSTALL, UNINSTALL} <= set(SCRIPTS)
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_script_passes_shellcheck(shellcheck: str, script: Path):
+    result = subprocess.run([shellcheck, "--severity=style", str(script)],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_script_is_strict_and_executable(script: Path):
+    assert "\nset -euo pipefail\n" in script.read_text()
+    assert os.access(script, os.X_OK)
+
+
+def test_dry_run_writes_every_file_and_runs_nothing(scripts: Scripts, tmp_path: Path):
+    root = tmp_path / "root"
+    result = scripts.install(root)
+    assert result.returncode == 0, result.stderr
+    assert result.calls == [], "a dry run ran real commands"
+    for pi_path in (UNIT, UDEV_RULE, CONFIG, KIVY_CONFIG):
+        assert under(root, pi_path).is_file(), pi_path
+    assert under(root, UNIT).read_bytes() == (DEPLOY / "sorry-companion.service").read_bytes()
+    assert under(root, UDEV_RULE).read_bytes() == (DEPLOY / "99-sorry-ledboard.rules").read_bytes()
+    # ... and says what it would have run.
+    would = [line for line in result.stdout.splitlines() if line.startswith("would run:")]
+    for command in ("apt-get install", "python3-lgpio", "espeak-ng", "libmtdev1", "useradd",
+                    "--system-site-packages", "pip install", "systemctl enable"):
+        assert any(command in line for line in would), command
+    for group in ("gpio", "dialout", "video", "render", "input"):
+        assert any(f"--groups {group} sorry" in line for line in would), group
+
+
+def test_pip_installs_only_the_runtime_pins_from_requirements(installed: Path,
+                                                              scripts: Scripts):
+    result = scripts.install(installed)
+    pip_lines = [line for line in result.stdout.splitlines()
+                 if line.startswith("would run:") and "pip install" in line]
+    pinned = {line.split("==")[0].strip().lower(): line.strip()
+              for line in (DEPLOY.parent / "requirements.txt").read_text().splitlines()
+              if "==" in line and not line.startswith("#")}
+    runtime = " ".join(pip_lines)
+    for name in ("kivy", "gpiozero", "pyserial"):
+        assert pinned[name] in runtime
+    for test_tool in ("pytest", "hypothesis", "ruff"):
+        assert test_tool not in runtime
+    exec_start = [line for line in under(installed, UNIT).read_text().splitlines()
+                  if line.startswith("ExecStart=")]
+    venv_bin = exec_start[0].split("=", 1)[1].split()[0].rsplit("/", 1)[0]
+    assert all(f"{venv_bin}/python -m pip" in line for line in pip_lines)
+
+
+def test_second_run_changes_nothing(installed: Path, scripts: Scripts):
+    before = snapshot(installed)
+    result = scripts.install(installed)
+    assert result.returncode == 0, result.stderr
+    assert snapshot(installed) == before
+    assert "installed:" not in result.stdout
+
+
+def test_owner_edits_survive_a_rerun(installed: Path, scripts: Scripts):
+    config = under(installed, CONFIG)
+    kivy = under(installed, KIVY_CONFIG)
+    config.write_text('data_dir = "/srv/games"\n')
+    kivy.write_text(kivy.read_text().replace("rotation = 0", "rotation = 180"))
+    edited_kivy = kivy.read_text()
+    journal = under(installed, DATA_DIR) / "journal.sqlite3"
+    journal.write_bytes(b"games so far")
+
+    result = scripts.install(installed)
+    assert result.returncode == 0, result.stderr
+    assert config.read_text() == 'data_dir = "/srv/games"\n'
+    assert kivy.read_text() == edited_kivy
+    assert journal.read_bytes() == b"games so far"
+
+
+def test_a_changed_unit_is_refreshed_by_a_rerun(installed: Path, scripts: Scripts):
+    unit = under(installed, UNIT)
+    unit.write_text("[Service]\nExecStart=/bin/false\n")
+    result = scripts.install(installed)
+    assert result.returncode == 0, result.stderr
+    assert unit.read_bytes() == (DEPLOY / "sorry-companion.service").read_bytes()
+
+
+def test_config_points_the_app_at_the_data_folder(installed: Path):
+    config = tomllib.loads(under(installed, CONFIG).read_text())
+    assert config == {"data_dir": DATA_DIR}
+
+
+def _fake_checkout(tmp_path: Path, requirements: str, defaults: str | None) -> Path:
+    source = tmp_path / "checkout"
+    shutil.copytree(DEPLOY, source / "deploy")
+    (source / "requirements.txt").write_text(requirements)
+    (source / "companion").mkdir()
+    if defaults is not None:
+        (source / "companion" / "defaults.toml").write_text(defaults)
+    return source
+
+
+def test_config_carries_the_app_defaults_commented_out(tmp_path: Path, scripts: Scripts):
+    defaults = ('data_dir = "~/.local/share/sorry-companion"\nlanguage = "en"\n\n'
+                '[buttons]\npins = [17, 27]\n')
+    source = _fake_checkout(tmp_path, (DEPLOY.parent / "requirements.txt").read_text(),
+                            defaults)
+    root = tmp_path / "root"
+    result = scripts.run(source / "deploy" / "install.sh", "--dry-run", "--root", root)
+    assert result.returncode == 0, result.stderr
+    text = under(root, CONFIG).read_text()
+    for line in ('# language = "en"', "# [buttons]", "# pins = [17, 27]"):
+        assert line in text.splitlines()
+    assert tomllib.loads(text) == {"data_dir": DATA_DIR}
+
+
+def test_requirements_without_a_pin_stop_the_install_with_one_sentence(
+        tmp_path: Path, scripts: Scripts):
+    source = _fake_checkout(tmp_path, "kivy==2.3.1\npyserial==3.5\npytest==9\n", None)
+    root = tmp_path / "root"
+    result = scripts.run(source / "deploy" / "install.sh", "--dry-run", "--root", root)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "install.sh: requirements.txt pins no version of gpiozero "
+        "(expected a line like 'gpiozero==1.2.3')."]
+    assert not under(root, UNIT).exists()
+
+
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL], ids=lambda p: p.name)
+@pytest.mark.parametrize("args", [["--bogus"], ["--dry-run", "--root"],
+                                  ["--root", "/tmp/somewhere"]])
+def test_bad_options_get_one_sentence(scripts: Scripts, script: Path, args: list[str]):
+    result = scripts.run(script, *args)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{script.name}: "), result.stderr
+    assert lines[0].endswith(".")
+    assert result.calls == []
+
+
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL], ids=lambda p: p.name)
+def test_help_names_the_dry_run(scripts: Scripts, script: Path):
+    result = scripts.run(script, "--help")
+    assert result.returncode == 0
+    assert "--dry-run" in result.stdout and "--root DIR" in result.stdout
+
+
+def test_uninstall_keeps_data_and_config(installed: Path, scripts: Scripts):
+    journal = under(installed, DATA_DIR) / "journal.sqlite3"
+    journal.write_bytes(b"games so far")
+    result = scripts.uninstall(installed)
+    assert result.returncode == 0, result.stderr
+    assert result.calls == []
+    for gone in (UNIT, UDEV_RULE, OPT_DIR):
+        assert not under(installed, gone).exists(), gone
+    assert journal.read_bytes() == b"games so far"
+    assert under(installed, CONFIG).is_file()
+    assert "would run: systemctl disable --now sorry-companion.service" in result.stdout
+    assert "userdel" not in result.stdout
+
+
+def test_uninstall_purge_removes_data_config_and_user(installed: Path, scripts: Scripts):
+    result = scripts.uninstall(installed, "--purge")
+    assert result.returncode == 0, result.stderr
+    assert result.calls == []
+    for gone in (UNIT, UDEV_RULE, OPT_DIR, DATA_DIR, CONFIG):
+        assert not under(installed, gone).exists(), gone
+    assert "would run: userdel sorry" in result.stdout
+
+
+def test_reinstall_after_uninstall_finds_the_old_data(installed: Path, scripts: Scripts):
+    journal = under(installed, DATA_DIR) / "journal.sqlite3"
+    journal.write_bytes(b"games so far")
+    assert scripts.uninstall(installed).returncode == 0
+    assert scripts.install(installed).returncode == 0
+    assert under(installed, UNIT).is_file()
+    assert journal.read_bytes() == b"games so far"
+
+
+def test_udev_rule_names_the_pico_ledboard():
+    rules = [line for line in (DEPLOY / "99-sorry-ledboard.rules").read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    assert len(rules) == 1
+    pairs = re.findall(r'([A-Z_]+(?:\{[^}]+\})?)(==|\+=|=)"([^"]*)"', rules[0])
+    # Every comma-separated clause is a well-formed udev key-operator-value.
+    assert len(pairs) == len(rules[0].split(", "))
+    rule = {(key, op): value for key, op, value in pairs}
+    assert rule == {
+        ("SUBSYSTEM", "=="): "tty",
+        ("ATTRS{idVendor}", "=="): "2e8a",  # sysfs spells USB ids in lower case
+        ("ATTRS{idProduct}", "=="): "0005",
+        ("SYMLINK", "+="): "sorry-ledboard",
+        ("GROUP", "="): "dialout",
+        ("MODE", "="): "0660",
+        ("ENV{ID_MM_DEVICE_IGNORE}", "="): "1",
+    }
+
+
+def _kivy_config(path: Path) -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read(path)
+    return parser
+
+
+def test_kivy_config_is_touch_only_fullscreen_without_cursor(installed: Path):
+    config = _kivy_config(under(installed, KIVY_CONFIG))
+    assert dict(config["input"]) == {"mtdev_%(name)s": "probesysfs,provider=mtdev"}
+    assert config["graphics"]["fullscreen"] == "auto"
+    assert config["graphics"]["show_cursor"] == "0"
+    assert config["kivy"]["exit_on_escape"] == "0"
+
+
+def test_kivy_loads_the_installed_config_as_it_is(installed: Path, tmp_path: Path):
+    """Real Kivy reads the file and neither upgrades it nor adds the mouse back
+    (which it would for an older config_version)."""
+    kivy_home = tmp_path / "kivy-home"
+    shutil.copytree(under(installed, KIVY_CONFIG).parent, kivy_home)
+    shipped = (kivy_home / "config.ini").read_bytes()
+    probe = ("import json; from kivy.config import Config; print(json.dumps({"
+             "'input': dict(Config.items('input')), "
+             "'fullscreen': Config.get('graphics', 'fullscreen'), "
+             "'show_cursor': Config.get('graphics', 'show_cursor')}))")
+    env = {**os.environ, "KIVY_HOME": str(kivy_home), "KIVY_NO_ARGS": "1",
+           "KIVY_NO_CONSOLELOG": "1", "KIVY_NO_FILELOG": "1"}
+    env.pop("KIVY_USE_DEFAULTCONFIG", None)
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            env=env, check=False, timeout=60)
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout.strip().splitlines()[-1])
+    assert seen == {"input": {"mtdev_%(name)s": "probesysfs,provider=mtdev"},
+                    "fullscreen": "auto", "show_cursor": "0"}
+    assert (kivy_home / "config.ini").read_bytes() == shipped

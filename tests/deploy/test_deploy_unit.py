@@ -1,0 +1,152 @@
+"""The systemd unit: systemd accepts it, its exposure is low, it sets what the app needs."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from deploy_helpers import (
+    DATA_DIR,
+    DEPLOY,
+    EXEC_START,
+    KIVY_CONFIG,
+    UNIT,
+    Scripts,
+    under,
+)
+
+UNIT_SOURCE = DEPLOY / "sorry-companion.service"
+EXPOSURE_LIMIT = 3.0
+
+
+def directives(text: str) -> list[tuple[str, str]]:
+    return [tuple(line.split("=", 1)) for line in text.splitlines()
+            if line and not line.startswith(("#", ";", "[")) and "=" in line]
+
+
+def unit_values(key: str) -> list[str]:
+    return [value for k, value in directives(UNIT_SOURCE.read_text()) if k == key]
+
+
+def unit_value(key: str) -> str:
+    values = unit_values(key)
+    assert len(values) == 1, f"{key}= appears {len(values)} times"
+    return values[0]
+
+
+def environment() -> dict[str, str]:
+    return dict(item.split("=", 1) for item in unit_values("Environment"))
+
+
+def verify(systemd_analyze: str, unit: Path) -> str:
+    result = subprocess.run([systemd_analyze, "verify", str(unit)], capture_output=True,
+                            text=True, check=False, timeout=60)
+    return f"exit {result.returncode}\n{result.stdout}{result.stderr}".strip()
+
+
+def test_systemd_verify_accepts_the_installed_unit(systemd_analyze: str, installed: Path,
+                                                   tmp_path: Path):
+    """`verify` checks syntax, every key and value, the dependencies it can load from this
+    machine, and that ExecStart's binary is executable. The unit's binary exists only on a
+    Pi, so this verifies a copy whose ExecStart points into the dry-run tree, where a stub
+    stands for the console script; everything else is byte for byte the installed unit."""
+    binary = under(installed, EXEC_START)
+    binary.parent.mkdir(parents=True)
+    binary.write_text("#!/bin/sh\n")
+    binary.chmod(0o755)
+    installed_unit = under(installed, UNIT).read_text()
+    assert f"\nExecStart={EXEC_START} run\n" in installed_unit
+    copy = tmp_path / "verify" / "sorry-companion.service"
+    copy.parent.mkdir()
+    copy.write_text(installed_unit.replace(f"ExecStart={EXEC_START}", f"ExecStart={binary}"))
+
+    # verify exits 0 even when it warns, so its silence is what counts.
+    assert verify(systemd_analyze, copy) == "exit 0"
+
+
+def test_systemd_verify_would_catch_a_bad_key(systemd_analyze: str, tmp_path: Path):
+    """The control for the test above: verify does speak up about a wrong unit."""
+    unit = tmp_path / "broken.service"
+    unit.write_text("[Service]\nExecStart=/bin/true\nProtectSystem=very\nFooBar=1\n")
+    report = verify(systemd_analyze, unit)
+    assert "broken.service:3: Failed to parse protect system value" in report
+    assert "broken.service:4: Unknown key 'FooBar'" in report
+
+
+def measured_exposure(systemd_analyze: str) -> float:
+    result = subprocess.run([systemd_analyze, "security", "--offline=yes", str(UNIT_SOURCE)],
+                            capture_output=True, text=True, check=False, timeout=60)
+    found = re.search(r"Overall exposure level for sorry-companion\.service: (\d+\.\d+)",
+                      result.stdout)
+    assert found, f"no exposure figure in:\n{result.stdout}{result.stderr}"
+    return float(found.group(1))
+
+
+def test_exposure_is_at_most_three(systemd_analyze: str):
+    assert measured_exposure(systemd_analyze) <= EXPOSURE_LIMIT
+
+
+def test_readme_records_the_measured_exposure(systemd_analyze: str):
+    readme = (DEPLOY / "README.md").read_text()
+    recorded = re.findall(r"exposure level of \*\*(\d+\.\d+)\*\*", readme)
+    assert recorded == [f"{measured_exposure(systemd_analyze):.1f}"]
+
+
+def test_unit_runs_the_console_script_as_the_unprivileged_user():
+    assert unit_value("ExecStart") == f"{EXEC_START} run"
+    assert unit_value("User") == "sorry"
+    assert unit_value("Restart") in {"always", "on-failure"}
+    assert unit_value("WantedBy") == "multi-user.target"
+
+
+def test_unit_gives_kivy_the_display_and_its_config():
+    env = environment()
+    assert env["KIVY_WINDOW"] == "sdl2"
+    assert env["SDL_VIDEODRIVER"] == "kmsdrm"
+    assert env["KIVY_NO_ARGS"] == "1"
+    assert env["SORRY_COMPANION_CONFIG"] == "/etc/sorry-companion/config.toml"
+    assert f"{env['KIVY_HOME']}/config.ini" == KIVY_CONFIG
+    assert env["KCFG_GRAPHICS_SHOW_CURSOR"] == "0"
+
+
+def test_the_working_folder_is_the_writable_state_folder():
+    """lgpio makes its notification pipe in the working folder (or $LG_WD)."""
+    assert unit_value("StateDirectory") == "sorry-companion"
+    assert unit_value("WorkingDirectory") == DATA_DIR
+    assert environment()["LG_WD"] == DATA_DIR
+    assert unit_value("ProtectSystem") == "strict"
+
+
+def test_unit_allows_only_the_devices_the_table_uses():
+    assert unit_value("DevicePolicy") == "closed"
+    assert set(unit_values("DeviceAllow")) == {
+        "char-drm rw", "char-input r", "char-gpiochip rw", "char-ttyACM rw",
+        "char-ttyUSB rw", "char-alsa rw",
+    }
+
+
+@pytest.mark.parametrize(("key", "value"), [
+    ("NoNewPrivileges", "yes"), ("ProtectHome", "yes"), ("PrivateTmp", "yes"),
+    ("PrivateNetwork", "yes"), ("RestrictAddressFamilies", "AF_UNIX"),
+    ("CapabilityBoundingSet", ""), ("ProtectKernelTunables", "yes"),
+    ("ProtectKernelModules", "yes"), ("ProtectControlGroups", "yes"),
+    ("RestrictNamespaces", "yes"), ("LockPersonality", "yes"),
+    ("SystemCallArchitectures", "native"),
+])
+def test_unit_hardening(key: str, value: str):
+    assert unit_value(key) == value
+
+
+def test_unit_allows_writable_executable_memory_for_mesa():
+    """MemoryDenyWriteExecute stays off: Mesa's software renderer (llvmpipe, the fallback
+    when the GPU cannot be used) compiles shaders to W+X memory, and Kivy then dies with
+    SIGSEGV instead of drawing slowly (seen with PR_SET_MDWE; see deploy/README.md)."""
+    assert unit_values("MemoryDenyWriteExecute") == []
+
+
+def test_installer_and_unit_agree_on_paths(scripts: Scripts, tmp_path: Path):
+    result = scripts.install(tmp_path / "root")
+    venv = EXEC_START.rsplit("/bin/", 1)[0]
+    assert f"would run: python3 -m venv --system-site-packages {venv}" in result.stdout
