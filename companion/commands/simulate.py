@@ -1,0 +1,130 @@
+"""`sorry-companion simulate`: bots play whole games with real cards against the engine.
+
+It plays N seeded games (game i of seed S is always the same game), optionally writes
+each transcript (DIR/game-0001.jsonl, ...) for `replay`, and prints a summary. Every game
+is cross-checked event by event against the engine (companion/simulate.py); the first
+disagreement stops the run with exit status 1 and, with --out, its transcript so far.
+Bad arguments get one sentence and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.config import config_from_args
+from companion.events import MAX_PAWNS, MAX_PLAYERS, MIN_PLAYERS, Event, Variant
+from companion.simulate import Disagreement, SimulatedGame, simulate
+from companion.transcript import write_transcript
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("simulate", help="bots play whole games, cross-checking the rules engine")
+    # Values are checked in `run`, so a bad one gets one sentence, not argparse's usage.
+    p.add_argument("--games", default="100", metavar="N", help="games to play (default 100)")
+    p.add_argument("--players", default="4", metavar="P", help="2 to 4 (default 4)")
+    p.add_argument("--seed", default="1", metavar="S", help="whole number (default 1)")
+    p.add_argument("--pawns", default=str(MAX_PAWNS), metavar="K", help="1 to 4 (default 4)")
+    p.add_argument("--variant", default=Variant.STANDARD.value, metavar="V",
+                   help="standard or long (default standard)")
+    p.add_argument("--out", metavar="DIR", help="write each game's transcript into DIR")
+    p.set_defaults(run=run)
+
+
+class _Refused(Exception):
+    """A bad argument; the message is the one sentence to print."""
+
+
+def _whole(name: str, text: str, low: int, high: int | None = None) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or value < low or (high is not None and value > high):
+        allowed = f"from {low} to {high}" if high is not None else f"{low} or more"
+        raise _Refused(f"--{name} must be a whole number {allowed}, not {text!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class _Run:
+    games: int
+    players: int
+    seed: int
+    pawns: int
+    variant: str
+
+
+def _options(args: argparse.Namespace) -> _Run:
+    if args.variant not in (Variant.STANDARD.value, Variant.LONG.value):
+        raise _Refused(f"--variant must be standard or long, not {args.variant!r}")
+    return _Run(
+        games=_whole("games", args.games, 1),
+        players=_whole("players", args.players, MIN_PLAYERS, MAX_PLAYERS),
+        seed=_whole("seed", args.seed, -(2**63)),
+        pawns=_whole("pawns", args.pawns, 1, MAX_PAWNS),
+        variant=args.variant,
+    )
+
+
+def _write(out: Path, index: int, events: list[Event]) -> None:
+    with open(out / f"game-{index:04d}.jsonl", "w", encoding="utf-8") as f:
+        write_transcript(f, events)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        opts = _options(args)
+        out = None if args.out is None else Path(args.out)
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+    except _Refused as exc:
+        print(f"sorry-companion simulate: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"sorry-companion simulate: cannot write into {args.out} "
+              f"({exc.strerror or exc})", file=sys.stderr)
+        return 2
+    deck = config_from_args(args).deck
+    played: list[SimulatedGame] = []
+    start = time.perf_counter()
+    for i in range(1, opts.games + 1):
+        rng = random.Random(f"{opts.seed}/{i}")  # game i of a seed is always the same game
+        try:
+            game = simulate(rng, players=opts.players, pawns=opts.pawns,
+                            variant=opts.variant, deck=deck)
+        except Disagreement as exc:
+            if out is not None:
+                _write(out, i, exc.events)
+            print(f"game {i}: the simulator and the engine disagree {exc}", file=sys.stderr)
+            return 1
+        if out is not None:
+            _write(out, i, game.events)
+        played.append(game)
+    print(summary(played, time.perf_counter() - start))
+    return 0
+
+
+def summary(games: list[SimulatedGame], seconds: float) -> str:
+    """Games, average rounds, wins per seat, ties and time, one fact per line."""
+    setup = games[0].game.setup
+    wins = Counter(g.state.winner for g in games)
+    ties = sum(1 for g in games if g.stats["tied"])
+    stalled = sum(1 for g in games if g.stalled)
+    seats = ", ".join(f"{name} {wins[i]}" for i, name in enumerate(setup.players))
+    lines = [
+        f"games: {len(games)} ({len(setup.players)} players, {setup.pawns} pawns, "
+        f"{setup.variant.value})",
+        f"average rounds: {sum(g.rounds for g in games) / len(games):.1f}",
+        f"wins per seat: {seats}",
+        f"games with a tiebreaker: {ties}",
+        f"seconds: {seconds:.2f} ({len(games) / seconds:.0f} games/s)",
+    ]
+    if stalled:
+        lines.append(f"stalled (a player with no card and none to draw): {stalled}")
+    return "\n".join(lines)
