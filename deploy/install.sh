@@ -157,30 +157,63 @@ pinned_requirements() {
     done
 }
 
-# The config the owner edits: data_dir for the Pi, then the app's defaults, commented out.
-write_config_template() {
-    local out=$1 defaults=""
-    if [[ -f $SOURCE_DIR/companion/defaults.toml ]]; then
-        defaults=$SOURCE_DIR/companion/defaults.toml
-    else
-        local candidates=("$SOURCE_DIR"/companion/*.toml)
-        if ((${#candidates[@]} == 1)) && [[ -f ${candidates[0]} ]]; then
-            defaults=${candidates[0]}
+# The app's defaults as written out in the checkout (companion/default_config.toml).
+defaults_file() {
+    local candidates=("$SOURCE_DIR"/companion/default_config.toml "$SOURCE_DIR"/companion/defaults.toml)
+    local file
+    for file in "${candidates[@]}"; do
+        if [[ -f $file ]]; then
+            printf '%s' "$file"
+            return
         fi
-    fi
+    done
+}
+
+# The config the owner edits: the app's defaults with every setting commented out, except
+# what the Pi needs: data_dir in the state folder, and [display] fullscreen. Section headers
+# stay live (an empty table means "all defaults"), so an uncommented line lands in its section.
+write_config_template() {
+    local out=$1 defaults
+    defaults=$(defaults_file)
     {
         printf '# Sorry! Table Companion settings on this Raspberry Pi.\n'
-        printf '# Written once by deploy/install.sh; updates never overwrite it. After a change:\n'
+        printf '# Written once by deploy/install.sh; updates never overwrite it. To change a\n'
+        printf '# setting, remove the "# " before it and edit the value, then run:\n'
         printf '#   sudo systemctl restart %s\n' "$APP"
+        printf '# Set for the Pi: data_dir (kept by uninstall.sh unless --purge) and fullscreen.\n'
         printf '\n'
-        printf '# Where the game journal and history live (kept by uninstall.sh unless --purge).\n'
-        printf 'data_dir = "%s"\n' "$DATA_DIR"
         if [[ -n $defaults ]]; then
-            printf '\n# The defaults the app uses for everything else. To change one, remove the\n'
-            printf '# leading "# " of its line (and of its [section] line) and edit the value.\n'
-            sed -e 's/^\(.\)/# \1/' -e 's/^$/#/' -- "$defaults"
+            awk -v data_dir="$DATA_DIR" '
+                function pi_keys_of(section) {
+                    if (section == "" && !data_dir_done) {
+                        printf "data_dir = \"%s\"\n", data_dir; data_dir_done = 1
+                    }
+                    if (section == "display" && !fullscreen_done) {
+                        print "fullscreen = true"; fullscreen_done = 1
+                    }
+                }
+                /^[[:space:]]*\[[^]]*\][[:space:]]*(#.*)?$/ {
+                    pi_keys_of(section)
+                    section = $0
+                    sub(/^[[:space:]]*\[[[:space:]]*/, "", section)
+                    sub(/[[:space:]]*\].*$/, "", section)
+                    print; next
+                }
+                /^[[:space:]]*#?[[:space:]]*data_dir[[:space:]]*=/ && section == "" {
+                    pi_keys_of(section); next
+                }
+                /^[[:space:]]*fullscreen[[:space:]]*=/ && section == "display" {
+                    pi_keys_of(section); next
+                }
+                /^[[:space:]]*(#.*)?$/ { print; next }
+                { print "# " $0 }
+                END {
+                    pi_keys_of(section)
+                    if (!fullscreen_done) { print "\n[display]"; pi_keys_of("display") }
+                }
+            ' "$defaults"
         else
-            printf '\n# Every other setting keeps the default the app ships with.\n'
+            printf 'data_dir = "%s"\n\n[display]\nfullscreen = true\n' "$DATA_DIR"
         fi
     } >"$out"
 }

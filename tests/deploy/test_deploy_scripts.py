@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import dataclasses
 import json
 import os
 import re
@@ -117,9 +118,27 @@ def test_a_changed_unit_is_refreshed_by_a_rerun(installed: Path, scripts: Script
     assert unit.read_bytes() == (DEPLOY / "sorry-companion.service").read_bytes()
 
 
-def test_config_points_the_app_at_the_data_folder(installed: Path):
-    config = tomllib.loads(under(installed, CONFIG).read_text())
-    assert config == {"data_dir": DATA_DIR}
+def test_config_is_the_apps_defaults_but_data_dir_and_fullscreen(installed: Path):
+    """The real config module reads the installed file: everything is the default
+    except what the Pi needs."""
+    from companion.config import load_config
+
+    config = load_config(under(installed, CONFIG))
+    defaults = load_config("/dev/null")
+    assert config.data_dir == Path(DATA_DIR)
+    assert config.display.fullscreen is True
+    for field in dataclasses.fields(config):
+        if field.name not in {"data_dir", "display", "source"}:
+            assert getattr(config, field.name) == getattr(defaults, field.name), field.name
+
+
+def test_config_keeps_every_default_line_commented_in_its_section(installed: Path):
+    shipped = (DEPLOY.parent / "companion" / "default_config.toml").read_text().splitlines()
+    installed_lines = under(installed, CONFIG).read_text().splitlines()
+    assert [line for line in shipped if line.startswith("[")] == [
+        line for line in installed_lines if line.startswith("[")]
+    assert "# pins = [17, 27, 22, 23]" in installed_lines
+    assert 'data_dir = "/var/lib/sorry-companion"' in installed_lines
 
 
 def _fake_checkout(tmp_path: Path, requirements: str, defaults: str | None) -> Path:
@@ -128,22 +147,44 @@ def _fake_checkout(tmp_path: Path, requirements: str, defaults: str | None) -> P
     (source / "requirements.txt").write_text(requirements)
     (source / "companion").mkdir()
     if defaults is not None:
-        (source / "companion" / "defaults.toml").write_text(defaults)
+        (source / "companion" / "default_config.toml").write_text(defaults)
     return source
 
 
-def test_config_carries_the_app_defaults_commented_out(tmp_path: Path, scripts: Scripts):
-    defaults = ('data_dir = "~/.local/share/sorry-companion"\nlanguage = "en"\n\n'
-                '[buttons]\npins = [17, 27]\n')
-    source = _fake_checkout(tmp_path, (DEPLOY.parent / "requirements.txt").read_text(),
-                            defaults)
+def _install_from(source: Path, tmp_path: Path, scripts: Scripts) -> Path:
     root = tmp_path / "root"
     result = scripts.run(source / "deploy" / "install.sh", "--dry-run", "--root", root)
     assert result.returncode == 0, result.stderr
-    text = under(root, CONFIG).read_text()
-    for line in ('# language = "en"', "# [buttons]", "# pins = [17, 27]"):
+    return under(root, CONFIG)
+
+
+REQUIREMENTS = (DEPLOY.parent / "requirements.txt").read_text()
+
+
+def test_config_template_places_the_pi_keys_in_their_tables(tmp_path: Path,
+                                                            scripts: Scripts):
+    defaults = ('# intro\nlanguage = "en"\n\n[buttons]\npins = [\n  17,\n  27,\n]\n\n'
+                '[display]\nfullscreen = false\nrotation = 0\n')
+    text = _install_from(_fake_checkout(tmp_path, REQUIREMENTS, defaults),
+                         tmp_path, scripts).read_text()
+    assert tomllib.loads(text) == {"data_dir": DATA_DIR, "buttons": {},
+                                   "display": {"fullscreen": True}}
+    for line in ("# intro", '# language = "en"', "# pins = [", "#   17,", "# ]",
+                 "# rotation = 0"):
         assert line in text.splitlines()
-    assert tomllib.loads(text) == {"data_dir": DATA_DIR}
+    # Uncommenting the defaults puts each back in its own table.
+    settings = {line for line in defaults.splitlines() if line and not line.startswith("#")}
+    uncommented = "\n".join(line[2:] if line[2:] in settings else line
+                            for line in text.splitlines())
+    assert tomllib.loads(uncommented) == {
+        "data_dir": DATA_DIR, "language": "en", "buttons": {"pins": [17, 27]},
+        "display": {"fullscreen": True, "rotation": 0}}
+
+
+def test_config_template_without_defaults_in_the_checkout(tmp_path: Path, scripts: Scripts):
+    text = _install_from(_fake_checkout(tmp_path, REQUIREMENTS, None),
+                         tmp_path, scripts).read_text()
+    assert tomllib.loads(text) == {"data_dir": DATA_DIR, "display": {"fullscreen": True}}
 
 
 def test_requirements_without_a_pin_stop_the_install_with_one_sentence(
