@@ -211,6 +211,11 @@ class Journal:
         with self._lock, contextlib.suppress(sqlite3.Error):
             self._conn.close()
 
+    def pragmas(self) -> dict[str, Any]:
+        """The durability settings in force on this connection (for diagnostics and tests)."""
+        return {name: self._read(f"PRAGMA {name}")[0][0]
+                for name in ("journal_mode", "synchronous", "foreign_keys")}
+
     # --- opening, checking, repairing ---
 
     def _connect(self, path: Path) -> sqlite3.Connection:
@@ -257,7 +262,10 @@ class Journal:
         self._configure(conn)
 
     def _open_checked(self) -> sqlite3.Connection:
-        conn = self._connect(self.path)
+        try:
+            conn = self._connect(self.path)
+        except sqlite3.Error as exc:
+            raise self._error(exc, "opening the journal") from exc
         try:
             self._prepare(conn)
             return conn
