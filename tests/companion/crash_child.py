@@ -1,0 +1,137 @@
+"""The process test_crash.py kills: a seeded random game played through Session(Journal).
+
+    python crash_child.py DATA_DIR SEED
+
+It resumes the journal's unfinished game (or starts one) and plays random events for
+ever, one stdout line per step, flushed at once, so the parent knows exactly what was
+acknowledged when its SIGKILL lands:
+
+    G <game_id> <events> <hash>   a game is open (resumed or new): events after the setup
+    N <setup json>                about to start a new game
+    W <event json>                about to submit this event
+    A <events> <hash>             the event is journalled and applied (acknowledged)
+    R                             the event was refused (nothing was written)
+    F <game_id> <winner>          a won game's result, written on resume (see below)
+
+<hash> is state_hash() of the session's state. A kill between the journal's append of
+a winning event and its set_result leaves a won game without a result: on resume the
+child writes it, as the app must, and starts a new game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from typing import Any
+
+from companion.cards import Card
+from companion.errors import CompanionError
+from companion.events import Close, EndPlay2, Event, Play, Press, Redo, Setup, Tiebreak, Undo
+from companion.journal import Journal
+from companion.session import Session
+from companion.state import GameState
+
+NAMES = ("Ana", "Ben", "Cleo", "Dev")
+MAX_EVENTS = 20_000  # a runaway child stops by itself
+
+
+def state_hash(state: GameState) -> str:
+    text = json.dumps(state.to_json(), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def say(*parts: Any) -> None:
+    sys.stdout.write(" ".join(str(p) for p in parts) + "\n")
+    sys.stdout.flush()
+
+
+def new_setup(rng: random.Random) -> Setup:
+    players = list(NAMES[: rng.randint(2, 4)])
+    return Setup.create(players, first=rng.choice(players), pawns=rng.randint(1, 2),
+                        variant=rng.choice(("standard", "long")))
+
+
+def next_event(session: Session, rng: random.Random, clock: list[float]) -> Event:
+    """One random event a table could produce now; sometimes one the rules refuse."""
+    state = session.state
+    game = session.game
+    assert state is not None and game is not None
+    players = state.setup.players
+    clock[0] += rng.uniform(0.001, 0.5)
+    r = rng.random()
+    if state.tiebreak is not None:
+        open_seats = [s for s, t in zip(state.tiebreak.tied, state.tiebreak.totals,
+                                        strict=True) if t is None]
+        return Tiebreak(state.name(rng.choice(open_seats)), rng.randint(12, 23))
+    if r < 0.05 and game.undo_step is not None:
+        return Undo()
+    if r < 0.08 and game.redo_step is not None:
+        return Redo()
+    if state.winner is not None:
+        return Undo()
+    if r < 0.10:  # a wrong tap: any card at all, maybe refused
+        return Play(Card.parse(rng.choice(("switch", "play2", "sorry", "slide:21", "7"))))
+    if state.window is not None:
+        if r < 0.55:
+            return Press(rng.choice(players), clock[0] - rng.uniform(0, 0.2))
+        if r < 0.85:
+            return Close()
+    elif state.owed and r < 0.25:
+        return EndPlay2()
+    elif r < 0.16:
+        return Press(rng.choice(players), clock[0])  # "no SORRY! now": journalled, ignored
+    legal = sorted(session.legal_cards())
+    if not legal:  # e.g. the open window decides the game: only closing it goes on
+        return Close() if state.window is not None else EndPlay2() if state.owed else Undo()
+    code = rng.choice(legal)
+    target = None
+    if code == "sorry":
+        targets = session.flip_targets()
+        target = rng.choice(targets) if targets else None
+    return Play(Card.parse(code), None, target)
+
+
+def open_game(journal: Journal, session: Session, rng: random.Random) -> int:
+    stored = journal.unfinished()
+    if stored is not None:
+        state = session.open_game(stored.game_id, stored.events)
+        if state.winner is None:
+            say("G", stored.game_id, len(stored.events) - 1, state_hash(state))
+            return len(stored.events) - 1
+        journal.set_result(stored.game_id, state.name(state.winner))
+        say("F", stored.game_id, state.name(state.winner))
+    setup = new_setup(rng)
+    say("N", json.dumps(setup.to_json(), ensure_ascii=False))
+    state = session.new_game(setup)
+    say("G", session.game_id, 0, state_hash(state))
+    return 0
+
+
+def main() -> int:
+    data, seed = sys.argv[1], int(sys.argv[2])
+    rng = random.Random(seed)
+    clock = [0.0]
+    journal = Journal.open(data)
+    session = Session(journal)
+    count = open_game(journal, session, rng)
+    for _ in range(MAX_EVENTS):
+        event = next_event(session, rng, clock)
+        say("W", json.dumps(event.to_json(), ensure_ascii=False))
+        try:
+            session.submit(event)
+        except CompanionError:
+            say("R")
+            continue
+        count += 1
+        state = session.state
+        assert state is not None
+        say("A", count, state_hash(state))
+        if state.winner is not None and rng.random() < 0.7:
+            count = open_game(journal, session, rng)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,182 @@
+"""Power-cut safety: a real child process is killed with SIGKILL at random moments.
+
+The child (crash_child.py) plays a seeded random game through Session(Journal) and
+says what it is about to submit (W) and what was acknowledged (A, with a hash of the
+state). The parent waits for a random number of acknowledgements by reading those
+lines, sometimes adds a tiny random delay so the kill can land inside an append, kills,
+reads what the child wrote before it died, and checks the journal:
+
+- every acknowledged event is there, in order, unchanged, and nothing else, except at
+  most the one event the child had announced and not yet acknowledged;
+- the game resumed from journal.unfinished() by Session.open_game has exactly the
+  state the child acknowledged last (or, with that one extra event, the state after it).
+
+The next child continues the same database, so resuming is tested 60 times per database.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.errors import CompanionError
+from companion.events import parse_event
+from companion.game import Game
+from companion.journal import Journal
+from companion.session import Session
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+CHILD = HERE / "crash_child.py"
+DATABASES = 4
+KILLS_PER_DATABASE = 55
+
+_spec = importlib.util.spec_from_file_location("crash_child", CHILD)
+assert _spec is not None and _spec.loader is not None
+crash_child = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(crash_child)
+state_hash = crash_child.state_hash
+
+
+@dataclass
+class Model:
+    """What the children acknowledged, game by game: the journal must hold exactly this."""
+
+    games: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    current: int | None = None
+    hash: str | None = None  # the state the child acknowledged last
+    pending: tuple[str, dict[str, Any]] | None = None  # announced, not acknowledged
+    acks: int = 0
+
+    def read(self, line: str) -> None:
+        kind, _, rest = line.partition(" ")
+        if kind == "N":
+            self.pending = ("new", json.loads(rest))
+        elif kind == "W":
+            self.pending = ("event", json.loads(rest))
+        elif kind == "R":
+            self.pending = None
+        elif kind == "G":
+            gid, count, digest = rest.split()
+            if self.pending is not None and self.pending[0] == "new":
+                self.games[int(gid)] = [self.pending[1]]
+                self.pending = None
+            assert int(gid) in self.games, f"child opened game {gid}, which it never started"
+            assert int(count) == len(self.games[int(gid)]) - 1
+            if self.current == int(gid):
+                assert digest == self.hash, "the resumed state is not the acknowledged one"
+            self.current, self.hash = int(gid), digest
+        elif kind == "A":
+            count, digest = rest.split()
+            assert self.pending is not None and self.pending[0] == "event"
+            assert self.current is not None
+            self.games[self.current].append(self.pending[1])
+            assert int(count) == len(self.games[self.current]) - 1
+            self.hash, self.pending = digest, None
+            self.acks += 1
+        elif kind != "F":
+            raise AssertionError(f"unexpected line from the child: {line!r}")
+
+
+def _replay(events: list[dict[str, Any]]) -> str:
+    return state_hash(Game.from_events(parse_event(e) for e in events).state)
+
+
+def check_journal(data: Path, model: Model) -> None:
+    """The journal equals the acknowledged events, give or take the announced one."""
+    with Journal.open(data) as journal:
+        assert journal.damage == []
+        pending = model.pending
+        stored_ids = [r.game_id for r in journal.games()]
+        extra = [g for g in stored_ids if g not in model.games]
+        if extra:  # the child was killed after starting a game, before saying so
+            assert pending is not None and pending[0] == "new" and len(extra) == 1
+            assert journal.load(extra[0]).events == [pending[1]]
+            model.games[extra[0]] = [pending[1]]
+            model.current, model.hash = extra[0], _replay([pending[1]])
+            pending = model.pending = None
+        for gid, acked in model.games.items():
+            events = journal.load(gid).events
+            if gid == model.current and len(events) == len(acked) + 1:
+                assert pending is not None and pending[0] == "event", "an unannounced event"
+                assert events[-1] == pending[1], "the extra event is not the announced one"
+                acked.append(pending[1])
+                model.hash, model.pending = _replay(acked), None
+            assert events == acked, f"game {gid}: the journal differs from what was acked"
+        assert model.current is not None
+        resumed = journal.unfinished()
+        if resumed is None:  # the current game was won and its result written
+            assert journal.games()[-1].winner is not None
+            assert _replay(journal.load(model.current).events) == model.hash
+        else:
+            assert resumed.game_id == model.current
+            state = Session().open_game(resumed.game_id, resumed.events)
+            assert state_hash(state) == model.hash
+
+
+def run_child(data: Path, seed: int, rng: random.Random, model: Model) -> None:
+    """Start a child on `data`, kill it at a random moment, feed all it said to `model`."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONHASHSEED": "0"}
+    child = subprocess.Popen(
+        [sys.executable, "-S", str(CHILD), str(data), str(seed)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
+    assert child.stdout is not None and child.stderr is not None
+    try:
+        # -1: kill while it starts up and resumes; else after that many acknowledgements
+        wanted = -1 if rng.random() < 0.08 else rng.randint(0, 12)
+        acks = 0
+        while wanted >= 0:
+            line = child.stdout.readline()
+            if not line:
+                pytest.fail(f"the child stopped by itself: {child.stderr.read()}")
+            model.read(line.rstrip("\n"))
+            if line.startswith("A ") or (wanted == 0 and line.startswith("G ")):
+                acks += line.startswith("A ")
+                if acks >= wanted:
+                    break
+        if rng.random() < 0.5:
+            time.sleep(rng.uniform(0, 0.003))  # not synchronisation: a random kill moment
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        assert child.returncode == -signal.SIGKILL, child.stderr.read()
+        for line in child.stdout:  # what it wrote before it died
+            model.read(line.rstrip("\n"))
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        child.stdout.close()
+        child.stderr.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("database", range(DATABASES))
+def test_every_acknowledged_event_survives_sigkill(tmp_path: Path, database: int) -> None:
+    rng = random.Random(1000 + database)
+    model = Model()
+    kills = 0
+    for run in range(KILLS_PER_DATABASE):
+        run_child(tmp_path, seed=database * 1000 + run, rng=rng, model=model)
+        kills += 1
+        if model.current is None:
+            assert not (tmp_path / "journal.sqlite3").exists() or not Journal.open(
+                tmp_path).games()
+            continue
+        try:
+            check_journal(tmp_path, model)
+        except CompanionError as exc:  # pragma: no cover - a journal that cannot be read
+            pytest.fail(f"after kill {kills}: {exc}")
+    assert kills == KILLS_PER_DATABASE
+    assert model.acks > KILLS_PER_DATABASE  # the games really went on between kills
+    assert len(model.games) >= 2  # and games were won and new ones started
