@@ -1,0 +1,40 @@
+"""Kivy for the UI tests: a real SDL2 window rendered offscreen through Mesa.
+
+The environment must be set before Kivy is first imported, so it is done here at import
+time. One Kivy window serves every test (Kivy has one per process); each test builds a
+fresh app on a fresh data dir and takes it down again.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+_KIVY_HOME = tempfile.mkdtemp(prefix="sorry-kivy-home-")
+os.environ.update({
+    "SDL_VIDEODRIVER": "offscreen",
+    "KIVY_NO_ARGS": "1",
+    "KIVY_NO_CONSOLELOG": "1",
+    "KIVY_NO_FILELOG": "1",
+    "KIVY_USE_DEFAULTCONFIG": "1",
+    "KIVY_HOME": _KIVY_HOME,
+})
+
+import pytest  # noqa: E402
+from ui_helpers import Driver, make_app  # noqa: E402
+
+
+@pytest.fixture
+def driver(tmp_path):
+    """The real app on a fresh data dir, started and drawn, touch-only, voice off."""
+    drivers: list[Driver] = []
+
+    def start(data_dir=None, **kwargs) -> Driver:
+        d = Driver(make_app(data_dir or tmp_path / "data", **kwargs))
+        drivers.append(d)
+        d.start()
+        return d
+
+    yield start
+    for d in drivers:
+        d.stop()

@@ -1,0 +1,197 @@
+"""Driving the real app by touch: find a widget on screen, touch its centre, let frames
+render, wait for conditions (never for time). Also the screen checks: no blank frame,
+no text larger than its box."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from ui.launch import prepare_kivy
+
+prepare_kivy(fullscreen=False)
+
+from kivy.app import App  # noqa: E402
+from kivy.base import EventLoop  # noqa: E402
+from kivy.clock import Clock  # noqa: E402
+from kivy.core.image import Image as CoreImage  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+from kivy.uix.label import Label  # noqa: E402
+from kivy.uix.widget import Widget  # noqa: E402
+
+from companion.journal import Journal  # noqa: E402
+from ui.app import CompanionApp  # noqa: E402
+from ui.prefs import UiSettings  # noqa: E402
+from ui.voice import Voice  # noqa: E402
+from ui.widgets import TapButton  # noqa: E402
+
+LONG_WINDOW = 3600.0  # windows never expire on their own during a test
+WAIT_SECONDS = 20.0
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "screenshots"
+
+
+def make_app(data_dir: Path, *, language: str = "en", voice: Voice | None = None,
+             steal_seconds: float = LONG_WINDOW, block_seconds: float = LONG_WINDOW,
+             journal: bool = True) -> CompanionApp:
+    data_dir = Path(data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    settings = UiSettings(language=language, steal_seconds=steal_seconds,
+                          block_seconds=block_seconds, voice=False).overlaid(data_dir)
+    return CompanionApp(settings=settings, data_dir=data_dir,
+                        journal=Journal.open(data_dir) if journal else None,
+                        start_hardware=False,
+                        voice=voice or Voice("no-such-speech-command", enabled=False))
+
+
+class Driver:
+    """One running app in the test's window."""
+
+    def __init__(self, app: CompanionApp) -> None:
+        self.app = app
+
+    # --- life ---
+
+    def start(self) -> None:
+        if Window not in EventLoop.event_listeners:
+            Window.register()
+        Window.initialized = True
+        Clock._max_fps = 0  # frames as fast as they render: no sleeping in tests
+        EventLoop.touches.clear()
+        self.app._run_prepare()
+        self.frames(3)
+
+    def stop(self) -> None:
+        app = self.app
+        app.dispatch("on_stop")
+        if app.root is not None and app.root.parent is not None:
+            Window.remove_widget(app.root)
+        if app.journal is not None:
+            app.journal.close()
+        App._running_app = None
+        EventLoop.touches.clear()
+
+    # --- frames and waiting ---
+
+    def frames(self, n: int = 2) -> None:
+        for _ in range(n):
+            Window.canvas.ask_update()
+            EventLoop.idle()
+
+    def wait_for(self, condition: Callable[[], Any], what: str,
+                 timeout: float = WAIT_SECONDS) -> Any:
+        """Render frames until `condition()` is true; fail naming `what` after `timeout`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = condition()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}")
+            self.frames(1)
+
+    # --- finding and touching ---
+
+    @property
+    def screen(self) -> str:
+        return self.app.root.current
+
+    def widgets(self) -> Iterator[Widget]:
+        """Every widget in the window now, with its visibility (opacity all the way up)."""
+        stack: list[Widget] = list(Window.children)
+        while stack:
+            w = stack.pop()
+            yield w
+            stack.extend(w.children)
+
+    @staticmethod
+    def visible(w: Widget) -> bool:
+        node: Any = w
+        while node is not None and node is not Window:
+            if getattr(node, "opacity", 1) == 0 or getattr(node, "disabled", False):
+                return False
+            node = node.parent
+        return w.width > 0 and w.height > 0
+
+    def buttons(self, *, code: str | None = None, text: str | None = None) -> list[TapButton]:
+        found = []
+        for w in self.widgets():
+            if not isinstance(w, TapButton) or not self.visible(w):
+                continue
+            if code is not None and w.code != code:
+                continue
+            if text is not None and w.text != text:
+                continue
+            found.append(w)
+        return found
+
+    def button(self, *, code: str | None = None, text: str | None = None) -> TapButton:
+        found = self.buttons(code=code, text=text)
+        assert len(found) == 1, f"expected one visible button {code or text!r}, found {found}"
+        return found[0]
+
+    def tap(self, widget: Widget) -> None:
+        """A finger down and up on the widget's centre, in window coordinates."""
+        assert widget.get_root_window() is not None, f"{widget} is not on screen"
+        x, y = widget.to_window(*widget.center)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        touch.touch_up()
+        self.frames(2)
+
+    def tap_code(self, code: str) -> None:
+        self.tap(self.button(code=code))
+
+    def tap_text(self, text: str) -> None:
+        self.tap(self.button(text=text))
+
+    def tap_id(self, screen: str, wid: str) -> None:
+        self.tap(self.app.root.get_screen(screen).ids[wid])
+
+    def label(self, screen: str, wid: str) -> str:
+        return self.app.root.get_screen(screen).ids[wid].text
+
+    # --- checks on what is drawn ---
+
+    def overflowing_labels(self) -> list[str]:
+        """Visible labels whose rendered text is larger than the label."""
+        bad = []
+        for w in self.widgets():
+            if not isinstance(w, Label) or not w.text.strip() or not self.visible(w):
+                continue
+            w.texture_update()
+            tw, th = w.texture_size
+            limit_w, limit_h = w.width, w.height
+            if w.text_size[0] is not None:
+                limit_w = min(limit_w, w.text_size[0] + 1)
+            if tw > limit_w + 1 or th > limit_h + 1:
+                bad.append(f"{type(w).__name__} {w.text!r}: text {tw}x{th} in {w.size}")
+        return bad
+
+    def screenshot(self, name: str) -> Path:
+        """Draw a frame and save it as screenshots/<name>.png (800x480)."""
+        SCREENSHOTS.mkdir(exist_ok=True)
+        self.frames(2)
+        target = SCREENSHOTS / f"{name}.png"
+        written = Window.screenshot(str(SCREENSHOTS / f"{name}_.png"))
+        os.replace(written, target)
+        return target
+
+
+def pixel_spread(path: Path) -> float:
+    """Standard deviation of the grey levels of a PNG: near 0 for a blank image."""
+    image = CoreImage.load(str(path), keep_data=True)
+    data = image.image._data[0].data
+    step = 4 if image.image._data[0].fmt in ("rgba", "bgra") else 3
+    greys = [sum(data[i:i + 3]) / 3 for i in range(0, len(data) - step, step * 7)]
+    mean = sum(greys) / len(greys)
+    return (sum((g - mean) ** 2 for g in greys) / len(greys)) ** 0.5
+
+
+def image_size(path: Path) -> tuple[int, int]:
+    image = CoreImage.load(str(path), keep_data=True)
+    return image.width, image.height

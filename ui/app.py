@@ -1,0 +1,270 @@
+"""The Kivy app: wires the session, journal, window timer, voice and hardware together
+and owns the screens. This is the only place where ui/ and hardware/ meet.
+
+Threads: hardware callbacks and timers reach the screen only through the session's
+listener (TableModel) and `Clock.schedule_once`; nothing here blocks the Kivy thread
+on hardware or speech.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.properties import DictProperty, StringProperty
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion.errors import CompanionError
+from companion.events import Setup
+from companion.session import Session
+from companion.windows import WindowTimer
+from ui.i18n import LANGUAGES, tr
+from ui.kvload import load_kv
+from ui.model import TableModel
+from ui.prefs import Choices, UiSettings
+from ui.screens.endgame import GameOverScreen, MenuScreen, TiebreakScreen
+from ui.screens.pages import HistoryScreen, RulesScreen, SettingsScreen
+from ui.screens.start import NameScreen, ResumeScreen, StartScreen
+from ui.screens.table import TableScreen
+from ui.voice import Voice
+from ui.wording import card_name, refusal
+
+READY_LINE = "sorry-companion: ready"
+GAME_SCREENS = ("table", "tiebreak", "over")
+PHASE_SCREENS = {"table": "table", "tiebreak": "tiebreak", "over": "over"}
+SORRY_KEYS = "1234"
+
+
+class CompanionApp(App):
+    """The table companion. `journal` may be None (nothing kept: demos only)."""
+
+    lang = StringProperty("en")
+    status = StringProperty("")
+    statuses = DictProperty({})
+
+    def __init__(self, *, settings: UiSettings, data_dir: Path, journal: Any = None,
+                 config: Any = None, board_port: str | None = None,
+                 start_hardware: bool = True, voice: Voice | None = None,
+                 on_ready: Callable[[CompanionApp], None] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.title = "Sorry! Table Companion"
+        self.settings = settings
+        self.data_dir = Path(data_dir)
+        self.journal = journal
+        self.config_obj = config
+        self.board_port = board_port
+        self.start_hardware = start_hardware
+        self.on_ready = on_ready
+        self.lang = settings.language if settings.language in LANGUAGES else "en"
+        self.choices = Choices.load(self.data_dir)
+        self.session = Session(journal)
+        self.timer = WindowTimer(self.session, steal_seconds=settings.steal_seconds,
+                                 block_seconds=settings.block_seconds)
+        self.voice = voice if voice is not None else Voice(settings.voice_command,
+                                                           enabled=settings.voice)
+        self.model = TableModel(self.session, remaining=self.timer.remaining,
+                                speak=self.voice.say, lang=self.lang)
+        self.hardware: Any = None
+        self._ready = False
+        self._shut = False
+
+    # --- texts, for the .kv files ---
+
+    def t(self, key: str, _lang: str | None = None, **values: Any) -> str:
+        """The text for `key` in the current language; kv passes app.lang to re-bind."""
+        return tr(key, self.lang, **values)
+
+    def card_name(self, code: str, _lang: str | None = None) -> str:
+        return card_name(code, self.lang)
+
+    def on_lang(self, *_: Any) -> None:
+        self.model.lang = self.lang
+        if self.root is not None:
+            self.root.get_screen("resume").describe()
+            if self.root.current == "over":
+                self.root.get_screen("over").fill()
+        self._show_status()
+
+    def toggle_language(self) -> None:
+        self.set_language(LANGUAGES[(LANGUAGES.index(self.lang) + 1) % len(LANGUAGES)])
+
+    def set_language(self, lang: str) -> None:
+        from dataclasses import replace
+
+        self.lang = lang
+        self.settings = replace(self.settings, language=lang)
+        self.settings.save(self.data_dir)
+
+    # --- building and starting ---
+
+    def build(self) -> ScreenManager:
+        load_kv()
+        root = ScreenManager(transition=NoTransition())
+        for screen in (StartScreen(name="start"), NameScreen(name="name"),
+                       ResumeScreen(name="resume"), TableScreen(name="table"),
+                       TiebreakScreen(name="tiebreak"), GameOverScreen(name="over"),
+                       MenuScreen(name="menu"), HistoryScreen(name="history"),
+                       RulesScreen(name="rules"), SettingsScreen(name="settings")):
+            root.add_widget(screen)
+        self.model.bind(phase=self._follow_phase)
+        return root
+
+    def on_start(self) -> None:
+        stored = self.journal.unfinished() if self.journal is not None else None
+        if stored is not None:
+            self.root.get_screen("resume").offer(stored)
+            self.show("resume")
+        else:
+            self.new_game_form()
+        Window.bind(on_key_down=self._on_key_down)
+        Window.bind(on_flip=self._on_first_frame)
+        self._start_hardware()
+
+    def _on_first_frame(self, *_: Any) -> None:
+        Window.unbind(on_flip=self._on_first_frame)
+        if self._ready:
+            return
+        self._ready = True
+        # Kivy replaces sys.stderr with its logger: the deploy tests read the real one.
+        stream = sys.__stderr__
+        if stream is not None:
+            print(READY_LINE, file=stream, flush=True)
+        if self.on_ready is not None:
+            self.on_ready(self)
+
+    def _start_hardware(self) -> None:
+        """Buttons and LED board, if this machine has them; else touch only, saying why."""
+        if not self.start_hardware:
+            self._set_status("hardware", tr("touch_only", self.lang, reason="--no-hardware"))
+            return
+        try:
+            from hardware import start_table_hardware
+
+            self.hardware = start_table_hardware(
+                self.session, self.config_obj, board_port=self.board_port,
+                on_status=self._hardware_status)
+        except Exception as exc:  # any failure here must leave a playable touch app
+            self._set_status("hardware", tr("touch_only", self.lang, reason=str(exc) or
+                                            type(exc).__name__))
+
+    def _hardware_status(self, name: str, text: str) -> None:
+        """Called from hardware threads: hand over to the Kivy thread, nothing more."""
+        Clock.schedule_once(lambda _dt: self._set_status(name, text), -1)
+
+    def _set_status(self, name: str, text: str) -> None:
+        self.statuses[name] = text
+        self._show_status()
+
+    def _show_status(self) -> None:
+        self.status = "  ·  ".join(f"{k}: {v}" if k != "hardware" else v
+                                   for k, v in self.statuses.items() if v)
+
+    def on_stop(self) -> None:
+        self.shutdown()
+
+    def shutdown(self) -> None:
+        """Stop timers, threads and devices; safe to call twice."""
+        if self._shut:
+            return
+        self._shut = True
+        Window.unbind(on_key_down=self._on_key_down)
+        Window.unbind(on_flip=self._on_first_frame)
+        self.timer.stop()
+        self.model.close()
+        self.voice.close()
+        hardware, self.hardware = self.hardware, None
+        if hardware is not None:
+            # closing a broken device must not stop the shutdown
+            with contextlib.suppress(Exception):
+                hardware.close()
+
+    # --- navigation ---
+
+    def show(self, name: str) -> None:
+        """Go to a screen; a page (rules, history, settings) remembers where Back goes."""
+        root = self.root
+        target = root.get_screen(name)
+        if hasattr(target, "back_to") and root.current != name:
+            target.back_to = root.current
+        root.current = name
+
+    def _follow_phase(self, _model: Any, phase: str) -> None:
+        """Table, tiebreaker and game over follow the game; other screens stay put."""
+        if self.root.current in GAME_SCREENS and phase in PHASE_SCREENS:
+            self.show(PHASE_SCREENS[phase])
+
+    # --- acting on the game ---
+
+    def submit(self, action: Callable[[], Any]) -> bool:
+        """Run one session call; a refusal becomes one sentence on screen, nothing else."""
+        try:
+            action()
+        except CompanionError as exc:
+            self.model.message = refusal(exc, self.lang)
+            return False
+        return True
+
+    def start_game(self, setup: Setup) -> None:
+        if not self.submit(lambda: self._new_game(setup)):
+            return
+        self.choices.remember(list(setup.players), [c.value for c in setup.colors],
+                              setup.first, setup.pawns, setup.variant.value)
+        self.choices.save(self.data_dir)
+        self.show("table")
+        self.model.refresh()
+
+    def _new_game(self, setup: Setup) -> None:
+        old = self.session.game_id
+        state = self.session.state
+        if self.journal is not None and old is not None and state is not None \
+                and not state.over:
+            self.journal.abandon(old)
+        self.session.new_game(setup)
+
+    def resume_game(self, stored: Any) -> None:
+        if self.submit(lambda: self.session.open_game(stored.game_id, stored.events)):
+            self.model.refresh()
+            self.show(PHASE_SCREENS.get(self.model.phase, "table"))
+
+    def discard_game(self, stored: Any) -> None:
+        if self.journal is not None and stored is not None:
+            self.journal.abandon(stored.game_id)
+        self.new_game_form()
+
+    def new_game_form(self) -> None:
+        self.root.get_screen("start").load_choices()
+        self.show("start")
+
+    def play_again(self) -> None:
+        """The same players, colours and options; the next player in seating order starts."""
+        state = self.session.state
+        if state is None:
+            return self.new_game_form()
+        s = state.setup
+        first = s.players[(s.players.index(s.first) + 1) % len(s.players)]
+        self.start_game(Setup.create(list(s.players), first=first,
+                                     colors=[c.value for c in s.colors],
+                                     pawns=s.pawns, variant=s.variant.value))
+        return None
+
+    # --- laptop keys 1-4: the players' SORRY! buttons ---
+
+    def _on_key_down(self, _window: Any, _key: int, _scancode: int, codepoint: str | None,
+                     _modifiers: list[str]) -> bool:
+        state = self.session.state
+        if not codepoint or codepoint not in SORRY_KEYS or state is None:
+            return False
+        seat = SORRY_KEYS.index(codepoint)
+        if seat >= len(state.setup.players):
+            return False
+        if self.root.current == "name":
+            return False  # typing a name, not pressing SORRY!
+        self.submit(lambda: self.session.press(state.setup.players[seat]))
+        return True

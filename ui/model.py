@@ -1,0 +1,264 @@
+"""The table as Kivy properties: the one thing the screens bind to.
+
+Session listeners run in whatever thread submitted the event (a GPIO callback, a window
+timer) with the session's lock held, so `_listen` only queues the update and fires a
+Clock trigger; everything else here runs on the Kivy thread. The trigger runs before the
+next frame is drawn, so a tap's new total is on the very next frame.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Callable
+
+from kivy.clock import Clock
+from kivy.event import EventDispatcher
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+
+from companion.engine import Happening
+from companion.events import Play
+from companion.game import Game, Result, ResultKind
+from companion.session import Session, Update
+from companion.state import Awaiting, Cause, GameState
+from ui.i18n import tr
+from ui.wording import card_name, outcome_message, spoken, step_label
+
+RECENT_CARDS = 6
+COUNTDOWN_PERIOD = 0.2
+
+Speaker = Callable[[str, str], None]
+
+
+class TableModel(EventDispatcher):
+    lang = StringProperty("en")
+    phase = StringProperty("none")  # none, table, tiebreak, over
+    revision = NumericProperty(0)  # +1 on every refresh
+
+    total = NumericProperty(0)
+    recent = StringProperty("")
+    round_text = StringProperty("")
+    draw_text = StringProperty("")
+    players = ListProperty([])
+    turn_text = StringProperty("")
+    next_text = StringProperty("")
+    turn_color = StringProperty("")
+    direction = NumericProperty(1)
+    direction_text = StringProperty("")
+
+    awaiting = StringProperty("")
+    window_title = StringProperty("")
+    window_detail = StringProperty("")
+    window_close_text = StringProperty("")
+    countdown = StringProperty("")
+    pressers = ListProperty([])
+    owed = NumericProperty(0)
+    owed_text = StringProperty("")
+    legal = ObjectProperty(frozenset())
+    flip_targets = ListProperty([])
+
+    undo_text = StringProperty("")
+    redo_text = StringProperty("")
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+    message = StringProperty("")
+    warning = StringProperty("")
+    notice = StringProperty("")
+
+    tiebreak_rows = ListProperty([])
+    tiebreak_next = StringProperty("")
+    winner = StringProperty("")
+
+    def __init__(self, session: Session, *, remaining: Callable[[], float | None] | None = None,
+                 speak: Speaker | None = None, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.session = session
+        self.remaining = remaining or (lambda: None)
+        self.speak = speak
+        self._inbox: deque[Update] = deque()
+        self._drain_trigger = Clock.create_trigger(self._drain, -1)
+        self._countdown_event = None
+        self._replaced: tuple[object, str, int] | None = None  # (window, name, ms)
+        self._unsubscribe = session.subscribe(self._listen)
+
+    # --- from any thread ---
+
+    def _listen(self, update: Update) -> None:
+        """Session listener: queue and wake the Kivy thread; never touch properties here."""
+        self._inbox.append(update)
+        self._drain_trigger()
+
+    # --- Kivy thread ---
+
+    def close(self) -> None:
+        self._unsubscribe()
+        if self._countdown_event is not None:
+            self._countdown_event.cancel()
+
+    def _drain(self, *_: object) -> None:
+        while self._inbox:
+            update = self._inbox.popleft()
+            if update.result is None:
+                self.message = self.warning = self.notice = ""
+            else:
+                self._react(update.result, update.state)
+        self.refresh()
+
+    def _react(self, result: Result, state: GameState) -> None:
+        """Messages, warnings and voice for one accepted event."""
+        lang = self.lang
+        if result.kind in (ResultKind.UNDONE, ResultKind.REDONE):
+            self.message = self.warning = self.notice = ""
+            return
+        messages: list[str] = []
+        warning = notice = ""
+        for outcome in result.outcomes:
+            text = outcome_message(outcome, state, lang)
+            if text:
+                messages.append(text)
+            if outcome.what is Happening.CALLER_REPLACED and outcome.seat is not None:
+                self._replaced = (state.window, state.name(outcome.seat),
+                                  round((outcome.value or 0) * 1000))
+            elif outcome.what is Happening.TAKE2_SKIPPED and outcome.seat is not None:
+                warning = tr("take2_skipped", lang, name=state.name(outcome.seat),
+                             n=int(outcome.value or 0))
+            elif outcome.what is Happening.RESHUFFLED:
+                notice = tr("reshuffle", lang)
+        if result.kind is ResultKind.IGNORED:
+            self.message = " ".join(messages)
+            return
+        self.message, self.warning, self.notice = " ".join(messages), warning, notice
+        if self.speak is not None:
+            played = isinstance(result.event, Play)
+            text = spoken(result.outcomes, state, played, lang)
+            if text:
+                self.speak(text, lang)
+
+    def on_lang(self, *_: object) -> None:
+        self.message = self.warning = self.notice = ""
+        self.refresh()
+
+    def refresh(self, *_: object) -> None:
+        """Recompute every property from the session's current game."""
+        session = self.session
+        with session.lock:
+            game = session.game
+            if game is None:
+                self.phase = "none"
+                return
+            state = game.state
+            legal = session.legal_cards() if state.running else frozenset()
+            targets = session.flip_targets() if state.running else ()
+            self._table(game, state)
+            self.legal = legal
+            self.flip_targets = list(targets)
+            self._window(state)
+            self._tiebreak(state)
+            self.winner = "" if state.winner is None else state.name(state.winner)
+            self.phase = "over" if state.over else ("tiebreak" if state.tiebreak else "table")
+        self.revision += 1
+
+    def _table(self, game: Game, state: GameState) -> None:
+        lang = self.lang
+        self.total = state.total
+        cards: list[str] = []
+        for step in reversed(game.steps):
+            if step.before.round != state.round or len(cards) >= RECENT_CARDS:
+                break
+            if isinstance(step.event, Play):
+                cards.append(card_name(step.event.card.code, lang))
+        self.recent = "  ·  ".join(reversed(cards))
+        self.round_text = tr("round", lang, n=state.round)
+        self.draw_text = tr("draw_pile", lang, n=state.draw_pile)
+        pawns = state.setup.pawns
+        self.players = [
+            {"seat": p.seat, "name": p.name, "color": p.color.value,
+             "homes": [i < p.home for i in range(pawns)],
+             "hand": tr("hand", lang, n=p.hand),
+             "is_turn": state.running and p.seat == state.turn}
+            for p in state.players
+        ]
+        if state.running:
+            self.turn_text = tr("turn", lang, name=state.name(state.turn))
+            self.next_text = tr("next", lang, name=state.name(state.next_seat(state.turn)))
+            self.turn_color = state.setup.colors[state.turn].value
+        else:
+            self.turn_text = self.next_text = self.turn_color = ""
+        self.direction = state.direction
+        self.direction_text = tr("forward" if state.direction > 0 else "reverse", lang)
+        self.owed = state.owed
+        self.owed_text = tr("play2_owed", lang, n=state.owed) if state.owed else ""
+        undo, redo = game.undo_step, game.redo_step
+        self.can_undo, self.can_redo = undo is not None, redo is not None
+        self.undo_text = (tr("undo", lang, what=step_label(undo.event, undo.before, lang))
+                          if undo else tr("undo_none", lang))
+        self.redo_text = (tr("redo", lang, what=step_label(redo.event, redo.before, lang))
+                          if redo else tr("redo_none", lang))
+
+    def _window(self, state: GameState) -> None:
+        lang, w = self.lang, state.window
+        self.awaiting = "" if state.awaiting is None else state.awaiting.value
+        if w is None:
+            self._replaced = None
+            self.window_title = self.window_detail = self.window_close_text = ""
+            self.pressers = []
+            self._stop_countdown()
+            return
+        if w.kind is Awaiting.STEAL:
+            self.window_title = tr("steal_banner", lang, name=state.name(w.scorer))
+            self.window_detail = ""
+            self.window_close_text = tr("no_call", lang)
+            button = "sorry_button"
+        else:
+            victim = state.name(w.victim)
+            if w.cause is Cause.STEAL and w.caller is not None:
+                self.window_title = tr("block_banner_steal", lang,
+                                       caller=state.name(w.caller), victim=victim)
+            else:
+                self.window_title = tr("block_banner_flip", lang,
+                                       scorer=state.name(w.scorer), victim=victim)
+            detail = tr("can_block", lang, victim=victim)
+            if self._replaced is not None and self._replaced[0] is w:
+                detail += "  ·  " + tr("replaced", lang, name=self._replaced[1],
+                                       ms=self._replaced[2])
+            self.window_detail = detail
+            self.window_close_text = tr("no_block", lang)
+            button = "block_button"
+        self.pressers = [
+            {"name": state.name(s), "color": state.setup.colors[s].value,
+             "text": tr(button, lang, name=state.name(s))}
+            for s in state.pressers()
+        ]
+        self._tick()
+        if self._countdown_event is None:
+            self._countdown_event = Clock.schedule_interval(self._tick, COUNTDOWN_PERIOD)
+
+    def _tick(self, *_: object) -> None:
+        left = self.remaining()
+        self.countdown = "" if left is None else tr("seconds_left", self.lang,
+                                                     s=math.ceil(left))
+
+    def _stop_countdown(self) -> None:
+        if self._countdown_event is not None:
+            self._countdown_event.cancel()
+            self._countdown_event = None
+        self.countdown = ""
+
+    def _tiebreak(self, state: GameState) -> None:
+        tb = state.tiebreak
+        if tb is None:
+            self.tiebreak_rows, self.tiebreak_next = [], ""
+            return
+        self.tiebreak_rows = [
+            {"name": state.name(s), "color": state.setup.colors[s].value,
+             "total": "—" if t is None else str(t)}
+            for s, t in zip(tb.tied, tb.totals, strict=True)
+        ]
+        pending = [state.name(s) for s, t in zip(tb.tied, tb.totals, strict=True) if t is None]
+        self.tiebreak_next = pending[0] if pending else ""

@@ -1,0 +1,162 @@
+"""What the scorekeeper chose, kept in data_dir (the config under /etc is read-only).
+
+- `choices.json`: the last game's players, colours, who started, pawns and variant,
+  plus every name typed so far, so the next game starts pre-filled.
+- `settings.json`: the settings screen's values, laid over the configuration.
+
+Files are written whole to a temporary name and renamed, so a power cut leaves either
+the old file or the new one; an unreadable or wrong file is ignored, never fatal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
+
+CHOICES_FILE = "choices.json"
+SETTINGS_FILE = "settings.json"
+MAX_KNOWN_NAMES = 24
+WINDOW_SECONDS = (2.0, 60.0)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False, indent=1)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+@dataclass
+class Choices:
+    """The start screen's last choices."""
+
+    players: list[str] = field(default_factory=list)
+    colors: list[str] = field(default_factory=list)
+    first: str | None = None
+    pawns: int = 4
+    variant: str = "standard"
+    known_names: list[str] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, data_dir: Path) -> Choices:
+        data = _read_json(Path(data_dir) / CHOICES_FILE)
+        out = cls()
+        with contextlib.suppress(TypeError, ValueError):
+            out.players = [str(p) for p in data.get("players", [])][:4]
+            out.colors = [str(c) for c in data.get("colors", [])][:4]
+            out.first = data.get("first") if isinstance(data.get("first"), str) else None
+            out.pawns = min(4, max(1, int(data.get("pawns", 4))))
+            out.variant = "long" if data.get("variant") == "long" else "standard"
+            out.known_names = [str(n) for n in data.get("known_names", [])][:MAX_KNOWN_NAMES]
+        return out
+
+    def remember(self, players: list[str], colors: list[str], first: str, pawns: int,
+                 variant: str) -> None:
+        """Keep a started game's setup; its names go to the front of the known names."""
+        self.players, self.colors, self.first = list(players), list(colors), first
+        self.pawns, self.variant = pawns, variant
+        known = [n for n in self.known_names if n.casefold() not in
+                 {p.casefold() for p in players}]
+        self.known_names = (list(players) + known)[:MAX_KNOWN_NAMES]
+
+    def save(self, data_dir: Path) -> None:
+        _write_json(Path(data_dir) / CHOICES_FILE, asdict(self))
+
+
+@dataclass(frozen=True)
+class UiSettings:
+    """The settings a scorekeeper may change, starting from the configuration."""
+
+    language: str = DEFAULT_LANGUAGE
+    steal_seconds: float = 5.0
+    block_seconds: float = 5.0
+    voice: bool = True
+    voice_command: str = "espeak-ng"
+    brightness: int = 64
+    pawns: int = 4
+    variant: str = "standard"
+
+    @classmethod
+    def from_config(cls, config: Any) -> UiSettings:
+        """Read the fields the UI uses from a companion.config.Config (missing: default)."""
+        d = cls()
+
+        def get(section: str | None, name: str, default: Any) -> Any:
+            obj = config if section is None else getattr(config, section, None)
+            value = getattr(obj, name, default)
+            return default if value is None else value
+
+        return cls(
+            language=str(get(None, "language", d.language)),
+            steal_seconds=float(get("windows", "steal_seconds", d.steal_seconds)),
+            block_seconds=float(get("windows", "block_seconds", d.block_seconds)),
+            voice=bool(get("voice", "enabled", d.voice)),
+            voice_command=str(get("voice", "command", d.voice_command)),
+            brightness=int(get("ledboard", "brightness", d.brightness)),
+            pawns=int(get("game", "pawns", d.pawns)),
+            variant=str(get("game", "variant", d.variant)),
+        )
+
+    def overlaid(self, data_dir: Path) -> UiSettings:
+        """These settings with settings.json's valid values on top."""
+        return self.merged(_read_json(Path(data_dir) / SETTINGS_FILE))
+
+    def merged(self, data: dict[str, Any]) -> UiSettings:
+        """Take each valid value of `data`; ignore the wrong ones rather than fail."""
+        out = self
+        lang = data.get("language")
+        if lang in LANGUAGES:
+            out = replace(out, language=lang)
+        lo, hi = WINDOW_SECONDS
+        for key in ("steal_seconds", "block_seconds"):
+            value = data.get(key)
+            if isinstance(value, int | float) and not isinstance(value, bool) \
+                    and lo <= value <= hi:
+                out = replace(out, **{key: float(value)})
+        if isinstance(data.get("voice"), bool):
+            out = replace(out, voice=data["voice"])
+        bri = data.get("brightness")
+        if isinstance(bri, int) and not isinstance(bri, bool) and 0 <= bri <= 255:
+            out = replace(out, brightness=bri)
+        return out
+
+    def save(self, data_dir: Path) -> None:
+        """Write the changeable part to settings.json."""
+        _write_json(Path(data_dir) / SETTINGS_FILE, {
+            "language": self.language, "steal_seconds": self.steal_seconds,
+            "block_seconds": self.block_seconds, "voice": self.voice,
+            "brightness": self.brightness,
+        })
+
+
+def config_with(config: Any, settings: UiSettings) -> Any:
+    """The configuration with the settings laid over it, for the hardware (brightness).
+
+    Works on the dataclass Config of companion.config; anything else is returned as is.
+    """
+    from dataclasses import is_dataclass
+
+    if not is_dataclass(config) or not is_dataclass(getattr(config, "ledboard", None)):
+        return config
+    try:
+        return replace(config, ledboard=replace(config.ledboard, brightness=settings.brightness))
+    except TypeError:
+        return config

@@ -1,0 +1,124 @@
+"""Pages away from the table: history and leaderboard, the rules reference, settings.
+
+Each remembers which screen opened it, so Back returns to the table, the start screen
+or the game-over screen, wherever the scorekeeper came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.state import Awaiting
+from companion.stats import aggregate, game_stats, replay_events
+from ui.i18n import tr
+from ui.prefs import WINDOW_SECONDS
+
+LEADERS_SHOWN = 6
+RECENT_SHOWN = 4
+BRIGHTNESS_STEP = 32
+MAX_BRIGHTNESS = 255
+
+
+class PageScreen(Screen):
+    """A page reached from the menu: Back goes where the scorekeeper came from."""
+
+    back_to = StringProperty("start")  # set by CompanionApp.show
+
+
+class RuleRow(BoxLayout):
+    title = StringProperty("")
+    body = StringProperty("")
+
+
+class RulesScreen(PageScreen):
+    pass
+
+
+class HistoryScreen(PageScreen):
+    def on_pre_enter(self, *_: Any) -> None:
+        self.fill()
+
+    def fill(self) -> None:
+        """Leaderboard over every stored game, and the most recent games."""
+        app = App.get_running_app()
+        lang = app.lang
+        grid, recent = self.ids.board_grid, self.ids.recent_list
+        grid.clear_widgets()
+        recent.clear_widgets()
+        journal = app.journal
+        records = journal.games() if journal is not None else []
+        stats = []
+        for record in records:
+            game, _why = replay_events(journal.load(record.game_id).events)
+            if game is not None:
+                stats.append(game_stats(game))
+        leaders = aggregate(stats)[:LEADERS_SHOWN]
+        heads = ("", tr("lb_games", lang), tr("lb_wins", lang), tr("go_rounds_won", lang),
+                 tr("go_busts", lang), tr("go_steals", lang))
+        if not leaders:
+            grid.add_widget(Factory.StatCell(text=tr("lb_none", lang)))
+        else:
+            for text in heads:
+                grid.add_widget(Factory.StatCell(text=text, bold=True))
+            for p in leaders:
+                for value in (p.name, p.games, p.wins, p.rounds_won, p.busts, p.steals):
+                    grid.add_widget(Factory.StatCell(text=str(value)))
+        for record in reversed(records[-RECENT_SHOWN:]):
+            date = record.started.astimezone().strftime("%d/%m %H:%M")
+            players = ", ".join(record.players)
+            line = (tr("game_line", lang, date=date, players=players, winner=record.winner)
+                    if record.winner else
+                    tr("game_line_open", lang, date=date, players=players))
+            recent.add_widget(Factory.StatCell(text=line, halign="left"))
+
+
+class SettingsScreen(PageScreen):
+    steal_seconds = NumericProperty(5)
+    block_seconds = NumericProperty(5)
+    brightness = NumericProperty(64)
+    voice = BooleanProperty(True)
+    voice_available = BooleanProperty(True)
+    note = StringProperty("")
+
+    def on_pre_enter(self, *_: Any) -> None:
+        app = App.get_running_app()
+        s = app.settings
+        self.steal_seconds, self.block_seconds = s.steal_seconds, s.block_seconds
+        self.brightness, self.voice = s.brightness, s.voice
+        self.voice_available = app.voice.available
+        self.note = ""
+
+    def step(self, name: str, direction: int) -> None:
+        lo, hi = WINDOW_SECONDS
+        if name == "brightness":
+            value = min(MAX_BRIGHTNESS, max(0, int(self.brightness) + direction *
+                                            BRIGHTNESS_STEP))
+        else:
+            value = min(hi, max(lo, getattr(self, name) + direction))
+        setattr(self, name, value)
+        self.save(**{name: value})
+
+    def set_voice(self, on: bool) -> None:
+        self.voice = on
+        self.save(voice=on)
+
+    def save(self, **changes: Any) -> None:
+        """Keep the change in settings.json and apply it now."""
+        app = App.get_running_app()
+        app.settings = replace(app.settings, **changes)
+        app.settings.save(app.data_dir)
+        app.timer.seconds[Awaiting.STEAL] = app.settings.steal_seconds
+        app.timer.seconds[Awaiting.BLOCK] = app.settings.block_seconds
+        app.voice.enabled = app.settings.voice
+        hardware = app.hardware
+        if "brightness" in changes and hardware is not None \
+                and hasattr(hardware, "set_brightness"):
+            hardware.set_brightness(app.settings.brightness)
+        self.note = tr("settings_saved", app.lang)

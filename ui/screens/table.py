@@ -1,0 +1,98 @@
+"""The table screen: the total, the card pad, the players, SORRY! windows, undo/redo.
+
+Every tap goes to the session through `app.submit`, which shows a refusal's sentence;
+what the pad area shows (pad, Slide totals, flip-back targets, SORRY! window) follows
+the session's state, never a rule of its own.
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import ListProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.cards import MAX_SLIDE
+from ui.widgets import PlayerPanel
+
+
+class TableScreen(Screen):
+    flip_choices = ListProperty([])
+
+    def on_kv_post(self, *_: object) -> None:
+        model = App.get_running_app().model
+        model.bind(players=self._sync_players, awaiting=self._follow_awaiting,
+                   revision=self._follow_awaiting)
+        self.ids.slide_grid.choices = [
+            {"text": str(n), "code": f"slide:{n}"} for n in range(MAX_SLIDE + 1)
+        ]
+        self._sync_players(model, model.players)
+        self._follow_awaiting()
+
+    @property
+    def app(self) -> App:
+        return App.get_running_app()
+
+    # --- following the model ---
+
+    def _sync_players(self, _model: object, players: list[dict]) -> None:
+        grid = self.ids.players_grid
+        if len(grid.children) != len(players):
+            grid.clear_widgets()
+            for _player in players:
+                grid.add_widget(PlayerPanel())
+        for panel, p in zip(reversed(grid.children), players, strict=True):
+            panel.name, panel.color_name = p["name"], p["color"]
+            panel.hand, panel.is_turn, panel.homes = p["hand"], p["is_turn"], p["homes"]
+
+    def _follow_awaiting(self, *_: object) -> None:
+        """A SORRY! window takes the pad area; when it closes, the pad comes back."""
+        pads = self.ids.pad_manager
+        if self.app.model.awaiting in ("steal", "block"):
+            pads.current = "window"
+        elif pads.current == "window":
+            pads.current = "pad"
+
+    def show_pad(self) -> None:
+        self.ids.pad_manager.current = "pad"
+
+    # --- taps ---
+
+    def tap_card(self, code: str) -> None:
+        """A card on the pad. SORRY! first asks for its target when there is a choice."""
+        model = self.app.model
+        if code == "sorry" and "sorry" in model.legal and model.flip_targets:
+            self.flip_choices = [{"text": name, "code": name} for name in model.flip_targets]
+            self.ids.pad_manager.current = "flip"
+            return
+        self.app.submit(lambda: self.app.session.play(code))
+
+    def choose_slide(self) -> None:
+        if "slide:0" in self.app.model.legal:
+            self.ids.pad_manager.current = "slide"
+        else:  # let the session say why a Slide is refused now
+            self.app.submit(lambda: self.app.session.play("slide:0"))
+
+    def play_slide(self, code: str) -> None:
+        if self.app.submit(lambda: self.app.session.play(code)):
+            self.show_pad()
+
+    def play_flip(self, target: str) -> None:
+        if self.app.submit(lambda: self.app.session.play("sorry", target=target)):
+            self.show_pad()
+
+    def press(self, name: str) -> None:
+        self.app.submit(lambda: self.app.session.press(name))
+
+    def close_window(self) -> None:
+        session = self.app.session
+        window = session.state.window if session.state else None
+        self.app.submit(lambda: session.close_window(expected=window))
+
+    def end_play2(self) -> None:
+        self.app.submit(self.app.session.end_play2)
+
+    def undo(self) -> None:
+        self.app.submit(self.app.session.undo)
+
+    def redo(self) -> None:
+        self.app.submit(self.app.session.redo)

@@ -1,0 +1,22 @@
+"""Colours of the table: each player's colour, and the few shades the screens share."""
+
+from __future__ import annotations
+
+PLAYER_RGBA = {
+    "red": (0.84, 0.19, 0.19, 1),
+    "blue": (0.18, 0.42, 0.88, 1),
+    "yellow": (0.96, 0.78, 0.10, 1),
+    "green": (0.16, 0.62, 0.28, 1),
+}
+# Text drawn on a player's colour: dark on yellow, white on the others.
+INK_ON = {"red": (1, 1, 1, 1), "blue": (1, 1, 1, 1), "yellow": (0.1, 0.1, 0.1, 1),
+          "green": (1, 1, 1, 1)}
+NEUTRAL = (0.35, 0.37, 0.42, 1)
+
+
+def player_rgba(color: str) -> tuple[float, float, float, float]:
+    return PLAYER_RGBA.get(color, NEUTRAL)
+
+
+def ink_on(color: str) -> tuple[float, float, float, float]:
+    return INK_ON.get(color, (1, 1, 1, 1))

@@ -1,0 +1,217 @@
+"""Reusable widgets; their looks are in widgets.kv.
+
+FitLabel shrinks its font until its text fits (French names are longer than English
+ones), so no text ever spills out of its box whatever the language or player names.
+"""
+
+from __future__ import annotations
+
+from kivy.clock import Clock
+from kivy.graphics import Color, Line
+from kivy.metrics import sp
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    ListProperty,
+    NumericProperty,
+    StringProperty,
+)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from ui.theme import ink_on, player_rgba
+
+MIN_FONT = sp(9)
+FIT_STEP = 0.88
+
+
+class FitLabel(Label):
+    """A label that wraps and shrinks its text (down to MIN_FONT) to fit its size."""
+
+    max_font_size = NumericProperty(sp(20))
+    fit_padding = NumericProperty(sp(4))
+
+    def __init__(self, **kwargs: object) -> None:
+        self._fit_trigger = Clock.create_trigger(self._fit, -1)
+        super().__init__(**kwargs)
+        self.fbind("size", self._fit_trigger)
+        self.fbind("text", self._fit_trigger)
+        self.fbind("max_font_size", self._fit_trigger)
+        self.fbind("font_name", self._fit_trigger)
+        self._fit_trigger()
+
+    def fits(self) -> bool:
+        """The text is inside the label, and no word had to be broken to get there."""
+        tw, th = self.texture_size
+        room = self.width - 2 * self.fit_padding
+        if tw > room + 0.5 or th > self.height + 0.5:
+            return False
+        if self.text_size[0] is None:
+            return True
+        widest = max((self._label.get_extents(w)[0] for w in self.text.split()), default=0)
+        return widest <= room + 0.5
+
+    def _fit(self, *_: object) -> None:
+        if self.width <= 1 or self.height <= 1:
+            return
+        room = max(1.0, self.width - 2 * self.fit_padding)
+        # One word shrinks rather than breaks; a sentence wraps, then shrinks.
+        self.text_size = (room, None) if " " in self.text.strip() or "\n" in self.text \
+            else (None, None)
+        size = self.max_font_size
+        self.font_size = size
+        self.texture_update()
+        while not self.fits() and size > MIN_FONT:
+            size = max(MIN_FONT, size * FIT_STEP)
+            self.font_size = size
+            self.texture_update()
+
+
+class TapButton(ButtonBehavior, FitLabel):
+    """One big touch target. `dim` shows a tap the rules would refuse right now; the tap
+    still goes through, so the refusal can say why in words."""
+
+    bg = ColorProperty((0.27, 0.29, 0.34, 1))
+    dim = BooleanProperty(False)
+    selected = BooleanProperty(False)
+    code = StringProperty("")  # what the button stands for: a card code, a name, a key
+
+
+class PawnCard(FitLabel):
+    """One two-sided pawn card: HOME side up (the player's colour) or START side up."""
+
+    home = BooleanProperty(False)
+    color_name = StringProperty("red")
+
+
+class DirectionArrow(Widget):
+    """An arrow pointing right (forward, seating order) or left (reverse)."""
+
+    direction = NumericProperty(1)
+    ink = ColorProperty((1, 1, 1, 1))
+
+
+class ProgressChart(Widget):
+    """The picture of a game: each player's HOME pawn cards after each round, one line
+    per player in their colour, drawn on the canvas."""
+
+    history = ListProperty([])  # one list of HOME counts per round, seat order
+    colors = ListProperty([])  # colour names, seat order
+    goal = NumericProperty(4)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._redraw = Clock.create_trigger(self.redraw, -1)
+        for prop in ("history", "colors", "goal", "pos", "size"):
+            self.fbind(prop, self._redraw)
+
+    def redraw(self, *_: object) -> None:
+        self.canvas.after.clear()
+        rounds = len(self.history)
+        if rounds == 0 or not self.colors:
+            return
+        pad = sp(8)
+        x0, y0 = self.x + pad, self.y + pad
+        w, h = max(1.0, self.width - 2 * pad), max(1.0, self.height - 2 * pad)
+        top = max(1, self.goal)
+        step_x = w / max(1, rounds - 1)
+        with self.canvas.after:
+            Color(0.5, 0.5, 0.55, 1)
+            for level in range(top + 1):
+                y = y0 + h * level / top
+                Line(points=[x0, y, x0 + w, y], width=1)
+            for seat, color in enumerate(self.colors):
+                Color(*player_rgba(color))
+                offset = (seat - (len(self.colors) - 1) / 2) * sp(2)
+                points: list[float] = []
+                for r, homes in enumerate(self.history):
+                    value = homes[seat] if seat < len(homes) else 0
+                    points += [x0 + step_x * r, y0 + h * value / top + offset]
+                if len(points) == 2:
+                    points += points
+                Line(points=points, width=sp(2))
+
+
+class ChoiceGrid(GridLayout):
+    """A grid of TapButtons made from `choices` (dicts: text, code, optional color);
+    a tap dispatches on_choice(code). Used wherever the choices depend on the game:
+    SORRY! buttons per player, flip-back targets, Slide totals, earlier names."""
+
+    choices = ListProperty([])
+    font = NumericProperty(sp(24))
+    __events__ = ("on_choice",)
+
+    def on_choices(self, *_: object) -> None:
+        self.clear_widgets()
+        for choice in self.choices:
+            button = TapButton(text=choice["text"], code=choice["code"],
+                               max_font_size=self.font)
+            if choice.get("color"):
+                button.bg = player_rgba(choice["color"])
+                button.color = ink_on(choice["color"])
+            button.bind(on_release=self._tapped)
+            self.add_widget(button)
+
+    def _tapped(self, button: TapButton) -> None:
+        self.dispatch("on_choice", button.code)
+
+    def on_choice(self, code: str) -> None:
+        pass
+
+
+class PlayerPanel(BoxLayout):
+    """One player: name, hand count and pawn cards (START or HOME side up)."""
+
+    name = StringProperty("")
+    color_name = StringProperty("red")
+    hand = StringProperty("")
+    homes = ListProperty([])
+    is_turn = BooleanProperty(False)
+
+    def on_homes(self, *_: object) -> None:
+        row = self.ids.pawns
+        if len(row.children) != len(self.homes):
+            row.clear_widgets()
+            for _home in self.homes:
+                row.add_widget(PawnCard(color_name=self.color_name))
+        for card, home in zip(reversed(row.children), self.homes, strict=True):
+            card.home = home
+            card.color_name = self.color_name
+
+
+KEY_ROWS = {
+    "en": ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM-'"),
+    "fr": ("AZERTYUIOP", "QSDFGHJKLM", "WXCVBN-'"),
+}
+EXTRA_KEYS = ("É", "È", "Ë", "Ç", "SPACE", "BACK")
+
+
+class OnScreenKeyboard(BoxLayout):
+    """Letters for names (no physical keyboard on the table): QWERTY in English,
+    AZERTY in French, the accents French names need, space and backspace."""
+
+    lang = StringProperty("en")
+    __events__ = ("on_key",)
+
+    def on_kv_post(self, *_: object) -> None:
+        self.on_lang()
+
+    def on_lang(self, *_: object) -> None:
+        self.clear_widgets()
+        for row in (*KEY_ROWS.get(self.lang, KEY_ROWS["en"]), EXTRA_KEYS):
+            line = BoxLayout(spacing=sp(4))
+            for key in row:
+                label = {"SPACE": "␣", "BACK": "⌫"}.get(key, key)
+                button = TapButton(text=label, code=key, max_font_size=sp(24),
+                                   font_name="Symbols")
+                if key in ("SPACE", "BACK"):
+                    button.size_hint_x = 2
+                button.bind(on_release=lambda b: self.dispatch("on_key", b.code))
+                line.add_widget(button)
+            self.add_widget(line)
+
+    def on_key(self, key: str) -> None:
+        pass

@@ -1,0 +1,110 @@
+"""Sentences about the game in the UI's language: card names, what a step did, what
+happened after a tap, and what the voice says. It reads the core's facts (cards,
+events, outcomes); it never decides a rule.
+"""
+
+from __future__ import annotations
+
+from companion.cards import Card, CardKind
+from companion.engine import Happening, Outcome
+from companion.errors import CompanionError, NothingToUndo
+from companion.events import Close, EndPlay2, Event, Play, Press, Tiebreak
+from companion.state import GameState
+from ui.i18n import tr
+
+_ACTION_NAMES = {
+    "en": {CardKind.SWITCH: "Switch", CardKind.TAKE2: "Take 2", CardKind.PLAY2: "Play 2",
+           CardKind.SORRY: "SORRY!"},
+    "fr": {CardKind.SWITCH: "Changement de direction", CardKind.TAKE2: "Pigez-en 2",
+           CardKind.PLAY2: "Jouez-en 2", CardKind.SORRY: "SORRY!"},
+}
+_SLIDE = {"en": "Slide", "fr": "Glissade"}
+
+
+def card_name(code: str, lang: str) -> str:
+    """The card as the edition in `lang` prints it: "Slide 15", "Glissade 15", "7"."""
+    card = Card.parse(code)
+    if card.kind is CardKind.NUMBER:
+        return str(card.value)
+    if card.kind is CardKind.SLIDE:
+        return f"{_SLIDE.get(lang, _SLIDE['en'])} {card.value}"
+    return _ACTION_NAMES.get(lang, _ACTION_NAMES["en"])[card.kind]
+
+
+def step_label(event: Event, before: GameState, lang: str) -> str:
+    """What an undo or redo would take back or apply: "Ben played 7"."""
+    if isinstance(event, Play):
+        name, card = before.name(before.turn), card_name(event.card.code, lang)
+        if event.target:
+            return tr("step_play_on", lang, name=name, card=card, target=event.target)
+        return tr("step_play", lang, name=name, card=card)
+    if isinstance(event, Press):
+        return tr("step_press", lang, name=event.player)
+    if isinstance(event, Close):
+        return tr("step_close", lang)
+    if isinstance(event, EndPlay2):
+        return tr("step_end_play2", lang, name=before.name(before.turn))
+    if isinstance(event, Tiebreak):
+        return tr("step_tiebreak", lang, name=event.player, total=event.total)
+    return type(event).__name__
+
+
+def outcome_message(outcome: Outcome, state: GameState, lang: str) -> str | None:
+    """One sentence for the message line about an outcome, or None if it needs none."""
+    what = outcome.what
+
+    def name(seat: int | None) -> str:
+        return "" if seat is None else state.name(seat)
+
+    keys = {
+        Happening.REACHED_21: "msg_reached_21",
+        Happening.STOLEN: "msg_stolen",
+        Happening.ROUND_KEPT: "msg_round_kept",
+        Happening.STEAL_BLOCKED: "msg_steal_blocked",
+        Happening.FLIP_BLOCKED: "msg_flip_blocked",
+        Happening.FLIPPED_BACK: "msg_flipped_back",
+        Happening.WON: "msg_won",
+    }
+    if what in keys:
+        return tr(keys[what], lang, name=name(outcome.seat), other=name(outcome.other))
+    if what is Happening.BUST:
+        return tr("msg_bust", lang, name=name(outcome.seat), total=int(outcome.value or 0))
+    if what is Happening.FLIP_PLAYED and outcome.other is None:
+        return tr("msg_flip_none", lang)
+    if what is Happening.TIED and state.tiebreak is not None:
+        names = ", ".join(state.name(s) for s in state.tiebreak.tied)
+        return tr("msg_tied", lang, names=names)
+    if what is Happening.IGNORED:
+        return tr("no_sorry_now", lang, name=name(outcome.seat))
+    return None
+
+
+def spoken(outcomes: tuple[Outcome, ...], state: GameState, played_total: bool,
+           lang: str) -> str | None:
+    """What the voice says after one accepted event (None: nothing worth saying)."""
+    for outcome in outcomes:
+        if outcome.what is Happening.WON:
+            return tr("say_won", lang, name=state.name(outcome.seat or 0))
+    for outcome in outcomes:
+        if outcome.what is Happening.REACHED_21:
+            return tr("say_21", lang)
+        if outcome.what is Happening.BUST:
+            return tr("say_bust", lang)
+        if outcome.what in (Happening.STEAL_CALLED, Happening.FLIP_PLAYED):
+            return tr("say_sorry", lang)
+    return str(state.total) if played_total else None
+
+
+_FRENCH_REFUSALS = {
+    "there is nothing to undo": "il n'y a rien à annuler",
+    "there is nothing to redo": "il n'y a rien à rétablir",
+}
+
+
+def refusal(exc: CompanionError, lang: str) -> str:
+    """The sentence a refused tap shows. The core words its refusals in English; the
+    common ones the UI can reach are given in French too, the rest stay in English."""
+    text = str(exc)
+    if lang == "fr" and isinstance(exc, NothingToUndo):
+        text = _FRENCH_REFUSALS.get(text, text)
+    return text[:1].upper() + text[1:]
