@@ -114,7 +114,9 @@ def check_journal(data: Path, model: Model) -> None:
                 acked.append(pending[1])
                 model.hash, model.pending = _replay(acked), None
             assert events == acked, f"game {gid}: the journal differs from what was acked"
-        assert model.current is not None
+        if model.current is None:  # killed before any game was started
+            assert stored_ids == []
+            return
         resumed = journal.unfinished()
         if resumed is None:  # the current game was won and its result written
             assert journal.games()[-1].winner is not None
@@ -169,10 +171,6 @@ def test_every_acknowledged_event_survives_sigkill(tmp_path: Path, database: int
     for run in range(KILLS_PER_DATABASE):
         run_child(tmp_path, seed=database * 1000 + run, rng=rng, model=model)
         kills += 1
-        if model.current is None:
-            assert not (tmp_path / "journal.sqlite3").exists() or not Journal.open(
-                tmp_path).games()
-            continue
         try:
             check_journal(tmp_path, model)
         except CompanionError as exc:  # pragma: no cover - a journal that cannot be read
