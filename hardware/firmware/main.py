@@ -1,0 +1,48 @@
+"""Firmware of the HOME LED board: a Raspberry Pi Pico with MicroPython and a WS2812 strip.
+
+Copy pawnled.py, board.py and this file to the Pico (see hardware/README.md); it runs at
+power-up. The USB serial line is the REPL's: Ctrl-C is switched off so that a stray 0x03
+byte cannot stop the firmware, and stdin is polled so the LEDs keep animating while no
+byte arrives. Everything the board decides lives in board.py, which is tested on the host.
+"""
+
+import select
+import sys
+import time
+
+import machine
+import micropython
+import neopixel
+import pawnled
+from board import Board
+
+DATA_PIN = 0  # GP0, physical pin 1: the strip's data line, through the level shifter
+FRAME_MS = 20  # poll stdin and redraw at most 50 times a second
+READ_CHUNK = 64  # bytes read per frame at most, so animation never starves
+
+
+def uid():
+    return "".join(f"{b:02X}" for b in machine.unique_id())
+
+
+def run():
+    micropython.kbd_intr(-1)
+    strip = neopixel.NeoPixel(machine.Pin(DATA_PIN), pawnled.LEDS)
+    board = Board(strip, uid(), time.ticks_ms(), time.ticks_diff)
+    stdin = sys.stdin.buffer
+    stdout = sys.stdout.buffer
+    poll = select.poll()
+    poll.register(sys.stdin, select.POLLIN)
+    while True:
+        now = time.ticks_ms()
+        for line in board.tick(now):
+            stdout.write(line.encode())
+        data = bytearray()
+        while len(data) < READ_CHUNK and poll.poll(0 if data else FRAME_MS):
+            data.extend(stdin.read(1))
+        if data:
+            for line in board.receive(data, time.ticks_ms()):
+                stdout.write(line.encode())
+
+
+run()
