@@ -1,0 +1,97 @@
+"""Which GPIO pin does what, checked before any pin is touched, and GPIO errors in words.
+
+Every refusal is one sentence naming the pin and the fix, because it is shown on the
+table's screen ("touch only: ...") and by `sorry-companion doctor`, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+HEADER_PINS = range(28)  # BCM GPIO0-27: the pins on the 40-pin header of every Pi
+
+
+class PinPlanError(ValueError):
+    """The configured pins cannot work; the message says which pin and what to change."""
+
+
+@dataclass(frozen=True, slots=True)
+class PinUse:
+    pin: int
+    role: str  # "seat 1 button", "seat 2 lamp", "undo button", "close button"
+    kind: str  # "button" or "lamp"
+    seat: int | None = None
+
+    @property
+    def name(self) -> str:
+        return f"GPIO{self.pin}"
+
+
+def plan_pins(*, pins: Sequence[int], lamps: Sequence[int] = (), undo_pin: int | None = None,
+              close_pin: int | None = None) -> tuple[PinUse, ...]:
+    """Every pin with its role; PinPlanError for a bad number or a pin used twice."""
+    if not pins:
+        raise PinPlanError("gpio.pins lists no pins; give one BCM pin per seat, "
+                           "e.g. pins = [17, 27, 22, 23]")
+    if len(pins) > 4:
+        raise PinPlanError(f"gpio.pins lists {len(pins)} pins but the game has at most 4 seats; "
+                           "give one pin per seat")
+    if lamps and len(lamps) != len(pins):
+        raise PinPlanError(f"gpio.lamps lists {len(lamps)} pins for {len(pins)} buttons; "
+                           "give one lamp pin per seat, or none")
+    uses = [PinUse(p, f"seat {i + 1} button", "button", i) for i, p in enumerate(pins)]
+    uses += [PinUse(p, f"seat {i + 1} lamp", "lamp", i) for i, p in enumerate(lamps)]
+    if undo_pin is not None:
+        uses.append(PinUse(undo_pin, "undo button", "button"))
+    if close_pin is not None:
+        uses.append(PinUse(close_pin, "close button", "button"))
+    seen: dict[int, PinUse] = {}
+    for use in uses:
+        if isinstance(use.pin, bool) or not isinstance(use.pin, int) or use.pin not in HEADER_PINS:
+            raise PinPlanError(f"pin {use.pin!r} for the {use.role} is not a GPIO pin on the "
+                               "Pi's header; use a BCM number from 0 to 27")
+        if use.pin in seen:
+            raise PinPlanError(f"GPIO{use.pin} is used twice, for the {seen[use.pin].role} and "
+                               f"the {use.role}; give each its own pin in [gpio]")
+        seen[use.pin] = use
+    return tuple(uses)
+
+
+def explain_gpio_error(exc: BaseException, use: PinUse | None = None) -> str:
+    """One sentence for a gpiozero/lgpio failure, naming the pin and the fix."""
+    what = f"{use.name} ({use.role})" if use else "GPIO"
+    name = type(exc).__name__
+    text = str(exc)
+    if name == "BadPinFactory" or isinstance(exc, ImportError):
+        return ("no GPIO pin factory works here; on a Raspberry Pi install python3-lgpio "
+                "(sudo apt install python3-lgpio), elsewhere set GPIOZERO_PIN_FACTORY=mock")
+    if name == "GPIOPinInUse":
+        return (f"{what} is already in use by another program or device; stop it or choose "
+                "another pin in [gpio]")
+    if name == "PinInvalidPin":
+        return f"{what} does not exist on this board; choose a BCM number from 0 to 27"
+    if name == "PinFixedPull":
+        return (f"{what} has a fixed pull-up resistor (an I2C pin), so it cannot be used with "
+                "pull_up = false; choose another pin")
+    if isinstance(exc, PermissionError) or "gpiochip" in text or _no_chip_access():
+        chip = _chips()[0] if _chips() else "/dev/gpiochip0"
+        return (f"no permission to use {chip} for {what}; add the user to the gpio group "
+                "(sudo usermod -aG gpio $USER) and log in again")
+    return f"{what} could not be set up ({name}: {text}); check the wiring and [gpio]"
+
+
+def _chips() -> list[str]:
+    return sorted(glob.glob("/dev/gpiochip*"))
+
+
+def _no_chip_access() -> bool:
+    chips = _chips()
+    return bool(chips) and not any(os.access(c, os.R_OK | os.W_OK) for c in chips)
+
+
+def factory_name(factory: object) -> str:
+    """"lgpio", "mock", "rpigpio": the factory's module name, as GPIOZERO_PIN_FACTORY has it."""
+    return type(factory).__module__.rsplit(".", 1)[-1]

@@ -1,0 +1,52 @@
+"""From an accepted button press to the game: the one place buttons meet the session.
+
+A seat's press is `session.press(name, t)`, which is SORRY! or Don't Be SORRY!, whichever
+the rules allow now; the engine decides, and a press with no window open changes nothing.
+It runs on the GPIO thread: the session is thread-safe, and the UI hears of the change
+through its own session listener, so no press waits for the UI's clock.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from companion.errors import CompanionError
+from companion.game import Result
+from companion.session import Session
+from hardware.buttons import ButtonPress
+
+log = logging.getLogger(__name__)
+
+
+class PressRouter:
+    def __init__(self, session: Session, *,
+                 on_refused: Callable[[str], None] | None = None) -> None:
+        self.session = session
+        self.on_refused = on_refused
+
+    def __call__(self, press: ButtonPress) -> Result | None:
+        try:
+            return self._submit(press)
+        except CompanionError as exc:  # "no game is open", "nothing to undo", ...
+            self._refuse(f"{press.use.role}: {exc}")
+            return None
+
+    def _submit(self, press: ButtonPress) -> Result | None:
+        use = press.use
+        if use.seat is not None:
+            state = self.session.state
+            if state is None:
+                raise CompanionError("no game is open; start a new game first")
+            players = state.setup.players
+            if use.seat >= len(players):
+                raise CompanionError(f"only {len(players)} play, so this seat is empty")
+            return self.session.press(players[use.seat], press.t)
+        if use.role == "undo button":
+            return self.session.undo()
+        return self.session.close_window()
+
+    def _refuse(self, message: str) -> None:
+        log.info("button refused: %s", message)
+        if self.on_refused is not None:
+            self.on_refused(message)
