@@ -1,0 +1,91 @@
+"""`sorry-companion history [--json]`: the stored games, oldest first.
+
+One line per game: id, start date (local time), players, the winner or "unfinished",
+and the rounds played (replayed from the journal, so undone rounds do not count).
+Also home of the two helpers the journal commands share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from companion.config import config_from_args
+from companion.journal import GameRecord, Journal
+from companion.paths import journal_file
+from companion.stats import game_stats, replay_events
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("history", help="list the stored games")
+    p.add_argument("--json", action="store_true", help="print one JSON list")
+    p.set_defaults(run=run)
+
+
+def open_journal(args: argparse.Namespace) -> Journal | None:
+    """The journal of `--data` or the configuration, or None when there is none yet.
+
+    Commands that only read never create a journal; any damage found while opening is
+    reported on stderr, one sentence each.
+    """
+    config = config_from_args(args)
+    path = journal_file(config.data_dir)
+    if not path.exists():
+        return None
+    journal = Journal(path)
+    report_damage(journal, 0)
+    return journal
+
+
+def report_damage(journal: Journal, since: int) -> int:
+    """Print the journal's damage sentences from index `since`; returns the new index."""
+    for note in journal.damage[since:]:
+        print(f"sorry-companion: {note}", file=sys.stderr)
+    return len(journal.damage)
+
+
+def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]],
+                 right: Sequence[int] = ()) -> str:
+    """Plain-text columns; the columns numbered in `right` are right-aligned."""
+    cells = [[str(h) for h in headers], *[[str(c) for c in row] for row in rows]]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    lines = []
+    for row in cells:
+        parts = [c.rjust(w) if i in right else c.ljust(w)
+                 for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        lines.append("  ".join(parts).rstrip())
+    return "\n".join(lines)
+
+
+def _rounds(journal: Journal, record: GameRecord) -> int | None:
+    game, _ = replay_events(journal.load(record.game_id).events)
+    return None if game is None else game_stats(game).rounds_played
+
+
+def run(args: argparse.Namespace) -> int:
+    journal = open_journal(args)
+    if journal is None:
+        print(f"No games are stored yet in {config_from_args(args).data_dir}.")
+        return 0
+    with journal:
+        seen = len(journal.damage)
+        listing = [(r, _rounds(journal, r)) for r in journal.games()]
+        report_damage(journal, seen)
+    if args.json:
+        print(json.dumps([
+            {"id": r.game_id, "started": r.started.isoformat(),
+             "finished": None if r.finished is None else r.finished.isoformat(),
+             "players": list(r.players), "winner": r.winner, "abandoned": r.abandoned,
+             "events": r.event_count, "rounds": rounds}
+            for r, rounds in listing], ensure_ascii=False))
+        return 0
+    if not listing:
+        print("No games are stored yet.")
+        return 0
+    rows = [(r.game_id, r.started.astimezone().strftime("%Y-%m-%d %H:%M"),
+             ", ".join(r.players), r.winner or "unfinished", "?" if n is None else n)
+            for r, n in listing]
+    print(format_table(("ID", "STARTED", "PLAYERS", "WINNER", "ROUNDS"), rows, right=(0, 4)))
+    return 0

@@ -1,0 +1,50 @@
+"""`sorry-companion stats [--json]`: per player over every stored game.
+
+Games, wins, rounds won, busts, steals made and steals blocked, counted from each
+game's effective history (companion/stats.py). Names differing only in case are one
+player.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from companion.commands.history import format_table, open_journal, report_damage
+from companion.stats import GameStats, aggregate, game_stats, replay_events
+
+HEADERS = ("PLAYER", "GAMES", "WINS", "ROUNDS WON", "BUSTS", "STEALS MADE", "STEALS BLOCKED")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("stats", help="per-player statistics over the stored games")
+    p.add_argument("--json", action="store_true", help="print one JSON list")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    journal = open_journal(args)
+    per_game: list[GameStats] = []
+    if journal is not None:
+        with journal:
+            seen = len(journal.damage)
+            for record in journal.games():
+                game, problem = replay_events(journal.load(record.game_id).events)
+                if problem:
+                    print(f"sorry-companion: game {record.game_id}: {problem}; "
+                          "it is counted as far as it goes", file=sys.stderr)
+                if game is not None:
+                    per_game.append(game_stats(game))
+            report_damage(journal, seen)
+    players = aggregate(per_game)
+    if args.json:
+        print(json.dumps([p.to_json() for p in players], ensure_ascii=False))
+        return 0
+    if not players:
+        print("No games are stored yet.")
+        return 0
+    rows = [(p.name, p.games, p.wins, p.rounds_won, p.busts, p.steals, p.steals_blocked)
+            for p in players]
+    print(format_table(HEADERS, rows, right=range(1, len(HEADERS))))
+    return 0
