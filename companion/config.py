@@ -22,14 +22,16 @@ import math
 import os
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
+from companion.deck import DEFAULT_DECK  # the deck profile, one definition for the app
 from companion.errors import ConfigError
 from companion.paths import CONFIG_ENV, SYSTEM_CONFIG, default_data_dir, user_config_file
+from companion.state import DECK_SIZE
 
 __all__ = [
     "DEFAULT_DECK", "Config", "DisplayConfig", "GameConfig", "GpioConfig", "LedBoardConfig",
@@ -37,23 +39,12 @@ __all__ = [
     "resolve_data_dir",
 ]
 
-DECK_SIZE = 93
 BCM_PINS = range(28)
 MAX_SEATS = 4
 BOOTLOADER_BAUD = 1200
 BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 LANGUAGES = ("en", "fr")
 VARIANTS = ("standard", "long")
-
-#: The deck profile: how many cards of each value (RULES.md: 59 numbers, 26 actions,
-#: 8 SORRY!-family cards). The even spread used when the printed split is unknown.
-DEFAULT_DECK: Mapping[str, int] = {
-    **{str(n): 6 for n in range(4)},
-    **{str(n): 5 for n in range(4, 11)},
-    "slide:10": 4, "slide:15": 4, "slide:21": 4, "switch": 5, "take2": 5, "play2": 4,
-    "sorry": 3, "steal": 3, "dont_be_sorry": 2,
-}
-
 
 @dataclass(frozen=True, slots=True)
 class WindowsConfig:
@@ -332,8 +323,9 @@ class _Reader:
         for name in doc:
             if name not in known:
                 raise self.problem(
-                    f"unknown key {json.dumps(name)}: the top-level keys are data_dir and language, "
-                    "and the tables are " + ", ".join(f"[{s}]" for s in ("deck", *_SECTIONS)))
+                    f"unknown key {json.dumps(name)}: the top-level keys are data_dir and "
+                    "language, and the tables are "
+                    + ", ".join(f"[{s}]" for s in ("deck", *_SECTIONS)))
         values: dict[str, Any] = {"source": self.source}
         if "data_dir" in doc:
             values["data_dir"] = self.data_dir(doc["data_dir"])
