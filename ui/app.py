@@ -85,7 +85,10 @@ class CompanionApp(App):
         return card_name(code, self.lang)
 
     def on_lang(self, *_: Any) -> None:
-        self.model.lang = self.lang
+        model = getattr(self, "model", None)
+        if model is None:
+            return  # still in __init__: the model is made with this language
+        model.lang = self.lang
         if self.root is not None:
             self.root.get_screen("resume").describe()
             if self.root.current == "over":

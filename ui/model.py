@@ -77,7 +77,6 @@ class TableModel(EventDispatcher):
 
     def __init__(self, session: Session, *, remaining: Callable[[], float | None] | None = None,
                  speak: Speaker | None = None, **kwargs: object) -> None:
-        super().__init__(**kwargs)
         self.session = session
         self.remaining = remaining or (lambda: None)
         self.speak = speak
@@ -85,6 +84,7 @@ class TableModel(EventDispatcher):
         self._drain_trigger = Clock.create_trigger(self._drain, -1)
         self._countdown_event = None
         self._replaced: tuple[object, str, int] | None = None  # (window, name, ms)
+        super().__init__(**kwargs)
         self._unsubscribe = session.subscribe(self._listen)
 
     # --- from any thread ---

@@ -13,31 +13,11 @@ import json
 import subprocess
 import sys
 
-from ui_helpers import REPO
+from ui_helpers import REPO, setup_by_touch
 
 from companion.events import parse_event
 from companion.game import Game
 from companion.journal import Journal
-
-
-def type_name(d, slot: str, name: str) -> None:
-    start = d.app.root.get_screen("start")
-    d.tap(start.ids[slot].ids.name_button)
-    assert d.screen == "name"
-    for letter in name.upper():
-        d.tap_code(letter)
-    d.tap_id("name", "name_ok")
-    assert d.screen == "start"
-
-
-def setup_by_touch(d, names: list[str], *, pawns: int, variant: str) -> None:
-    d.tap_id("start", f"count_{len(names)}")
-    for i, name in enumerate(names):
-        type_name(d, f"slot{i}", name)
-    d.tap_id("start", f"pawns_{pawns}")
-    d.tap_id("start", f"variant_{variant}")
-    d.tap_id("start", "start_button")
-    assert d.screen == "table", d.app.root.get_screen("start").message
 
 
 def state(d):

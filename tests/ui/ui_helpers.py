@@ -53,6 +53,7 @@ class Driver:
 
     def __init__(self, app: CompanionApp) -> None:
         self.app = app
+        self.stopped = False
 
     # --- life ---
 
@@ -66,6 +67,9 @@ class Driver:
         self.frames(3)
 
     def stop(self) -> None:
+        if self.stopped:
+            return
+        self.stopped = True
         app = self.app
         app.dispatch("on_stop")
         if app.root is not None and app.root.parent is not None:
@@ -180,6 +184,28 @@ class Driver:
         written = Window.screenshot(str(SCREENSHOTS / f"{name}_.png"))
         os.replace(written, target)
         return target
+
+
+def type_name(d: Driver, slot: str, name: str) -> None:
+    """Name a seat of the start screen with the on-screen keyboard."""
+    start = d.app.root.get_screen("start")
+    d.tap(start.ids[slot].ids.name_button)
+    assert d.screen == "name"
+    for letter in name.upper():
+        d.tap_code(letter)
+    d.tap_id("name", "name_ok")
+    assert d.screen == "start"
+
+
+def setup_by_touch(d: Driver, names: list[str], *, pawns: int, variant: str) -> None:
+    """Fill in the start screen and start the game, all by touch."""
+    d.tap_id("start", f"count_{len(names)}")
+    for i, name in enumerate(names):
+        type_name(d, f"slot{i}", name)
+    d.tap_id("start", f"pawns_{pawns}")
+    d.tap_id("start", f"variant_{variant}")
+    d.tap_id("start", "start_button")
+    assert d.screen == "table", d.app.root.get_screen("start").message
 
 
 def pixel_spread(path: Path) -> float:
