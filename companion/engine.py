@@ -14,7 +14,7 @@ A press that the rules ignore (R9, "no SORRY! now") returns the *same* state obj
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from companion.cards import CardKind
@@ -142,7 +142,7 @@ class _Draft:
 
         A tracked hand of 0 means the tracker missed a draw: the card is taken to have come
         from the draw pile. Only a card that cannot exist by count (an empty hand and
-        nothing left to draw, unreachable with 93 real cards) is refused.
+        nothing left to draw, which a real deck's mix of cards never reaches) is refused.
         """
         if self.hands[seat] == 0:
             self.draw(seat, 1)
@@ -359,11 +359,13 @@ def _press(state: GameState, ev: Press) -> Transition:
         return d.freeze()
     earlier = (
         w.cause is Cause.STEAL
-        and seat != w.caller
         and ev.t is not None
         and w.caller_t is not None
         and ev.t < w.caller_t
     )
+    if earlier and seat == w.caller:
+        # The caller's own earlier edge arrived late: it is their call time from now on.
+        return Transition(state._replace(window=replace(w, caller_t=ev.t)), ())
     if earlier:
         assert w.before_call is not None and w.caller is not None
         tr = _call(w.before_call, seat, ev.t)

@@ -169,8 +169,6 @@ def test_a_player_left_without_cards_stalls_the_game_with_counts_still_agreeing(
     assert sim.state.hands == (0, 0, 0) and sim.state.pile == DECK_SIZE
 
 
-@pytest.mark.xfail(strict=True, reason="engine keeps the caller's later edge as caller_t; "
-                   "reported to the lead with the fix")
 def test_a_callers_own_earlier_edge_keeps_them_the_first_caller():
     """R9: the first call by edge time counts. Ben's edges 1.0 and 2.0 (delivered 2.0
     first) are both before Cleo's 1.5, so Ben must stay the caller."""
