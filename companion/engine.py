@@ -14,8 +14,9 @@ A press that the rules ignore (R9, "no SORRY! now") returns the *same* state obj
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import StrEnum
+from typing import NamedTuple
 
 from companion.cards import CardKind
 from companion.errors import BadEvent, BadTarget, CardRefused, GameOver, IllegalEvent, NotYourTurn
@@ -59,16 +60,14 @@ class Happening(StrEnum):
     IGNORED = "ignored"  # a press that changes nothing ("no SORRY! now"); seat pressed
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     what: Happening
     seat: int | None = None
     other: int | None = None
     value: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Transition:
+class Transition(NamedTuple):
     state: GameState
     outcomes: tuple[Outcome, ...]
 

@@ -13,8 +13,8 @@ accepted (it is part of the record) but is no step: undo never has to take back 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from companion.cards import Card
 from companion.engine import Outcome, apply
@@ -32,8 +32,7 @@ class ResultKind(StrEnum):
     REDONE = "redone"
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """One applied event with the states on both sides of it."""
 
     event: Event
@@ -42,8 +41,7 @@ class Step:
     outcomes: tuple[Outcome, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
+class Result(NamedTuple):
     """What `Game.evaluate` found: the state after, and the step it adds or takes back."""
 
     kind: ResultKind
