@@ -128,19 +128,20 @@ def _encode(event: dict[str, Any]) -> str:
         raise JournalError(f"the event cannot be stored as JSON ({exc}): {event!r}") from exc
 
 
-def _check_row(seq: int, expected: int, raw: bytes | None, crc: int | None) -> str | None:
-    """Why this stored row cannot be used (None: it is good)."""
+def _read_row(seq: int, expected: int, raw: bytes | None,
+              crc: int | None) -> tuple[dict[str, Any] | None, str | None]:
+    """The stored event, parsed once, or why this row cannot be used."""
     if seq != expected:
-        return f"event {expected} is missing"
+        return None, f"event {expected} is missing"
     if raw is None or crc is None or zlib.crc32(raw) != crc:
-        return "its checksum does not match"
+        return None, "its checksum does not match"
     try:
         obj = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        return "it is not valid JSON"
+        return None, "it is not valid JSON"
     if not isinstance(obj, dict):
-        return "it is not a JSON object"
-    return None
+        return None, "it is not a JSON object"
+    return obj, None
 
 
 def _sync_dir(folder: Path) -> None:
@@ -493,10 +494,10 @@ class Journal:
                 "SELECT seq, CAST(json AS BLOB), crc FROM events WHERE game_id = ? "
                 "ORDER BY seq", (game_id,)).fetchall()
             for seq, raw, crc in rows:
-                why = _check_row(seq, len(events), raw, crc)
-                if why is not None:
-                    return events, self._set_aside(game_id, len(events), why)
-                events.append(json.loads(bytes(raw).decode("utf-8")))
+                obj, why = _read_row(seq, len(events), raw, crc)
+                if obj is None:
+                    return events, self._set_aside(game_id, len(events), str(why))
+                events.append(obj)
         except sqlite3.DatabaseError as exc:
             return events, (
                 f"game {game_id} could only be read up to event {len(events) - 1} because the "
@@ -608,7 +609,7 @@ def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection) -> tuple[in
         evs = sorted(by_game.get(gid, []), key=lambda r: r[2])
         good: list[tuple[Any, ...]] = []
         for row in evs:
-            why = _check_row(row[2], len(good), row[4], row[5])
+            _, why = _read_row(row[2], len(good), row[4], row[5])
             if why is not None:
                 reason = (f"game {gid}: event {len(good)} could not be recovered from the "
                           f"damaged journal ({why}); the events after it were set aside")

@@ -105,8 +105,12 @@ class Session:
         evs = [parse_event(e) for e in events]
         with self.lock:
             self.game, self.game_id = Game.from_events(evs), game_id
+            state = self.game.state
+            if self.journal is not None and game_id is not None and state.winner is not None:
+                # killed between the winning event and its result: record the result now
+                self.journal.set_result(game_id, state.name(state.winner))
             self._notify(None)
-            return self.game.state
+            return state
 
     # --- events ---
 
