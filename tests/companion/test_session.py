@@ -149,3 +149,36 @@ def test_every_refusal_is_a_companion_error_with_a_sentence():
         with pytest.raises(CompanionError) as info:
             bad()
         assert len(str(info.value)) > 10
+
+
+def test_a_won_game_killed_before_its_result_was_written_is_finished_on_resume(tmp_path):
+    from companion.journal import Journal
+
+    journal = Journal.open(tmp_path)
+    gid = journal.start_game(Setup.create(["Ana", "Ben"], pawns=1).to_json())
+    for card in ("slide:20", "5"):  # Ben busts: Ana wins
+        journal.append(gid, {"type": "play", "card": card})  # as if killed before set_result
+    assert journal.unfinished().game_id == gid
+    stored = journal.unfinished()
+    session = Session(journal)
+    state = session.open_game(stored.game_id, stored.events)
+    assert state.winner == 0
+    assert journal.unfinished() is None
+    assert [g.winner for g in journal.games()] == ["Ana"]
+
+
+def test_a_journal_that_cannot_write_refuses_the_event_and_the_state_stays(tmp_path):
+    from companion.errors import JournalError
+    from companion.journal import Journal
+
+    journal = Journal.open(tmp_path)
+    session = Session(journal)
+    session.new_game(Setup.create(["Ana", "Ben"]))
+    session.play("4")
+    heard: list[Update] = []
+    session.subscribe(heard.append)
+    before = session.state
+    journal.close()  # the journal can no longer write
+    with pytest.raises(JournalError):
+        session.play("5")
+    assert session.state is before and heard == []
