@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -70,10 +71,17 @@ def pin_factory_or_default(pin_factory: Any = None) -> Any:
     """The factory to use: the one given, or gpiozero's default (GPIOZERO_PIN_FACTORY)."""
     if pin_factory is not None:
         return pin_factory
-    try:
-        return Device.ensure_pin_factory()
-    except Exception as exc:  # BadPinFactory, ImportError, lgpio.error: all mean "no GPIO"
-        raise GpioSetupError(explain_gpio_error(exc)) from exc
+    with warnings.catch_warnings(record=True) as fallbacks:  # why each factory failed
+        warnings.simplefilter("always")
+        try:
+            Device.ensure_pin_factory()
+        except Exception as exc:  # BadPinFactory, ImportError, lgpio.error: all mean "no GPIO"
+            why = "; ".join(str(w.message) for w in fallbacks)
+            log.info("no GPIO pin factory: %s (%s)", exc, why)
+            raise GpioSetupError(explain_gpio_error(exc, tried=why)) from exc
+    for w in fallbacks:
+        log.info("%s", w.message)
+    return Device.pin_factory
 
 
 class ButtonPanel:

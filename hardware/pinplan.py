@@ -60,11 +60,17 @@ def plan_pins(*, pins: Sequence[int], lamps: Sequence[int] = (), undo_pin: int |
     return tuple(uses)
 
 
-def explain_gpio_error(exc: BaseException, use: PinUse | None = None) -> str:
-    """One sentence for a gpiozero/lgpio failure, naming the pin and the fix."""
+def explain_gpio_error(exc: BaseException, use: PinUse | None = None, *, tried: str = "") -> str:
+    """One sentence for a gpiozero/lgpio failure, naming the pin and the fix.
+
+    tried: why each default pin factory failed (gpiozero's fallback warnings), where a
+    permission problem on /dev/gpiochip* hides behind a final "no pin factory".
+    """
     what = f"{use.name} ({use.role})" if use else "GPIO"
     name = type(exc).__name__
     text = str(exc)
+    if _permission_problem(tried):
+        return _permission_message(what)
     if name == "BadPinFactory" or isinstance(exc, ImportError):
         return ("no GPIO pin factory works here; on a Raspberry Pi install python3-lgpio "
                 "(sudo apt install python3-lgpio), elsewhere set GPIOZERO_PIN_FACTORY=mock")
@@ -76,11 +82,20 @@ def explain_gpio_error(exc: BaseException, use: PinUse | None = None) -> str:
     if name == "PinFixedPull":
         return (f"{what} has a fixed pull-up resistor (an I2C pin), so it cannot be used with "
                 "pull_up = false; choose another pin")
-    if isinstance(exc, PermissionError) or "gpiochip" in text or _no_chip_access():
-        chip = _chips()[0] if _chips() else "/dev/gpiochip0"
-        return (f"no permission to use {chip} for {what}; add the user to the gpio group "
-                "(sudo usermod -aG gpio $USER) and log in again")
+    if isinstance(exc, PermissionError) or _permission_problem(text) or _no_chip_access():
+        return _permission_message(what)
     return f"{what} could not be set up ({name}: {text}); check the wiring and [gpio]"
+
+
+def _permission_problem(text: str) -> bool:
+    lowered = text.lower()
+    return "gpiochip" in lowered or "permission denied" in lowered
+
+
+def _permission_message(what: str) -> str:
+    chip = _chips()[0] if _chips() else "/dev/gpiochip0"
+    return (f"no permission to use {chip} for {what}; add the user to the gpio group "
+            "(sudo usermod -aG gpio $USER) and log in again")
 
 
 def _chips() -> list[str]:
@@ -94,4 +109,7 @@ def _no_chip_access() -> bool:
 
 def factory_name(factory: object) -> str:
     """"lgpio", "mock", "rpigpio": the factory's module name, as GPIOZERO_PIN_FACTORY has it."""
-    return type(factory).__module__.rsplit(".", 1)[-1]
+    for cls in type(factory).__mro__:  # a subclass is named after the factory it extends
+        if cls.__module__.startswith("gpiozero.pins."):
+            return cls.__module__.rsplit(".", 1)[-1]
+    return type(factory).__name__

@@ -1,0 +1,97 @@
+"""The hardware's subcommands: `doctor` and `ledboard-sim`.
+
+Imported by companion/cli.py for every command, so only the standard library and
+`companion` are imported here; gpiozero, pyserial and the simulator come in when a
+command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+from typing import Any
+
+DRAW_EVERY_S = 0.1  # the terminal drawing's frame time
+
+
+def register(subparsers: Any) -> None:
+    doctor = subparsers.add_parser(
+        "doctor", help="check the configuration, buttons, LED board, voice and display",
+        description="Check what works at this table and say what to fix. Exit status 0 "
+                    "when the essential checks (configuration, display) pass.")
+    doctor.add_argument("--buttons", action="store_true",
+                        help="also show the button presses live for a while")
+    doctor.add_argument("--seconds", type=float, default=10.0, metavar="S",
+                        help="how long --buttons watches (default 10)")
+    doctor.add_argument("--board", metavar="PATH",
+                        help="check this serial port as the LED board")
+    doctor.set_defaults(run=run_doctor)
+
+    sim = subparsers.add_parser(
+        "ledboard-sim", help="a simulated HOME LED board on a pseudo-terminal",
+        description="Create a pseudo-terminal that speaks PAWNLED/1 like the board's "
+                    "firmware, and draw its LEDs here. Give its path to `run --board`.")
+    sim.add_argument("--uid", default="SIM0001", help="the uid the board reports")
+    sim.add_argument("--plain", action="store_true",
+                     help="no colours or redrawing: print one line per change")
+    sim.set_defaults(run=run_ledboard_sim)
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    from hardware import doctor
+
+    config_check, config = doctor.check_config(getattr(args, "config", None))
+    buttons_check, panel = doctor.check_buttons(config.gpio)
+    checks = [config_check, buttons_check]
+    try:
+        checks += [
+            doctor.check_ledboard(config.ledboard, board_port=args.board),
+            doctor.check_voice(config.voice),
+            doctor.check_display(),
+        ]
+        print(doctor.table(checks), flush=True)
+        if args.buttons:
+            if panel is None:
+                print("\n--buttons: no buttons to watch (see above)")
+            else:
+                print()
+                doctor.watch_buttons(panel, args.seconds, lambda s: print(s, flush=True))
+    finally:
+        if panel is not None:
+            panel.close()
+    return 0 if all(c.passed for c in checks) else 1
+
+
+def run_ledboard_sim(args: argparse.Namespace) -> int:
+    from hardware.simulator import SimulatedBoard
+    from hardware.terminal import HOME_CURSOR_AND_CLEAR, draw
+
+    live = sys.stdout.isatty() and not args.plain
+    color = live and not os.environ.get("NO_COLOR")
+    changed = threading.Event()
+    with SimulatedBoard(uid=args.uid, on_change=lambda sim: changed.set()) as sim:
+        print(f"LED board simulator on {sim.path}\n"
+              f"use it: sorry-companion run --board {sim.path}   "
+              f"(or [ledboard] port = \"{sim.path}\")", flush=True)
+        shown = None
+        try:
+            while True:
+                changed.wait()
+                changed.clear()
+                now = sim.clock_ms()
+                waiting = sim.board.waiting(now)
+                if live:
+                    picture = draw(sim.pixels(), sim.state, waiting=waiting, color=color)
+                    print(HOME_CURSOR_AND_CLEAR + picture, flush=True)
+                    time.sleep(DRAW_EVERY_S)  # a frame rate, not a synchronisation
+                else:
+                    seen = ("waiting" if waiting or sim.state is None
+                            else sim.state.body().split(" ", 2)[2])
+                    if seen != shown:
+                        print(seen, flush=True)
+                        shown = seen
+        except KeyboardInterrupt:
+            return 0

@@ -1,0 +1,153 @@
+"""Everything at the table besides the screen, started with one call by the app.
+
+`start_table_hardware` never raises for a missing or broken device: each part that cannot
+work says why in its Status and the game goes on with touch buttons. Statuses reach
+`on_status` at once (on the caller's thread) and later from the LED board's worker thread,
+so a Kivy app should hand them on with `Clock.schedule_once`.
+
+Only the standard library is imported here: gpiozero and pyserial are imported when a part
+starts, so a machine without them gets a status instead of an ImportError.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from companion.config import Config, GpioConfig, LedBoardConfig
+from companion.session import Session
+from hardware.status import Status, StatusCallback, StatusKind
+
+log = logging.getLogger(__name__)
+
+
+class TableHardware:
+    """The running buttons, lamps and LED board; `close()` (or `with`) stops them all."""
+
+    def __init__(self, on_status: StatusCallback | None = None) -> None:
+        self.on_status = on_status
+        self.buttons: Any = None  # hardware.buttons.ButtonPanel
+        self.lamps: Any = None  # hardware.lamps.SeatLamps
+        self.board: Any = None  # hardware.ledhost.BoardHost
+        self._statuses: dict[str, Status] = {}
+        self._lock = threading.Lock()
+        self._unsubscribe: list[Callable[[], None]] = []
+
+    @property
+    def statuses(self) -> dict[str, Status]:
+        """The latest status of each part: {"buttons": ..., "ledboard": ...}."""
+        with self._lock:
+            return dict(self._statuses)
+
+    def report(self, status: Status) -> None:
+        with self._lock:
+            self._statuses[status.part] = status
+        if self.on_status is not None:
+            try:
+                self.on_status(status)
+            except Exception:
+                log.exception("the status callback failed")
+
+    def set_brightness(self, brightness: int) -> None:
+        """New LED board brightness (0-255), shown with the next state or heartbeat."""
+        if self.board is not None:
+            self.board.set_brightness(brightness)
+
+    def close(self) -> None:
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._unsubscribe.clear()
+        for part in (self.buttons, self.lamps, self.board):
+            if part is not None:
+                part.close()
+        self.buttons = self.lamps = self.board = None
+
+    def __enter__(self) -> TableHardware:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def start_table_hardware(session: Session, config: Config, *, board_port: str | None = None,
+                         on_status: StatusCallback | None = None,
+                         pin_factory: Any = None) -> TableHardware:
+    """Start the SORRY! buttons, their lamps and the LED board for `session`.
+
+    board_port: a serial port to use as the LED board whatever the configuration says
+    (`run --board PATH`, e.g. the pseudo-terminal of `sorry-companion ledboard-sim`).
+    pin_factory: a gpiozero pin factory (tests); default GPIOZERO_PIN_FACTORY or lgpio.
+    """
+    hw = TableHardware(on_status)
+    _start_buttons(hw, session, config.gpio, pin_factory)
+    _start_board(hw, session, config.ledboard, board_port)
+    return hw
+
+
+def _start_buttons(hw: TableHardware, session: Session, gpio: GpioConfig,
+                   pin_factory: Any) -> None:
+    if not gpio.enabled:
+        hw.report(Status("buttons", StatusKind.OFF, "[gpio] enabled = false: touch buttons only"))
+        return
+    try:
+        from hardware.buttons import ButtonPanel, GpioSetupError
+        from hardware.pinplan import PinPlanError, plan_pins
+        from hardware.presses import PressRouter
+    except ImportError as exc:
+        hw.report(Status("buttons", StatusKind.TOUCH_ONLY,
+                         f"gpiozero is not installed ({exc.name}); install gpiozero==2.0.1 or "
+                         "set [gpio] enabled = false"))
+        return
+    try:
+        uses = plan_pins(pins=gpio.pins, lamps=gpio.lamps, undo_pin=gpio.undo_pin,
+                         close_pin=gpio.close_pin)
+        hw.buttons = ButtonPanel(uses, on_press=PressRouter(session), pull_up=gpio.pull_up,
+                                 lockout_ms=gpio.lockout_ms, pin_factory=pin_factory)
+    except (PinPlanError, GpioSetupError) as exc:
+        hw.report(Status("buttons", StatusKind.TOUCH_ONLY, str(exc)))
+        return
+    detail = hw.buttons.describe()
+    if gpio.lamps:
+        detail += _start_lamps(hw, session, uses, pin_factory, GpioSetupError)
+    hw.report(Status("buttons", StatusKind.READY, detail))
+
+
+def _start_lamps(hw: TableHardware, session: Session, uses: Any, pin_factory: Any,
+                 setup_error: type[Exception]) -> str:
+    """Lamps are a nicety: when they fail the buttons still work. Returns the status tail."""
+    from hardware.lamps import SeatLamps
+
+    try:
+        hw.lamps = SeatLamps(uses, pin_factory=pin_factory)
+    except setup_error as exc:
+        return f"; lamps off: {exc}"
+    hw._unsubscribe.append(hw.lamps.follow(session))
+    return "; lamps " + ", ".join(u.name for u in hw.lamps.uses)
+
+
+def _start_board(hw: TableHardware, session: Session, cfg: LedBoardConfig,
+                 board_port: str | None) -> None:
+    if not cfg.enabled and not board_port:
+        hw.report(Status("ledboard", StatusKind.OFF, "[ledboard] enabled = false"))
+        return
+    try:
+        from hardware.ledhost import BoardHost
+        from hardware.ports import PortConfigError, PortFinder
+    except ImportError as exc:
+        hw.report(Status("ledboard", StatusKind.GAVE_UP,
+                         f"pyserial is not installed ({exc.name}); install pyserial==3.5 or "
+                         "set [ledboard] enabled = false"))
+        return
+    try:
+        finder = PortFinder(port=board_port or cfg.port, ids=cfg.ids)
+        host = BoardHost(ports=finder, looking_for=finder.looking_for, baud=cfg.baud,
+                         brightness=cfg.brightness, on_status=hw.report)
+    except (PortConfigError, ValueError) as exc:
+        hw.report(Status("ledboard", StatusKind.GAVE_UP, str(exc)))
+        return
+    hw.board = host
+    hw.report(host.status)
+    hw._unsubscribe.append(host.follow(session))
+    host.start()
