@@ -4,6 +4,7 @@ Copy pawnled.py, board.py and this file to the Pico (see hardware/README.md); it
 power-up. The USB serial line is the REPL's: Ctrl-C is switched off so that a stray 0x03
 byte cannot stop the firmware, and stdin is polled so the LEDs keep animating while no
 byte arrives. Everything the board decides lives in board.py, which is tested on the host.
+To update the files later, power it up with GP15 grounded (safe mode): the REPL stays free.
 """
 
 import select
@@ -17,12 +18,18 @@ import pawnled
 from board import Board
 
 DATA_PIN = 0  # GP0, physical pin 1: the strip's data line, through the level shifter
+SAFE_PIN = 15  # GP15, physical pin 20: jumpered to GND at power-up, the firmware stays off
 FRAME_MS = 20  # poll stdin and redraw at most 50 times a second
 READ_CHUNK = 64  # bytes read per frame at most, so animation never starves
 
 
 def uid():
     return "".join(f"{b:02X}" for b in machine.unique_id())
+
+
+def safe_mode():
+    """With Ctrl-C off, mpremote cannot stop the firmware: this jumper lets it in again."""
+    return machine.Pin(SAFE_PIN, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
 
 
 def run():
@@ -45,4 +52,7 @@ def run():
                 stdout.write(line.encode())
 
 
-run()
+if safe_mode():
+    print("PAWNLED safe mode: GP15 is grounded, the REPL is yours")
+else:
+    run()

@@ -56,7 +56,7 @@ class LineError(Exception):
     """
 
     def __init__(self, code, message, seq=None):
-        Exception.__init__(self, message)
+        super().__init__(message)
         self.code = code
         self.message = message
         self.seq = seq

