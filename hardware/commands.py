@@ -67,7 +67,7 @@ def run_doctor(args: argparse.Namespace) -> int:
 
 def run_ledboard_sim(args: argparse.Namespace) -> int:
     from hardware.simulator import SimulatedBoard
-    from hardware.terminal import HOME_CURSOR_AND_CLEAR, draw
+    from hardware.terminal import draw, over
 
     live = sys.stdout.isatty() and not args.plain
     color = live and not os.environ.get("NO_COLOR")
@@ -85,7 +85,8 @@ def run_ledboard_sim(args: argparse.Namespace) -> int:
                 waiting = sim.board.waiting(now)
                 if live:
                     picture = draw(sim.pixels(), sim.state, waiting=waiting, color=color)
-                    print(HOME_CURSOR_AND_CLEAR + picture, flush=True)
+                    print((over(shown) if shown else "") + picture, flush=True)
+                    shown = picture
                     time.sleep(DRAW_EVERY_S)  # a frame rate, not a synchronisation
                 else:
                     seen = ("waiting" if waiting or sim.state is None

@@ -10,7 +10,12 @@ from hardware.firmware.board import TURN_LED0
 RGB = tuple[int, int, int]
 LIT, UNLIT = "\u25cf", "\u25cb"  # ● ○
 RESET = "\x1b[0m"
-HOME_CURSOR_AND_CLEAR = "\x1b[H\x1b[J"
+
+
+def over(previous: str) -> str:
+    """The escape codes that put the cursor back over `previous` and clear it."""
+    lines = previous.count("\n") + 1
+    return f"\x1b[{lines}F\x1b[J"
 
 
 def visible(rgb: RGB) -> RGB:
@@ -31,8 +36,10 @@ def led(rgb: RGB, *, color: bool) -> str:
 def draw(pixels: Sequence[RGB], state: pawnled.BoardState | None, *, waiting: bool,
          color: bool = True) -> str:
     """The board as text: a header, then per seat its 4 pawn LEDs and its turn LED."""
-    if waiting or state is None:
-        head = "waiting for the table (no valid =STATE for 6 s)"
+    if state is None:
+        head = "waiting for the table: no =STATE yet"
+    elif waiting:
+        head = "waiting for the table: no valid =STATE for 6 s"
     else:
         head = f"seq {state.seq}  players {state.players}  alert {state.alert}  bri {state.bri}"
     rows = [head]

@@ -149,3 +149,21 @@ def test_the_commands_module_imports_neither_gpiozero_nor_pyserial():
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_terminal_drawing_shows_each_seats_home_pawns_and_the_turn():
+    from hardware.firmware.board import Board
+    from hardware.simulator import RecordingStrip
+    from hardware.terminal import draw
+
+    board = Board(RecordingStrip(), "T", now=0)
+    board.receive(BoardState(3, 2, [1, 4, 0], "none", 64).line(5).encode(), 0)
+    board.tick(1)
+    plain = draw(board.pixels(1), board.state, waiting=False, color=False).splitlines()
+    assert plain[0] == "seq 5  players 3  alert none  bri 64"
+    assert plain[1:] == ["  seat 1 (r)  HOME ● ○ ○ ○   turn ○",
+                         "  seat 2 (b)  HOME ● ● ● ●   turn ○",
+                         "  seat 3 (y)  HOME ○ ○ ○ ○   turn ●",
+                         "  seat 4 (-)  HOME ○ ○ ○ ○   turn ○"]
+    coloured = draw(board.pixels(1), board.state, waiting=False, color=True)
+    assert "\x1b[38;2;255;0;0m●" in coloured  # seat 1's dim red, shown at full hue
