@@ -125,15 +125,24 @@ class BoardHost:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            link = self._connect()
-            if link is not None:
-                try:
-                    self._serve(link)
-                except BoardError as exc:
-                    self._set_status(StatusKind.RECONNECTING, str(exc))
-                finally:
-                    link.close()
+            try:
+                self._connect_and_serve()
+            except Exception:  # a bug must not end the worker: the board would freeze
+                log.exception("the LED board worker failed; it starts over")
+                self._set_status(StatusKind.RECONNECTING,
+                                 "an unexpected error, see the log; trying again")
             self._stop.wait(self.rescan)
+
+    def _connect_and_serve(self) -> None:
+        link = self._connect()
+        if link is None:
+            return
+        try:
+            self._serve(link)
+        except BoardError as exc:
+            self._set_status(StatusKind.RECONNECTING, str(exc))
+        finally:
+            link.close()
 
     def _connect(self) -> BoardLink | None:
         lost = StatusKind.RECONNECTING if self._ever_connected else StatusKind.ABSENT

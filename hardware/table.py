@@ -110,18 +110,18 @@ def _start_buttons(hw: TableHardware, session: Session, gpio: GpioConfig,
         return
     detail = hw.buttons.describe()
     if gpio.lamps:
-        detail += _start_lamps(hw, session, uses, pin_factory, GpioSetupError)
+        detail += _start_lamps(hw, session, uses, pin_factory)
     hw.report(Status("buttons", StatusKind.READY, detail))
 
 
-def _start_lamps(hw: TableHardware, session: Session, uses: Any, pin_factory: Any,
-                 setup_error: type[Exception]) -> str:
+def _start_lamps(hw: TableHardware, session: Session, uses: Any, pin_factory: Any) -> str:
     """Lamps are a nicety: when they fail the buttons still work. Returns the status tail."""
+    from hardware.buttons import GpioSetupError
     from hardware.lamps import SeatLamps
 
     try:
         hw.lamps = SeatLamps(uses, pin_factory=pin_factory)
-    except setup_error as exc:
+    except GpioSetupError as exc:
         return f"; lamps off: {exc}"
     hw._unsubscribe.append(hw.lamps.follow(session))
     return "; lamps " + ", ".join(u.name for u in hw.lamps.uses)

@@ -43,7 +43,11 @@ class Statuses:
                 self.seen.remove(status)
                 return status
         while True:
-            status = self.queue.get(timeout=timeout)
+            try:
+                status = self.queue.get(timeout=timeout)
+            except queue.Empty:
+                raise AssertionError(f"no {kind} status within {timeout} s; "
+                                     f"saw {[str(s) for s in self.seen]}") from None
             if status.kind is kind:
                 return status
             self.seen.append(status)
@@ -268,6 +272,20 @@ def test_the_game_never_waits_for_a_stuck_board(hosts, statuses, session):
         assert session.state.total == 0 and host.lines_sent > 0
     finally:
         raw.close()
+
+
+def test_a_worker_that_hits_a_bug_keeps_going(hosts, statuses, sim):
+    calls = []
+
+    def flaky_ports() -> list[str]:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("a bug in the port finder")
+        return [sim.path]
+
+    hosts(flaky_ports, statuses)
+    assert "unexpected error" in statuses.wait_for(StatusKind.RECONNECTING).detail
+    assert statuses.wait_for(StatusKind.CONNECTED).detail == "SIMA"
 
 
 def test_a_missing_port_is_absent_and_says_what_it_looks_for(hosts, statuses):
