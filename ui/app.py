@@ -17,6 +17,7 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.graphics.opengl import glFlush
 from kivy.properties import DictProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
@@ -39,6 +40,14 @@ READY_LINE = "sorry-companion: ready"
 GAME_SCREENS = ("table", "tiebreak", "over")
 PHASE_SCREENS = {"table": "table", "tiebreak": "tiebreak", "over": "over"}
 SORRY_KEYS = "1234"
+BACKGROUND = (0.09, 0.10, 0.12, 1)
+
+
+def _start_rasterising(*_: Any) -> None:
+    """Hand the frame just drawn to the GPU now. A software renderer (llvmpipe, as on a
+    Pi without its GPU driver or under test) otherwise holds it until the next texture
+    upload, and the next tap would pay for drawing the previous frame."""
+    glFlush()
 
 
 class CompanionApp(App):
@@ -109,6 +118,7 @@ class CompanionApp(App):
 
     def build(self) -> ScreenManager:
         load_kv()
+        Window.clearcolor = BACKGROUND  # one clear instead of a full-screen fill per screen
         root = ScreenManager(transition=NoTransition())
         for screen in (StartScreen(name="start"), NameScreen(name="name"),
                        ResumeScreen(name="resume"), TableScreen(name="table"),
@@ -128,6 +138,7 @@ class CompanionApp(App):
             self.new_game_form()
         Window.bind(on_key_down=self._on_key_down)
         Window.bind(on_flip=self._on_first_frame)
+        Window.bind(on_flip=_start_rasterising)
         self._start_hardware()
 
     def _on_first_frame(self, *_: Any) -> None:
@@ -157,8 +168,9 @@ class CompanionApp(App):
             self._set_status("hardware", tr("touch_only", self.lang, reason=str(exc) or
                                             type(exc).__name__))
 
-    def _hardware_status(self, name: str, text: str) -> None:
-        """Called from hardware threads: hand over to the Kivy thread, nothing more."""
+    def _hardware_status(self, status: Any) -> None:
+        """A hardware.Status, called from hardware threads: hand it to the Kivy thread."""
+        name, text = str(getattr(status, "part", "hardware")), str(status)
         Clock.schedule_once(lambda _dt: self._set_status(name, text), -1)
 
     def _set_status(self, name: str, text: str) -> None:
@@ -179,6 +191,7 @@ class CompanionApp(App):
         self._shut = True
         Window.unbind(on_key_down=self._on_key_down)
         Window.unbind(on_flip=self._on_first_frame)
+        Window.unbind(on_flip=_start_rasterising)
         self.timer.stop()
         self.model.close()
         self.voice.close()

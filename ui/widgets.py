@@ -22,10 +22,10 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from ui.textfit import fit_size, measured
 from ui.theme import ink_on, player_rgba
 
 MIN_FONT = sp(9)
-FIT_STEP = 0.88
 
 
 class FitLabel(Label):
@@ -43,31 +43,25 @@ class FitLabel(Label):
         self.fbind("font_name", self._fit_trigger)
         self._fit_trigger()
 
-    def fits(self) -> bool:
-        """The text is inside the label, and no word had to be broken to get there."""
-        tw, th = self.texture_size
-        room = self.width - 2 * self.fit_padding
-        if tw > room + 0.5 or th > self.height + 0.5:
-            return False
-        if self.text_size[0] is None:
-            return True
-        widest = max((self._label.get_extents(w)[0] for w in self.text.split()), default=0)
-        return widest <= room + 0.5
+    def on_texture(self, _label: object, texture: object) -> None:
+        """Fill a new text texture now, before the frame is drawn: filled lazily in the
+        middle of drawing, each upload makes a software renderer (llvmpipe) flush the
+        half-drawn frame, which costs more than the whole frame."""
+        if texture is not None and self.get_root_window() is not None:
+            texture.bind()
 
     def _fit(self, *_: object) -> None:
-        if self.width <= 1 or self.height <= 1:
+        """Pick the font size once, then let Kivy render the texture once."""
+        if self.width <= 1 or self.height <= 1 or not self.text:
             return
         room = max(1.0, self.width - 2 * self.fit_padding)
-        # One word shrinks rather than breaks; a sentence wraps, then shrinks.
-        self.text_size = (room, None) if " " in self.text.strip() or "\n" in self.text \
-            else (None, None)
-        size = self.max_font_size
+        text = self.text.strip()
+        wrap = " " in text
+        font, bold, top = self.font_name, self.bold, float(self.max_font_size)
+        size = fit_size(text, room, self.height, top, MIN_FONT,
+                        lambda s: measured(font, bold, top, s), wrap=wrap)
+        self.text_size = (room, None) if wrap else (None, None)
         self.font_size = size
-        self.texture_update()
-        while not self.fits() and size > MIN_FONT:
-            size = max(MIN_FONT, size * FIT_STEP)
-            self.font_size = size
-            self.texture_update()
 
 
 class TapButton(ButtonBehavior, FitLabel):

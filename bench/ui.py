@@ -1,0 +1,206 @@
+"""Benchmarks of the touchscreen app, each measured in subprocesses of its own:
+
+- tap-to-total latency: from a touch dispatched on a card to the first frame drawn after
+  the total label changed (the real app, a real journal), p50 and p99;
+- cold start to the first frame, and resident memory then, each as a ratio to a bare
+  Kivy "hello" app measured in the same run on the same machine.
+
+`python -m bench.ui latency|hello|app DATA_DIR` are the measured children.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench import Row, percentile
+
+FRAME_BUDGET_MS = 1000 / 60
+RATIO_GOAL = 1.5
+LATENCY_TAPS = 150
+LATENCY_WARMUP = 10
+TAP_SPACING = 0.1  # the scorekeeper taps an idle screen, not one still drawing
+START_RUNS = 5
+READY = "sorry-companion: ready"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _kivy_env(home: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("SDL_VIDEODRIVER", "offscreen")
+    env.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1",
+               KIVY_USE_DEFAULTCONFIG="1", KIVY_HOME=home, PYTHONPATH=str(REPO))
+    return env
+
+
+# --- children ---
+
+
+def _child_hello() -> None:
+    """The baseline: Kivy, one window, one label; says ready after its first frame."""
+    from kivy.app import App
+    from kivy.config import Config
+
+    Config.set("graphics", "width", "800")
+    Config.set("graphics", "height", "480")
+    from kivy.core.window import Window
+    from kivy.uix.label import Label
+
+    class Hello(App):
+        def build(self) -> Label:
+            Window.bind(on_flip=self.ready)
+            return Label(text="hello")
+
+        def ready(self, *_: object) -> None:
+            Window.unbind(on_flip=self.ready)
+            print(READY, file=sys.__stderr__, flush=True)
+
+    Hello().run()
+
+
+def _child_latency(data_dir: str) -> None:
+    """The real app, two players: tap 10, 10, 5 (a bust) over and over, so every tap
+    changes the total, rounds end (a pile never holds the whole deck) and a bust never
+    ties; a finished game is replaced by a new one between taps. Prints the latencies
+    (seconds) as JSON."""
+    from ui.launch import build_app, prepare_kivy
+
+    prepare_kivy(fullscreen=False)
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+    from kivy.graphics.opengl import glFinish
+    from kivy.tests.common import UnitTestTouch
+
+    from companion.config import Config, WindowsConfig
+    from companion.events import Setup
+
+    samples: list[float] = []
+    pending: dict[str, float] = {}
+
+    def ready(app) -> None:
+        app.start_game(Setup.create(["Ana", "Ben"], pawns=4, variant="long"))
+        table = app.root.get_screen("table")
+        label = table.ids.total_label
+        buttons = {w.code: w for w in table.ids.pad_manager.get_screen("pad").walk()
+                   if getattr(w, "code", None) in ("5", "10")}
+        label.bind(text=lambda *_: pending.__setitem__("changed", pending.get("t0", 0)))
+
+        def flipped(*_: object) -> None:
+            if "changed" in pending:
+                glFinish()  # drawn means rasterised, not just handed to the GL driver
+                samples.append(time.perf_counter() - pending.pop("changed"))
+                pending.pop("t0", None)
+                if len(samples) >= LATENCY_TAPS + LATENCY_WARMUP:
+                    print(json.dumps(samples[LATENCY_WARMUP:]), flush=True)
+                    app.stop()
+                    return
+                Clock.schedule_once(tap, TAP_SPACING)
+
+        def tap(*_: object) -> None:
+            if app.session.state.over:
+                app.start_game(app.session.state.setup)
+                Clock.schedule_once(tap, TAP_SPACING)
+                return
+            button = buttons["5" if app.session.state.total == 20 else "10"]
+            x, y = button.to_window(*button.center)
+            touch = UnitTestTouch(x, y)
+            pending["t0"] = time.perf_counter()
+            touch.touch_down()
+            touch.touch_up()
+
+        Window.bind(on_flip=flipped)
+        Clock.schedule_once(tap, 0.5)
+
+    config = Config(windows=WindowsConfig(steal_seconds=60, block_seconds=60))
+    build_app(config, data_dir, start_hardware=False, on_ready=ready).run()
+
+
+# --- measuring ---
+
+
+def _start_and_measure(cmd: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """Seconds from spawning `cmd` to its ready line, and its resident memory (KiB) then."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                            cwd=REPO)
+    try:
+        sel = selectors.DefaultSelector()
+        sel.register(proc.stderr, selectors.EVENT_READ)
+        buffer = b""
+        deadline = t0 + 60
+        while READY.encode() not in buffer:
+            if time.perf_counter() > deadline or proc.poll() is not None:
+                raise RuntimeError(f"{cmd} did not get ready: {buffer[-500:]!r}")
+            if sel.select(timeout=1.0):
+                buffer += os.read(proc.stderr.fileno(), 65536)
+        elapsed = time.perf_counter() - t0
+        with open(f"/proc/{proc.pid}/status") as f:
+            rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+        return elapsed, rss
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+
+
+def _cold_starts(tmp: str) -> tuple[list[tuple[float, int]], list[tuple[float, int]]]:
+    env = _kivy_env(os.path.join(tmp, "kivy"))
+    hello = [sys.executable, "-m", "bench.ui", "hello"]
+    app = [sys.executable, "-m", "companion.cli", "--data", os.path.join(tmp, "data"), "run",
+           "--windowed", "--no-hardware"]
+    hellos, apps = [], []
+    _start_and_measure(hello, env)  # warm the disk cache for both
+    _start_and_measure(app, env)
+    for _ in range(START_RUNS):  # interleaved, so a busy moment hits both alike
+        hellos.append(_start_and_measure(hello, env))
+        apps.append(_start_and_measure(app, env))
+    return hellos, apps
+
+
+def _latency(tmp: str) -> list[float]:
+    env = _kivy_env(os.path.join(tmp, "kivy"))
+    out = subprocess.run([sys.executable, "-m", "bench.ui", "latency",
+                          os.path.join(tmp, "latency")], env=env, cwd=REPO,
+                         capture_output=True, text=True, timeout=120, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def rows() -> list[Row]:
+    with tempfile.TemporaryDirectory(prefix="sorry-bench-ui-") as tmp:
+        samples = [s * 1000 for s in _latency(tmp)]
+        hellos, apps = _cold_starts(tmp)
+    p50, p99 = percentile(samples, 50), percentile(samples, 99)
+    start_hello = statistics.median(t for t, _ in hellos)
+    start_app = statistics.median(t for t, _ in apps)
+    rss_hello = statistics.median(r for _, r in hellos)
+    rss_app = statistics.median(r for _, r in apps)
+    start_ratio, rss_ratio = start_app / start_hello, rss_app / rss_hello
+    return [
+        Row("UI tap-to-total latency p50", f"{p50:.1f} ms ({len(samples)} taps)"),
+        Row("UI tap-to-total latency p99", f"{p99:.1f} ms", f"<= {FRAME_BUDGET_MS:.1f} ms",
+            p99 <= FRAME_BUDGET_MS),
+        Row("UI cold start to first frame", f"{start_app * 1000:.0f} ms = {start_ratio:.2f}x "
+            f"Kivy hello ({start_hello * 1000:.0f} ms)", f"<= {RATIO_GOAL}x",
+            start_ratio <= RATIO_GOAL),
+        Row("UI resident memory after first frame", f"{rss_app / 1024:.0f} MiB = "
+            f"{rss_ratio:.2f}x Kivy hello ({rss_hello / 1024:.0f} MiB)", f"<= {RATIO_GOAL}x",
+            rss_ratio <= RATIO_GOAL),
+    ]
+
+
+if __name__ == "__main__":
+    mode = sys.argv[1] if len(sys.argv) > 1 else ""
+    if mode == "hello":
+        _child_hello()
+    elif mode == "latency":
+        _child_latency(sys.argv[2])
+    else:
+        for row in rows():
+            print(row)
