@@ -87,7 +87,7 @@ def _child_latency(data_dir: str) -> None:
 
     def ready(app) -> None:
         app.start_game(Setup.create(["Ana", "Ben"], pawns=4, variant="long"))
-        table = app.root.get_screen("table")
+        table = app.screen("table")
         label = table.ids.total_label
         buttons = {w.code: w for w in table.ids.pad_manager.get_screen("pad").walk()
                    if getattr(w, "code", None) in ("5", "10")}

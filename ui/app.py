@@ -9,6 +9,7 @@ on hardware or speech.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -26,13 +27,9 @@ from companion.events import Setup
 from companion.session import Session
 from companion.windows import WindowTimer
 from ui.i18n import LANGUAGES, tr
-from ui.kvload import load_kv
+from ui.kvload import load_kv, register_fonts
 from ui.model import TableModel
 from ui.prefs import Choices, UiSettings
-from ui.screens.endgame import GameOverScreen, MenuScreen, TiebreakScreen
-from ui.screens.pages import HistoryScreen, RulesScreen, SettingsScreen
-from ui.screens.start import NameScreen, ResumeScreen, StartScreen
-from ui.screens.table import TableScreen
 from ui.voice import Voice
 from ui.wording import card_name, refusal
 
@@ -40,6 +37,19 @@ READY_LINE = "sorry-companion: ready"
 GAME_SCREENS = ("table", "tiebreak", "over")
 PHASE_SCREENS = {"table": "table", "tiebreak": "tiebreak", "over": "over"}
 SORRY_KEYS = "1234"
+# Each screen: its .kv file, module and class; made the first time it is shown.
+SCREENS = {
+    "start": ("start.kv", "ui.screens.start", "StartScreen"),
+    "name": ("start.kv", "ui.screens.start", "NameScreen"),
+    "resume": ("start.kv", "ui.screens.start", "ResumeScreen"),
+    "table": ("table.kv", "ui.screens.table", "TableScreen"),
+    "tiebreak": ("endgame.kv", "ui.screens.endgame", "TiebreakScreen"),
+    "over": ("endgame.kv", "ui.screens.endgame", "GameOverScreen"),
+    "menu": ("endgame.kv", "ui.screens.endgame", "MenuScreen"),
+    "history": ("pages.kv", "ui.screens.pages", "HistoryScreen"),
+    "rules": ("pages.kv", "ui.screens.pages", "RulesScreen"),
+    "settings": ("pages.kv", "ui.screens.pages", "SettingsScreen"),
+}
 BACKGROUND = (0.09, 0.10, 0.12, 1)
 
 
@@ -99,7 +109,8 @@ class CompanionApp(App):
             return  # still in __init__: the model is made with this language
         model.lang = self.lang
         if self.root is not None:
-            self.root.get_screen("resume").describe()
+            if self.root.has_screen("resume"):
+                self.root.get_screen("resume").describe()
             if self.root.current == "over":
                 self.root.get_screen("over").fill()
         self._show_status()
@@ -117,22 +128,27 @@ class CompanionApp(App):
     # --- building and starting ---
 
     def build(self) -> ScreenManager:
-        load_kv()
+        register_fonts()
+        importlib.import_module("ui.widgets")  # its classes must exist before its rules
+        load_kv("widgets.kv")
         Window.clearcolor = BACKGROUND  # one clear instead of a full-screen fill per screen
-        root = ScreenManager(transition=NoTransition())
-        for screen in (StartScreen(name="start"), NameScreen(name="name"),
-                       ResumeScreen(name="resume"), TableScreen(name="table"),
-                       TiebreakScreen(name="tiebreak"), GameOverScreen(name="over"),
-                       MenuScreen(name="menu"), HistoryScreen(name="history"),
-                       RulesScreen(name="rules"), SettingsScreen(name="settings")):
-            root.add_widget(screen)
         self.model.bind(phase=self._follow_phase)
-        return root
+        return ScreenManager(transition=NoTransition())
+
+    def screen(self, name: str) -> Any:
+        """The screen called `name`, made (with its .kv file) the first time it is needed."""
+        root = self.root
+        if not root.has_screen(name):
+            kv, module, cls = SCREENS[name]
+            screen_class = getattr(importlib.import_module(module), cls)
+            load_kv(kv)
+            root.add_widget(screen_class(name=name))
+        return root.get_screen(name)
 
     def on_start(self) -> None:
         stored = self.journal.unfinished() if self.journal is not None else None
         if stored is not None:
-            self.root.get_screen("resume").offer(stored)
+            self.screen("resume").offer(stored)
             self.show("resume")
         else:
             self.new_game_form()
@@ -206,7 +222,7 @@ class CompanionApp(App):
     def show(self, name: str) -> None:
         """Go to a screen; a page (rules, history, settings) remembers where Back goes."""
         root = self.root
-        target = root.get_screen(name)
+        target = self.screen(name)
         if hasattr(target, "back_to") and root.current != name:
             target.back_to = root.current
         root.current = name
@@ -255,7 +271,7 @@ class CompanionApp(App):
         self.new_game_form()
 
     def new_game_form(self) -> None:
-        self.root.get_screen("start").load_choices()
+        self.screen("start").load_choices()
         self.show("start")
 
     def play_again(self) -> None:

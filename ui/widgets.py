@@ -51,15 +51,23 @@ class FitLabel(Label):
             texture.bind()
 
     def _fit(self, *_: object) -> None:
-        """Pick the font size once, then let Kivy render the texture once."""
+        """Pick the font size once, then let Kivy render the texture once. Text that fits
+        on one line keeps a tight texture (fewer pixels to blend on every frame)."""
         if self.width <= 1 or self.height <= 1 or not self.text:
             return
         room = max(1.0, self.width - 2 * self.fit_padding)
         text = self.text.strip()
-        wrap = " " in text
         font, bold, top = self.font_name, self.bold, float(self.max_font_size)
-        size = fit_size(text, room, self.height, top, MIN_FONT,
-                        lambda s: measured(font, bold, top, s), wrap=wrap)
+
+        def measure(s: str) -> tuple[float, float]:
+            return measured(font, bold, top, s)
+
+        one_line = fit_size(text, room, self.height, top, MIN_FONT, measure, wrap=False)
+        wrap = " " in text and one_line < top and "\n" not in text
+        size = fit_size(text, room, self.height, top, MIN_FONT, measure, wrap=True) \
+            if wrap else one_line
+        if wrap and size <= one_line:
+            wrap, size = False, one_line
         self.text_size = (room, None) if wrap else (None, None)
         self.font_size = size
 

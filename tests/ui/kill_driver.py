@@ -28,7 +28,7 @@ def main(data_dir: str) -> None:
     cards = itertools.cycle(CARDS)
 
     def pad_button(app, code: str) -> TapButton:
-        pad = app.root.get_screen("table").ids.pad_manager.get_screen("pad")
+        pad = app.screen("table").ids.pad_manager.get_screen("pad")
         return next(w for w in pad.walk() if isinstance(w, TapButton) and w.code == code)
 
     def tap_next(app) -> None:

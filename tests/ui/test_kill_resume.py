@@ -78,7 +78,7 @@ def test_sigkill_mid_game_then_resume_shows_the_journal_state(driver, tmp_path):
     last = game.undo_step
     assert d.label("table", "undo_button") == "Undo: " + step_label(last.event, last.before,
                                                                      "en")
-    panels = list(reversed(d.app.root.get_screen("table").ids.players_grid.children))
+    panels = list(reversed(d.app.screen("table").ids.players_grid.children))
     for panel, player in zip(panels, expected.players, strict=True):
         sides = [c.text for c in reversed(panel.ids.pawns.children)]
         assert sides.count("HOME") == player.home, player.name

@@ -45,7 +45,7 @@ def test_every_screen_in_both_languages(driver, tmp_path, lang):
 
     d = driver(data, language=lang)
     shot(d, "start")
-    start = d.app.root.get_screen("start")
+    start = d.app.screen("start")
     d.tap_id("start", "count_4")
     d.tap(start.ids.slot0.ids.name_button)
     for letter in "ANA":

@@ -6,7 +6,7 @@ from __future__ import annotations
 def test_first_card_shows_the_total(driver):
     d = driver()
     assert d.screen == "start"
-    start = d.app.root.get_screen("start")
+    start = d.app.screen("start")
     d.tap(start.ids.slot0.ids.name_button)
     assert d.screen == "name"
     for key in "ANA":

@@ -27,7 +27,7 @@ def state(d):
 def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     d = driver()
     setup_by_touch(d, ["Ana", "Ben", "Cy"], pawns=1, variant="long")
-    table = d.app.root.get_screen("table")
+    table = d.app.screen("table")
     ids = table.ids
     assert d.label("table", "turn_label") == "Ana's turn"
 
@@ -117,7 +117,7 @@ def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     d.tap_code("10")
     d.tap_code("5")
     d.wait_for(lambda: d.screen == "tiebreak", "the tiebreaker screen")
-    tb = d.app.root.get_screen("tiebreak")
+    tb = d.app.screen("tiebreak")
     assert {b.code for b in tb.ids.tied_grid.children} == {"Ben", "Cy"}
     assert d.label("tiebreak", "tb_prompt") == "Enter Ben's total"
     for key in ("1", "9", "ok"):

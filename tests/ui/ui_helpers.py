@@ -154,10 +154,10 @@ class Driver:
         self.tap(self.button(text=text))
 
     def tap_id(self, screen: str, wid: str) -> None:
-        self.tap(self.app.root.get_screen(screen).ids[wid])
+        self.tap(self.app.screen(screen).ids[wid])
 
     def label(self, screen: str, wid: str) -> str:
-        return self.app.root.get_screen(screen).ids[wid].text
+        return self.app.screen(screen).ids[wid].text
 
     # --- checks on what is drawn ---
 
@@ -188,7 +188,7 @@ class Driver:
 
 def type_name(d: Driver, slot: str, name: str) -> None:
     """Name a seat of the start screen with the on-screen keyboard."""
-    start = d.app.root.get_screen("start")
+    start = d.app.screen("start")
     d.tap(start.ids[slot].ids.name_button)
     assert d.screen == "name"
     for letter in name.upper():
@@ -205,7 +205,7 @@ def setup_by_touch(d: Driver, names: list[str], *, pawns: int, variant: str) -> 
     d.tap_id("start", f"pawns_{pawns}")
     d.tap_id("start", f"variant_{variant}")
     d.tap_id("start", "start_button")
-    assert d.screen == "table", d.app.root.get_screen("start").message
+    assert d.screen == "table", d.app.screen("start").message
 
 
 def pixel_spread(path: Path) -> float:

@@ -98,7 +98,7 @@ class StartScreen(Screen):
 
     def edit_name(self, i: int) -> None:
         app = App.get_running_app()
-        editor = app.root.get_screen("name")
+        editor = app.screen("name")
         editor.open(i, self.names[i])
         app.show("name")
 
@@ -128,7 +128,7 @@ class NameScreen(Screen):
 
     def open(self, index: int, text: str) -> None:
         app = App.get_running_app()
-        start = app.root.get_screen("start")
+        start = app.screen("start")
         taken = {n.casefold() for j, n in enumerate(start.names) if j != index and n}
         self.index, self.text = index, text
         self.known = [{"text": n, "code": n} for n in app.choices.known_names
@@ -152,7 +152,7 @@ class NameScreen(Screen):
 
     def done(self) -> None:
         app = App.get_running_app()
-        app.root.get_screen("start").set_name(self.index, self.text.strip())
+        app.screen("start").set_name(self.index, self.text.strip())
         app.show("start")
 
 
