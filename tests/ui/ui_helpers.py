@@ -37,14 +37,16 @@ SCREENSHOTS = REPO / "screenshots"
 
 def make_app(data_dir: Path, *, language: str = "en", voice: Voice | None = None,
              steal_seconds: float = LONG_WINDOW, block_seconds: float = LONG_WINDOW,
-             journal: bool = True) -> CompanionApp:
+             config: Any = None, start_hardware: bool = False) -> CompanionApp:
+    """The app as `sorry-companion run` makes it, with long windows; voice off unless a
+    Voice is given; hardware only when asked (with a gpiozero mock pin factory)."""
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     settings = UiSettings(language=language, steal_seconds=steal_seconds,
-                          block_seconds=block_seconds, voice=False).overlaid(data_dir)
-    return CompanionApp(settings=settings, data_dir=data_dir,
-                        journal=Journal.open(data_dir) if journal else None,
-                        start_hardware=False,
+                          block_seconds=block_seconds, voice=voice is not None)
+    settings = settings.overlaid(data_dir)
+    return CompanionApp(settings=settings, data_dir=data_dir, journal=Journal.open(data_dir),
+                        config=config, start_hardware=start_hardware,
                         voice=voice or Voice("no-such-speech-command", enabled=False))
 
 
