@@ -31,7 +31,7 @@ from ui.kvload import load_kv, register_fonts
 from ui.model import TableModel
 from ui.prefs import Choices, UiSettings
 from ui.voice import Voice
-from ui.wording import card_name, refusal
+from ui.wording import card_name, refusal, status_text
 
 READY_LINE = "sorry-companion: ready"
 GAME_SCREENS = ("table", "tiebreak", "over")
@@ -172,7 +172,7 @@ class CompanionApp(App):
     def _start_hardware(self) -> None:
         """Buttons and LED board, if this machine has them; else touch only, saying why."""
         if not self.start_hardware:
-            self._set_status("hardware", tr("touch_only", self.lang, reason="--no-hardware"))
+            self._set_status("hardware", "touch only", "--no-hardware")
             return
         try:
             from hardware import start_table_hardware
@@ -181,21 +181,22 @@ class CompanionApp(App):
                 self.session, self.config_obj, board_port=self.board_port,
                 on_status=self._hardware_status)
         except Exception as exc:  # any failure here must leave a playable touch app
-            self._set_status("hardware", tr("touch_only", self.lang, reason=str(exc) or
-                                            type(exc).__name__))
+            self._set_status("hardware", "touch only", str(exc) or type(exc).__name__)
 
     def _hardware_status(self, status: Any) -> None:
         """A hardware.Status, called from hardware threads: hand it to the Kivy thread."""
-        name, text = str(getattr(status, "part", "hardware")), str(status)
-        Clock.schedule_once(lambda _dt: self._set_status(name, text), -1)
+        part = str(getattr(status, "part", "hardware"))
+        kind = str(getattr(getattr(status, "kind", None), "value", status))
+        detail = str(getattr(status, "detail", ""))
+        Clock.schedule_once(lambda _dt: self._set_status(part, kind, detail), -1)
 
-    def _set_status(self, name: str, text: str) -> None:
-        self.statuses[name] = text
+    def _set_status(self, part: str, kind: str, detail: str) -> None:
+        self.statuses[part] = (kind, detail)
         self._show_status()
 
     def _show_status(self) -> None:
-        self.status = "  ·  ".join(f"{k}: {v}" if k != "hardware" else v
-                                   for k, v in self.statuses.items() if v)
+        self.status = "  ·  ".join(status_text(part, kind, detail, self.lang)
+                                   for part, (kind, detail) in self.statuses.items())
 
     def on_stop(self) -> None:
         self.shutdown()
@@ -239,7 +240,7 @@ class CompanionApp(App):
         try:
             action()
         except CompanionError as exc:
-            self.model.message = refusal(exc, self.lang)
+            self.model.message = refusal(exc, self.lang, self.session.state)
             return False
         return True
 

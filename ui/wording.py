@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from companion.cards import Card, CardKind
 from companion.engine import Happening, Outcome
-from companion.errors import CompanionError, NothingToUndo
+from companion.errors import CardRefused, CompanionError, GameOver, NothingToUndo
 from companion.events import Close, EndPlay2, Event, Play, Press, Tiebreak
 from companion.state import GameState
 from ui.i18n import tr
@@ -101,10 +101,45 @@ _FRENCH_REFUSALS = {
 }
 
 
-def refusal(exc: CompanionError, lang: str) -> str:
-    """The sentence a refused tap shows. The core words its refusals in English; the
-    common ones the UI can reach are given in French too, the rest stay in English."""
+def refusal(exc: CompanionError, lang: str, state: GameState | None = None) -> str:
+    """The sentence a refused tap shows. The core words its refusals in English; those
+    a scorekeeper can reach by touch are said in French too, from the same facts."""
     text = str(exc)
-    if lang == "fr" and isinstance(exc, NothingToUndo):
-        text = _FRENCH_REFUSALS.get(text, text)
+    if lang == "fr":
+        text = _french_refusal(exc, state) or text
     return text[:1].upper() + text[1:]
+
+
+def _french_refusal(exc: CompanionError, state: GameState | None) -> str | None:
+    if isinstance(exc, NothingToUndo):
+        return _FRENCH_REFUSALS.get(str(exc))
+    if state is None:
+        return None
+    if isinstance(exc, GameOver) and state.winner is not None:
+        return (f"la partie est finie : {state.name(state.winner)} a gagné ; "
+                "annulez pour revenir en arrière")
+    if isinstance(exc, CardRefused) and state.owed:
+        return (f"{state.name(state.turn)} doit encore {state.owed} carte(s) numéro pour "
+                "Jouez-en 2 : jouez une carte numéro ou terminez le Jouez-en 2")
+    return None
+
+
+_PARTS = {
+    "en": {"buttons": "buttons", "ledboard": "LED board", "hardware": "hardware"},
+    "fr": {"buttons": "boutons", "ledboard": "panneau LED", "hardware": "matériel"},
+}
+_KINDS_FR = {
+    "off": "éteint", "ready": "prêts", "touch only": "tactile seulement", "absent": "absent",
+    "connected": "connecté", "reconnecting": "reconnexion", "gave up": "abandonné",
+}
+
+
+def status_text(part: str, kind: str, detail: str, lang: str) -> str:
+    """One part's hardware status, short: "buttons: ready", "LED board: connected E661A4",
+    "buttons: touch only: <why>". The why comes from the hardware, in English."""
+    name = _PARTS.get(lang, _PARTS["en"]).get(part, part)
+    word = _KINDS_FR.get(kind, kind) if lang == "fr" else kind
+    if kind == "ready" or not detail:
+        return f"{name}: {word}"
+    sep = " " if kind == "connected" else ": "
+    return f"{name}: {word}{sep}{detail}"

@@ -85,9 +85,13 @@ def test_language_switches_everything_at_once(driver):
         text = getattr(w, "text", "")
         if isinstance(text, str) and d.visible(w):
             assert not any(word in text for word in english), text
-    d.tap_code("switch")  # and the refusal path speaks French where it can
-    d.tap_id("table", "redo_button")
+    d.tap_id("table", "redo_button")  # refusals are French too
     assert d.label("table", "message_label") == "Il n'y a rien à rétablir"
+    d.tap_code("play2")
+    d.tap_code("switch")
+    assert d.label("table", "message_label") == (
+        "Ben doit encore 2 carte(s) numéro pour Jouez-en 2 : jouez une carte numéro ou "
+        "terminez le Jouez-en 2")
 
 
 def test_settings_and_last_choices_are_kept_in_data_dir(driver, tmp_path):
