@@ -9,6 +9,7 @@ on hardware or speech.
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import sys
 from collections.abc import Callable
@@ -162,6 +163,9 @@ class CompanionApp(App):
         if self._ready:
             return
         self._ready = True
+        # Kivy, the screens and the rules are alive for good: keep them out of the
+        # cyclic collector's scans, so a collection never costs a frame mid-game.
+        gc.freeze()
         # Kivy replaces sys.stderr with its logger: the deploy tests read the real one.
         stream = sys.__stderr__
         if stream is not None:

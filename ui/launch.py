@@ -22,6 +22,7 @@ def prepare_kivy(*, fullscreen: bool) -> None:
     Config.set("graphics", "height", str(HEIGHT))
     Config.set("graphics", "resizable", "0")
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    Config.set("graphics", "multisamples", "0")  # big flat shapes need no antialiasing
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
     Config.set("kivy", "exit_on_escape", "0")
 
