@@ -271,8 +271,11 @@ class CompanionApp(App):
             self.show(PHASE_SCREENS.get(self.model.phase, "table"))
 
     def discard_game(self, stored: Any) -> None:
-        if self.journal is not None and stored is not None:
-            self.journal.abandon(stored.game_id)
+        """To the new-game form; the stored game stays open (and resumable) until a new
+        game really starts, so this tap can be taken back with "Back to the game"."""
+        if stored is not None:
+            self.submit(lambda: self.session.open_game(stored.game_id, stored.events))
+            self.model.refresh()
         self.new_game_form()
 
     def new_game_form(self) -> None:

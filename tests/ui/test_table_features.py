@@ -161,3 +161,28 @@ def test_history_and_play_again_after_a_game(driver):
     assert d.screen == "table"
     state = d.app.session.state
     assert state.setup.players == ("Ana", "Ben") and state.turn_name == "Ben"
+
+
+def test_a_mistaken_new_game_is_one_tap_to_take_back(driver, tmp_path):
+    data = tmp_path / "data"
+    d = driver(data)
+    setup_by_touch(d, ["Ana", "Ben"], pawns=2, variant="standard")
+    d.tap_code("9")
+    d.stop()
+
+    d = driver(data)
+    d.tap_id("resume", "discard_button")  # the wrong button
+    assert d.screen == "start"
+    d.tap_id("start", "back_to_game")
+    assert d.screen == "table" and d.label("table", "total_label") == "9"
+    d.tap_id("table", "menu_button")
+    d.tap_id("menu", "menu_new_game")  # wrong again
+    d.tap_id("start", "back_to_game")
+    assert d.screen == "table" and d.app.session.state.total == 9
+    old_id = d.app.session.game_id
+    d.tap_id("table", "menu_button")
+    d.tap_id("menu", "menu_new_game")  # this time for real
+    d.tap_id("start", "start_button")
+    assert d.screen == "table" and d.app.session.state.total == 0
+    games = {g.game_id: g for g in d.app.journal.games()}
+    assert games[old_id].abandoned and not games[d.app.session.game_id].abandoned
