@@ -36,8 +36,14 @@ REPO = Path(__file__).resolve().parents[1]
 def _kivy_env(home: str) -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("SDL_VIDEODRIVER", "offscreen")
-    env.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1",
-               KIVY_USE_DEFAULTCONFIG="1", KIVY_HOME=home, PYTHONPATH=str(REPO))
+    env.update(
+        KIVY_NO_ARGS="1",
+        KIVY_NO_CONSOLELOG="1",
+        KIVY_NO_FILELOG="1",
+        KIVY_USE_DEFAULTCONFIG="1",
+        KIVY_HOME=home,
+        PYTHONPATH=str(REPO),
+    )
     return env
 
 
@@ -89,8 +95,11 @@ def _child_latency(data_dir: str) -> None:
         app.start_game(Setup.create(["Ana", "Ben"], pawns=4, variant="long"))
         table = app.screen("table")
         label = table.ids.total_label
-        buttons = {w.code: w for w in table.ids.pad_manager.get_screen("pad").walk()
-                   if getattr(w, "code", None) in ("5", "10")}
+        buttons = {
+            w.code: w
+            for w in table.ids.pad_manager.get_screen("pad").walk()
+            if getattr(w, "code", None) in ("5", "10")
+        }
         label.bind(text=lambda *_: pending.__setitem__("changed", pending.get("t0", 0)))
 
         def flipped(*_: object) -> None:
@@ -129,8 +138,9 @@ def _child_latency(data_dir: str) -> None:
 def _start_and_measure(cmd: list[str], env: dict[str, str]) -> tuple[float, int]:
     """Seconds from spawning `cmd` to its ready line, and its resident memory (KiB) then."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
-                            cwd=REPO)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=REPO
+    )
     try:
         sel = selectors.DefaultSelector()
         sel.register(proc.stderr, selectors.EVENT_READ)
@@ -153,8 +163,16 @@ def _start_and_measure(cmd: list[str], env: dict[str, str]) -> tuple[float, int]
 def _cold_starts(tmp: str) -> tuple[list[tuple[float, int]], list[tuple[float, int]]]:
     env = _kivy_env(os.path.join(tmp, "kivy"))
     hello = [sys.executable, "-m", "bench.ui", "hello"]
-    app = [sys.executable, "-m", "companion.cli", "--data", os.path.join(tmp, "data"), "run",
-           "--windowed", "--no-hardware"]
+    app = [
+        sys.executable,
+        "-m",
+        "companion.cli",
+        "--data",
+        os.path.join(tmp, "data"),
+        "run",
+        "--windowed",
+        "--no-hardware",
+    ]
     hellos, apps = [], []
     _start_and_measure(hello, env)  # warm the disk cache for both
     _start_and_measure(app, env)
@@ -166,9 +184,15 @@ def _cold_starts(tmp: str) -> tuple[list[tuple[float, int]], list[tuple[float, i
 
 def _latency(tmp: str) -> list[float]:
     env = _kivy_env(os.path.join(tmp, "kivy"))
-    out = subprocess.run([sys.executable, "-m", "bench.ui", "latency",
-                          os.path.join(tmp, "latency")], env=env, cwd=REPO,
-                         capture_output=True, text=True, timeout=120, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.ui", "latency", os.path.join(tmp, "latency")],
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -184,14 +208,25 @@ def rows() -> list[Row]:
     start_ratio, rss_ratio = start_app / start_hello, rss_app / rss_hello
     return [
         Row("UI tap-to-total latency p50", f"{p50:.1f} ms ({len(samples)} taps)"),
-        Row("UI tap-to-total latency p99", f"{p99:.1f} ms", f"<= {FRAME_BUDGET_MS:.1f} ms",
-            p99 <= FRAME_BUDGET_MS),
-        Row("UI cold start to first frame", f"{start_app * 1000:.0f} ms = {start_ratio:.2f}x "
-            f"Kivy hello ({start_hello * 1000:.0f} ms)", f"<= {RATIO_GOAL}x",
-            start_ratio <= RATIO_GOAL),
-        Row("UI resident memory after first frame", f"{rss_app / 1024:.0f} MiB = "
-            f"{rss_ratio:.2f}x Kivy hello ({rss_hello / 1024:.0f} MiB)", f"<= {RATIO_GOAL}x",
-            rss_ratio <= RATIO_GOAL),
+        Row(
+            "UI tap-to-total latency p99",
+            f"{p99:.1f} ms",
+            f"<= {FRAME_BUDGET_MS:.1f} ms",
+            p99 <= FRAME_BUDGET_MS,
+        ),
+        Row(
+            "UI cold start to first frame",
+            f"{start_app * 1000:.0f} ms = {start_ratio:.2f}x "
+            f"Kivy hello ({start_hello * 1000:.0f} ms)",
+            f"<= {RATIO_GOAL}x",
+            start_ratio <= RATIO_GOAL,
+        ),
+        Row(
+            "UI resident memory after first frame",
+            f"{rss_app / 1024:.0f} MiB = {rss_ratio:.2f}x Kivy hello ({rss_hello / 1024:.0f} MiB)",
+            f"<= {RATIO_GOAL}x",
+            rss_ratio <= RATIO_GOAL,
+        ),
     ]
 
 

@@ -68,11 +68,19 @@ class CompanionApp(App):
     status = StringProperty("")
     statuses = DictProperty({})
 
-    def __init__(self, *, settings: UiSettings, data_dir: Path, journal: Any = None,
-                 config: Any = None, board_port: str | None = None,
-                 start_hardware: bool = True, voice: Voice | None = None,
-                 on_ready: Callable[[CompanionApp], None] | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        settings: UiSettings,
+        data_dir: Path,
+        journal: Any = None,
+        config: Any = None,
+        board_port: str | None = None,
+        start_hardware: bool = True,
+        voice: Voice | None = None,
+        on_ready: Callable[[CompanionApp], None] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.title = "Sorry! Table Companion"
         self.settings = settings
@@ -85,12 +93,15 @@ class CompanionApp(App):
         self.lang = settings.language if settings.language in LANGUAGES else "en"
         self.choices = Choices.load(self.data_dir)
         self.session = Session(journal)
-        self.timer = WindowTimer(self.session, steal_seconds=settings.steal_seconds,
-                                 block_seconds=settings.block_seconds)
-        self.voice = voice if voice is not None else Voice(settings.voice_command,
-                                                           enabled=settings.voice)
-        self.model = TableModel(self.session, remaining=self.timer.remaining,
-                                speak=self.voice.say, lang=self.lang)
+        self.timer = WindowTimer(
+            self.session, steal_seconds=settings.steal_seconds, block_seconds=settings.block_seconds
+        )
+        self.voice = (
+            voice if voice is not None else Voice(settings.voice_command, enabled=settings.voice)
+        )
+        self.model = TableModel(
+            self.session, remaining=self.timer.remaining, speak=self.voice.say, lang=self.lang
+        )
         self.hardware: Any = None
         self._ready = False
         self._shut = False
@@ -182,8 +193,11 @@ class CompanionApp(App):
             from hardware import start_table_hardware
 
             self.hardware = start_table_hardware(
-                self.session, self.config_obj, board_port=self.board_port,
-                on_status=self._hardware_status)
+                self.session,
+                self.config_obj,
+                board_port=self.board_port,
+                on_status=self._hardware_status,
+            )
         except Exception as exc:  # any failure here must leave a playable touch app
             self._set_status("hardware", "touch only", str(exc) or type(exc).__name__)
 
@@ -199,8 +213,10 @@ class CompanionApp(App):
         self._show_status()
 
     def _show_status(self) -> None:
-        self.status = "  ·  ".join(status_text(part, kind, detail, self.lang)
-                                   for part, (kind, detail) in self.statuses.items())
+        self.status = "  ·  ".join(
+            status_text(part, kind, detail, self.lang)
+            for part, (kind, detail) in self.statuses.items()
+        )
 
     def on_stop(self) -> None:
         self.shutdown()
@@ -251,8 +267,13 @@ class CompanionApp(App):
     def start_game(self, setup: Setup) -> None:
         if not self.submit(lambda: self._new_game(setup)):
             return
-        self.choices.remember(list(setup.players), [c.value for c in setup.colors],
-                              setup.first, setup.pawns, setup.variant.value)
+        self.choices.remember(
+            list(setup.players),
+            [c.value for c in setup.colors],
+            setup.first,
+            setup.pawns,
+            setup.variant.value,
+        )
         self.choices.save(self.data_dir)
         self.show("table")
         self.model.refresh()
@@ -260,8 +281,7 @@ class CompanionApp(App):
     def _new_game(self, setup: Setup) -> None:
         old = self.session.game_id
         state = self.session.state
-        if self.journal is not None and old is not None and state is not None \
-                and not state.over:
+        if self.journal is not None and old is not None and state is not None and not state.over:
             self.journal.abandon(old)
         self.session.new_game(setup)
 
@@ -289,15 +309,22 @@ class CompanionApp(App):
             return self.new_game_form()
         s = state.setup
         first = s.players[(s.players.index(s.first) + 1) % len(s.players)]
-        self.start_game(Setup.create(list(s.players), first=first,
-                                     colors=[c.value for c in s.colors],
-                                     pawns=s.pawns, variant=s.variant.value))
+        self.start_game(
+            Setup.create(
+                list(s.players),
+                first=first,
+                colors=[c.value for c in s.colors],
+                pawns=s.pawns,
+                variant=s.variant.value,
+            )
+        )
         return None
 
     # --- laptop keys 1-4: the players' SORRY! buttons ---
 
-    def _on_key_down(self, _window: Any, _key: int, _scancode: int, codepoint: str | None,
-                     _modifiers: list[str]) -> bool:
+    def _on_key_down(
+        self, _window: Any, _key: int, _scancode: int, codepoint: str | None, _modifiers: list[str]
+    ) -> bool:
         state = self.session.state
         if not codepoint or codepoint not in SORRY_KEYS or state is None:
             return False

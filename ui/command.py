@@ -11,19 +11,35 @@ from companion.config import load_config, resolve_data_dir
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "run", help="open the touchscreen app (keys 1-4 are the SORRY! buttons)",
-        description="Open the table companion's touchscreen app.")
-    parser.add_argument("--board", metavar="PATH",
-                        help="serial port of the HOME LED board (e.g. the simulator's pty)")
+        "run",
+        help="open the touchscreen app (keys 1-4 are the SORRY! buttons)",
+        description="Open the table companion's touchscreen app.",
+    )
+    parser.add_argument(
+        "--board",
+        metavar="PATH",
+        help="serial port of the HOME LED board (e.g. the simulator's pty)",
+    )
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=None,
-                      help="fill the screen (the appliance)")
-    mode.add_argument("--windowed", dest="fullscreen", action="store_false",
-                      help="an 800x480 window (a laptop)")
-    parser.add_argument("--language", choices=("en", "fr"),
-                        help="language of the screen and the voice for this run")
-    parser.add_argument("--no-hardware", dest="hardware", action="store_false",
-                        help="touch only: do not look for GPIO buttons or the LED board")
+    mode.add_argument(
+        "--fullscreen",
+        dest="fullscreen",
+        action="store_true",
+        default=None,
+        help="fill the screen (the appliance)",
+    )
+    mode.add_argument(
+        "--windowed", dest="fullscreen", action="store_false", help="an 800x480 window (a laptop)"
+    )
+    parser.add_argument(
+        "--language", choices=("en", "fr"), help="language of the screen and the voice for this run"
+    )
+    parser.add_argument(
+        "--no-hardware",
+        dest="hardware",
+        action="store_false",
+        help="touch only: do not look for GPIO buttons or the LED board",
+    )
     parser.set_defaults(run=run)
 
 
@@ -32,5 +48,11 @@ def run(args: argparse.Namespace) -> int:
     data_dir = resolve_data_dir(args.data, config)
     from ui.launch import launch
 
-    return launch(config, data_dir, board_port=args.board, fullscreen=args.fullscreen,
-                  language=args.language, start_hardware=args.hardware)
+    return launch(
+        config,
+        data_dir,
+        board_port=args.board,
+        fullscreen=args.fullscreen,
+        language=args.language,
+        start_hardware=args.hardware,
+    )

@@ -27,9 +27,15 @@ def prepare_kivy(*, fullscreen: bool) -> None:
     Config.set("kivy", "exit_on_escape", "0")
 
 
-def build_app(config: Any, data_dir: Path, *, board_port: str | None = None,
-              language: str | None = None, start_hardware: bool = True,
-              on_ready: Callable[[Any], None] | None = None) -> Any:
+def build_app(
+    config: Any,
+    data_dir: Path,
+    *,
+    board_port: str | None = None,
+    language: str | None = None,
+    start_hardware: bool = True,
+    on_ready: Callable[[Any], None] | None = None,
+) -> Any:
     """The app on this data_dir: journal opened, settings.json laid over the config."""
     from companion.journal import Journal
     from ui.prefs import UiSettings, config_with
@@ -43,22 +49,40 @@ def build_app(config: Any, data_dir: Path, *, board_port: str | None = None,
         settings = replace(settings, language=language)
     from ui.app import CompanionApp
 
-    return CompanionApp(settings=settings, data_dir=data_dir, journal=Journal.open(data_dir),
-                        config=config_with(config, settings), board_port=board_port,
-                        start_hardware=start_hardware, on_ready=on_ready)
+    return CompanionApp(
+        settings=settings,
+        data_dir=data_dir,
+        journal=Journal.open(data_dir),
+        config=config_with(config, settings),
+        board_port=board_port,
+        start_hardware=start_hardware,
+        on_ready=on_ready,
+    )
 
 
-def launch(config: Any, data_dir: Path, *, board_port: str | None = None,
-           fullscreen: bool | None = None, language: str | None = None,
-           start_hardware: bool = True,
-           on_ready: Callable[[Any], None] | None = None) -> int:
+def launch(
+    config: Any,
+    data_dir: Path,
+    *,
+    board_port: str | None = None,
+    fullscreen: bool | None = None,
+    language: str | None = None,
+    start_hardware: bool = True,
+    on_ready: Callable[[Any], None] | None = None,
+) -> int:
     """Run the app until its window closes; returns the exit status."""
     display = getattr(config, "display", None)
     if fullscreen is None:
         fullscreen = bool(getattr(display, "fullscreen", False))
     prepare_kivy(fullscreen=fullscreen)
-    app = build_app(config, data_dir, board_port=board_port, language=language,
-                    start_hardware=start_hardware, on_ready=on_ready)
+    app = build_app(
+        config,
+        data_dir,
+        board_port=board_port,
+        language=language,
+        start_hardware=start_hardware,
+        on_ready=on_ready,
+    )
     try:
         app.run()
     finally:

@@ -75,8 +75,14 @@ class TableModel(EventDispatcher):
     tiebreak_next = StringProperty("")
     winner = StringProperty("")
 
-    def __init__(self, session: Session, *, remaining: Callable[[], float | None] | None = None,
-                 speak: Speaker | None = None, **kwargs: object) -> None:
+    def __init__(
+        self,
+        session: Session,
+        *,
+        remaining: Callable[[], float | None] | None = None,
+        speak: Speaker | None = None,
+        **kwargs: object,
+    ) -> None:
         self.session = session
         self.remaining = remaining or (lambda: None)
         self.speak = speak
@@ -123,11 +129,15 @@ class TableModel(EventDispatcher):
             if text:
                 messages.append(text)
             if outcome.what is Happening.CALLER_REPLACED and outcome.seat is not None:
-                self._replaced = (state.window, state.name(outcome.seat),
-                                  round((outcome.value or 0) * 1000))
+                self._replaced = (
+                    state.window,
+                    state.name(outcome.seat),
+                    round((outcome.value or 0) * 1000),
+                )
             elif outcome.what is Happening.TAKE2_SKIPPED and outcome.seat is not None:
-                warning = tr("take2_skipped", lang, name=state.name(outcome.seat),
-                             n=int(outcome.value or 0))
+                warning = tr(
+                    "take2_skipped", lang, name=state.name(outcome.seat), n=int(outcome.value or 0)
+                )
             elif outcome.what is Happening.RESHUFFLED:
                 notice = tr("reshuffle", lang)
         if result.kind is ResultKind.IGNORED:
@@ -178,10 +188,14 @@ class TableModel(EventDispatcher):
         self.draw_text = tr("draw_pile", lang, n=state.draw_pile)
         pawns = state.setup.pawns
         self.players = [
-            {"seat": p.seat, "name": p.name, "color": p.color.value,
-             "homes": [i < p.home for i in range(pawns)],
-             "hand": tr("hand", lang, n=p.hand),
-             "is_turn": state.running and p.seat == state.turn}
+            {
+                "seat": p.seat,
+                "name": p.name,
+                "color": p.color.value,
+                "homes": [i < p.home for i in range(pawns)],
+                "hand": tr("hand", lang, n=p.hand),
+                "is_turn": state.running and p.seat == state.turn,
+            }
             for p in state.players
         ]
         if state.running:
@@ -196,10 +210,16 @@ class TableModel(EventDispatcher):
         self.owed_text = tr("play2_owed", lang, n=state.owed) if state.owed else ""
         undo, redo = game.undo_step, game.redo_step
         self.can_undo, self.can_redo = undo is not None, redo is not None
-        self.undo_text = (tr("undo", lang, what=step_label(undo.event, undo.before, lang))
-                          if undo else tr("undo_none", lang))
-        self.redo_text = (tr("redo", lang, what=step_label(redo.event, redo.before, lang))
-                          if redo else tr("redo_none", lang))
+        self.undo_text = (
+            tr("undo", lang, what=step_label(undo.event, undo.before, lang))
+            if undo
+            else tr("undo_none", lang)
+        )
+        self.redo_text = (
+            tr("redo", lang, what=step_label(redo.event, redo.before, lang))
+            if redo
+            else tr("redo_none", lang)
+        )
 
     def _window(self, state: GameState) -> None:
         lang, w = self.lang, state.window
@@ -218,21 +238,27 @@ class TableModel(EventDispatcher):
         else:
             victim = state.name(w.victim)
             if w.cause is Cause.STEAL and w.caller is not None:
-                self.window_title = tr("block_banner_steal", lang,
-                                       caller=state.name(w.caller), victim=victim)
+                self.window_title = tr(
+                    "block_banner_steal", lang, caller=state.name(w.caller), victim=victim
+                )
             else:
-                self.window_title = tr("block_banner_flip", lang,
-                                       scorer=state.name(w.scorer), victim=victim)
+                self.window_title = tr(
+                    "block_banner_flip", lang, scorer=state.name(w.scorer), victim=victim
+                )
             detail = tr("can_block", lang, victim=victim)
             if self._replaced is not None and self._replaced[0] is w:
-                detail += "  ·  " + tr("replaced", lang, name=self._replaced[1],
-                                       ms=self._replaced[2])
+                detail += "  ·  " + tr(
+                    "replaced", lang, name=self._replaced[1], ms=self._replaced[2]
+                )
             self.window_detail = detail
             self.window_close_text = tr("no_block", lang)
             button = "block_button"
         self.pressers = [
-            {"name": state.name(s), "color": state.setup.colors[s].value,
-             "text": tr(button, lang, name=state.name(s))}
+            {
+                "name": state.name(s),
+                "color": state.setup.colors[s].value,
+                "text": tr(button, lang, name=state.name(s)),
+            }
             for s in state.pressers()
         ]
         self._tick()
@@ -241,8 +267,7 @@ class TableModel(EventDispatcher):
 
     def _tick(self, *_: object) -> None:
         left = self.remaining()
-        self.countdown = "" if left is None else tr("seconds_left", self.lang,
-                                                     s=math.ceil(left))
+        self.countdown = "" if left is None else tr("seconds_left", self.lang, s=math.ceil(left))
 
     def _stop_countdown(self) -> None:
         if self._countdown_event is not None:
@@ -256,8 +281,11 @@ class TableModel(EventDispatcher):
             self.tiebreak_rows, self.tiebreak_next = [], ""
             return
         self.tiebreak_rows = [
-            {"name": state.name(s), "color": state.setup.colors[s].value,
-             "total": "—" if t is None else str(t)}
+            {
+                "name": state.name(s),
+                "color": state.setup.colors[s].value,
+                "total": "—" if t is None else str(t),
+            }
             for s, t in zip(tb.tied, tb.totals, strict=True)
         ]
         pending = [state.name(s) for s, t in zip(tb.tied, tb.totals, strict=True) if t is None]

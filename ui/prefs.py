@@ -68,13 +68,13 @@ class Choices:
             out.known_names = [str(n) for n in data.get("known_names", [])][:MAX_KNOWN_NAMES]
         return out
 
-    def remember(self, players: list[str], colors: list[str], first: str, pawns: int,
-                 variant: str) -> None:
+    def remember(
+        self, players: list[str], colors: list[str], first: str, pawns: int, variant: str
+    ) -> None:
         """Keep a started game's setup; its names go to the front of the known names."""
         self.players, self.colors, self.first = list(players), list(colors), first
         self.pawns, self.variant = pawns, variant
-        known = [n for n in self.known_names if n.casefold() not in
-                 {p.casefold() for p in players}]
+        known = [n for n in self.known_names if n.casefold() not in {p.casefold() for p in players}]
         self.known_names = (list(players) + known)[:MAX_KNOWN_NAMES]
 
     def save(self, data_dir: Path) -> None:
@@ -128,8 +128,7 @@ class UiSettings:
         lo, hi = WINDOW_SECONDS
         for key in ("steal_seconds", "block_seconds"):
             value = data.get(key)
-            if isinstance(value, int | float) and not isinstance(value, bool) \
-                    and lo <= value <= hi:
+            if isinstance(value, int | float) and not isinstance(value, bool) and lo <= value <= hi:
                 out = replace(out, **{key: float(value)})
         if isinstance(data.get("voice"), bool):
             out = replace(out, voice=data["voice"])
@@ -140,11 +139,16 @@ class UiSettings:
 
     def save(self, data_dir: Path) -> None:
         """Write the changeable part to settings.json."""
-        _write_json(Path(data_dir) / SETTINGS_FILE, {
-            "language": self.language, "steal_seconds": self.steal_seconds,
-            "block_seconds": self.block_seconds, "voice": self.voice,
-            "brightness": self.brightness,
-        })
+        _write_json(
+            Path(data_dir) / SETTINGS_FILE,
+            {
+                "language": self.language,
+                "steal_seconds": self.steal_seconds,
+                "block_seconds": self.block_seconds,
+                "voice": self.voice,
+                "brightness": self.brightness,
+            },
+        )
 
 
 def config_with(config: Any, settings: UiSettings) -> Any:

@@ -35,8 +35,16 @@ def wrapped_lines(widths: list[list[float]], space: float, room: float) -> int |
     return lines
 
 
-def fit_size(text: str, width: float, height: float, max_size: float, min_size: float,
-             measure: Measure, *, wrap: bool) -> float:
+def fit_size(
+    text: str,
+    width: float,
+    height: float,
+    max_size: float,
+    min_size: float,
+    measure: Measure,
+    *,
+    wrap: bool,
+) -> float:
     """The font size (between min_size and max_size) at which `text` fits width x height.
 
     `measure(s)` gives the (width, height) of `s` rendered at `max_size`.

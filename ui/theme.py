@@ -9,8 +9,12 @@ PLAYER_RGBA = {
     "green": (0.16, 0.62, 0.28, 1),
 }
 # Text drawn on a player's colour: dark on yellow, white on the others.
-INK_ON = {"red": (1, 1, 1, 1), "blue": (1, 1, 1, 1), "yellow": (0.1, 0.1, 0.1, 1),
-          "green": (1, 1, 1, 1)}
+INK_ON = {
+    "red": (1, 1, 1, 1),
+    "blue": (1, 1, 1, 1),
+    "yellow": (0.1, 0.1, 0.1, 1),
+    "green": (1, 1, 1, 1),
+}
 NEUTRAL = (0.35, 0.37, 0.42, 1)
 
 

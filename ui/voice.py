@@ -55,9 +55,14 @@ class Voice:
     def _speak(self, text: str, lang: str) -> None:
         assert self.path is not None
         try:
-            subprocess.run([self.path, "-v", ESPEAK_VOICES.get(lang, "en"), text],
-                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, timeout=SPEECH_TIMEOUT, check=False)
+            subprocess.run(
+                [self.path, "-v", ESPEAK_VOICES.get(lang, "en"), text],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                timeout=SPEECH_TIMEOUT,
+                check=False,
+            )
         except (OSError, subprocess.SubprocessError):
             return  # a voice that fails must never disturb the game
         self.spoken += 1

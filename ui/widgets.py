@@ -7,6 +7,7 @@ ones), so no text ever spills out of its box whatever the language or player nam
 from __future__ import annotations
 
 from kivy.clock import Clock
+from kivy.factory import Factory
 from kivy.graphics import Color, Line
 from kivy.metrics import sp
 from kivy.properties import (
@@ -64,8 +65,11 @@ class FitLabel(Label):
 
         one_line = fit_size(text, room, self.height, top, MIN_FONT, measure, wrap=False)
         wrap = " " in text and one_line < top and "\n" not in text
-        size = fit_size(text, room, self.height, top, MIN_FONT, measure, wrap=True) \
-            if wrap else one_line
+        size = (
+            fit_size(text, room, self.height, top, MIN_FONT, measure, wrap=True)
+            if wrap
+            else one_line
+        )
         if wrap and size <= one_line:
             wrap, size = False, one_line
         self.text_size = (room, None) if wrap else (None, None)
@@ -149,8 +153,7 @@ class ChoiceGrid(GridLayout):
     def on_choices(self, *_: object) -> None:
         self.clear_widgets()
         for choice in self.choices:
-            button = TapButton(text=choice["text"], code=choice["code"],
-                               max_font_size=self.font)
+            button = TapButton(text=choice["text"], code=choice["code"], max_font_size=self.font)
             if choice.get("color"):
                 button.bg = player_rgba(choice["color"])
                 button.color = ink_on(choice["color"])
@@ -189,6 +192,7 @@ KEY_ROWS = {
     "fr": ("AZERTYUIOP", "QSDFGHJKLM", "WXCVBN-'"),
 }
 EXTRA_KEYS = ("É", "È", "Ë", "Ç", "SPACE", "BACK")
+KEY_LABELS = {"SPACE": "␣", "BACK": "⌫"}
 
 
 class OnScreenKeyboard(BoxLayout):
@@ -204,13 +208,9 @@ class OnScreenKeyboard(BoxLayout):
     def on_lang(self, *_: object) -> None:
         self.clear_widgets()
         for row in (*KEY_ROWS.get(self.lang, KEY_ROWS["en"]), EXTRA_KEYS):
-            line = BoxLayout(spacing=sp(4))
+            line = Factory.KeyRow()
             for key in row:
-                label = {"SPACE": "␣", "BACK": "⌫"}.get(key, key)
-                button = TapButton(text=label, code=key, max_font_size=sp(24),
-                                   font_name="Symbols")
-                if key in ("SPACE", "BACK"):
-                    button.size_hint_x = 2
+                button = Factory.KeyButton(code=key, text=KEY_LABELS.get(key, key))
                 button.bind(on_release=lambda b: self.dispatch("on_key", b.code))
                 line.add_widget(button)
             self.add_widget(line)

@@ -13,10 +13,18 @@ from companion.state import GameState
 from ui.i18n import tr
 
 _ACTION_NAMES = {
-    "en": {CardKind.SWITCH: "Switch", CardKind.TAKE2: "Take 2", CardKind.PLAY2: "Play 2",
-           CardKind.SORRY: "SORRY!"},
-    "fr": {CardKind.SWITCH: "Changement de direction", CardKind.TAKE2: "Pigez-en 2",
-           CardKind.PLAY2: "Jouez-en 2", CardKind.SORRY: "SORRY!"},
+    "en": {
+        CardKind.SWITCH: "Switch",
+        CardKind.TAKE2: "Take 2",
+        CardKind.PLAY2: "Play 2",
+        CardKind.SORRY: "SORRY!",
+    },
+    "fr": {
+        CardKind.SWITCH: "Changement de direction",
+        CardKind.TAKE2: "Pigez-en 2",
+        CardKind.PLAY2: "Jouez-en 2",
+        CardKind.SORRY: "SORRY!",
+    },
 }
 _SLIDE = {"en": "Slide", "fr": "Glissade"}
 
@@ -79,8 +87,9 @@ def outcome_message(outcome: Outcome, state: GameState, lang: str) -> str | None
     return None
 
 
-def spoken(outcomes: tuple[Outcome, ...], state: GameState, played_total: bool,
-           lang: str) -> str | None:
+def spoken(
+    outcomes: tuple[Outcome, ...], state: GameState, played_total: bool, lang: str
+) -> str | None:
     """What the voice says after one accepted event (None: nothing worth saying)."""
     for outcome in outcomes:
         if outcome.what is Happening.WON:
@@ -116,11 +125,15 @@ def _french_refusal(exc: CompanionError, state: GameState | None) -> str | None:
     if state is None:
         return None
     if isinstance(exc, GameOver) and state.winner is not None:
-        return (f"la partie est finie : {state.name(state.winner)} a gagné ; "
-                "annulez pour revenir en arrière")
+        return (
+            f"la partie est finie : {state.name(state.winner)} a gagné ; "
+            "annulez pour revenir en arrière"
+        )
     if isinstance(exc, CardRefused) and state.owed:
-        return (f"{state.name(state.turn)} doit encore {state.owed} carte(s) numéro pour "
-                "Jouez-en 2 : jouez une carte numéro ou terminez le Jouez-en 2")
+        return (
+            f"{state.name(state.turn)} doit encore {state.owed} carte(s) numéro pour "
+            "Jouez-en 2 : jouez une carte numéro ou terminez le Jouez-en 2"
+        )
     return None
 
 
@@ -129,8 +142,13 @@ _PARTS = {
     "fr": {"buttons": "boutons", "ledboard": "panneau LED", "hardware": "matériel"},
 }
 _KINDS_FR = {
-    "off": "éteint", "ready": "prêts", "touch only": "tactile seulement", "absent": "absent",
-    "connected": "connecté", "reconnecting": "reconnexion", "gave up": "abandonné",
+    "off": "éteint",
+    "ready": "prêts",
+    "touch only": "tactile seulement",
+    "absent": "absent",
+    "connected": "connecté",
+    "reconnecting": "reconnexion",
+    "gave up": "abandonné",
 }
 
 

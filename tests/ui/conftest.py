@@ -11,14 +11,16 @@ import os
 import tempfile
 
 _KIVY_HOME = tempfile.mkdtemp(prefix="sorry-kivy-home-")
-os.environ.update({
-    "SDL_VIDEODRIVER": "offscreen",
-    "KIVY_NO_ARGS": "1",
-    "KIVY_NO_CONSOLELOG": "1",
-    "KIVY_NO_FILELOG": "1",
-    "KIVY_USE_DEFAULTCONFIG": "1",
-    "KIVY_HOME": _KIVY_HOME,
-})
+os.environ.update(
+    {
+        "SDL_VIDEODRIVER": "offscreen",
+        "KIVY_NO_ARGS": "1",
+        "KIVY_NO_CONSOLELOG": "1",
+        "KIVY_NO_FILELOG": "1",
+        "KIVY_USE_DEFAULTCONFIG": "1",
+        "KIVY_HOME": _KIVY_HOME,
+    }
+)
 
 import pytest  # noqa: E402
 from ui_helpers import Driver, make_app  # noqa: E402

@@ -45,9 +45,13 @@ def read_acks(proc: subprocess.Popen, wanted: int) -> list[str]:
 def test_sigkill_mid_game_then_resume_shows_the_journal_state(driver, tmp_path):
     data_dir = tmp_path / "data"
     env = dict(os.environ, PYTHONPATH=str(REPO), KIVY_HOME=str(tmp_path / "kivy"))
-    proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("kill_driver.py")),
-                             str(data_dir)], stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, cwd=REPO, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("kill_driver.py")), str(data_dir)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=REPO,
+        env=env,
+    )
     try:
         acks = read_acks(proc, ACKS_BEFORE_KILL)
     finally:
@@ -67,7 +71,8 @@ def test_sigkill_mid_game_then_resume_shows_the_journal_state(driver, tmp_path):
     d = driver(data_dir)
     assert d.screen == "resume"
     assert d.label("resume", "resume_desc") == (
-        f"Ana, Ben, Cy: round {expected.round}, {expected.name(expected.turn)} to play")
+        f"Ana, Ben, Cy: round {expected.round}, {expected.name(expected.turn)} to play"
+    )
     d.tap_id("resume", "resume_button")
     assert d.screen == "table"
     assert d.app.session.state.to_json() == expected.to_json()
@@ -76,8 +81,7 @@ def test_sigkill_mid_game_then_resume_shows_the_journal_state(driver, tmp_path):
     assert d.label("table", "round_label") == f"Round {expected.round}"
     assert d.label("table", "draw_label") == f"Draw pile: {expected.draw_pile}"
     last = game.undo_step
-    assert d.label("table", "undo_button") == "Undo: " + step_label(last.event, last.before,
-                                                                     "en")
+    assert d.label("table", "undo_button") == "Undo: " + step_label(last.event, last.before, "en")
     panels = list(reversed(d.app.screen("table").ids.players_grid.children))
     for panel, player in zip(panels, expected.players, strict=True):
         sides = [c.text for c in reversed(panel.ids.pawns.children)]

@@ -78,8 +78,12 @@ def test_every_screen_in_both_languages(driver, tmp_path, lang):
     shot(d, "table-slide")
     d.tap_id("table", "slide_back")
 
-    for page, back in (("menu", None), ("rules", "rules_back"), ("history", "history_back"),
-                       ("settings", "settings_back")):
+    for page, back in (
+        ("menu", None),
+        ("rules", "rules_back"),
+        ("history", "history_back"),
+        ("settings", "settings_back"),
+    ):
         if page == "menu":
             d.tap_id("table", "menu_button")
         else:

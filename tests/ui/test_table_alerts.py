@@ -20,8 +20,10 @@ def test_an_earlier_edge_replaces_the_caller_and_the_margin_is_shown(driver):
     late = threading.Thread(target=d.app.session.press, args=("Ana", ben_t - 0.012))
     late.start()
     late.join()
-    d.wait_for(lambda: d.label("table", "window_title") == "Ana called SORRY! on Cy",
-               "the earlier caller on screen")
+    d.wait_for(
+        lambda: d.label("table", "window_title") == "Ana called SORRY! on Cy",
+        "the earlier caller on screen",
+    )
     assert d.label("table", "window_detail") == "Cy may block  ·  Ana pressed first, by 12 ms"
 
 
@@ -51,7 +53,8 @@ def test_the_draw_pile_count_and_the_reshuffle_notice(driver):
             break
     assert d.app.session.state.reshuffles == 1
     assert d.label("table", "alert_label") == (
-        "Shuffle the old piles now: they are the new draw pile")
+        "Shuffle the old piles now: they are the new draw pile"
+    )
     assert d.label("table", "draw_label") == f"Draw pile: {d.app.session.state.draw_pile}"
 
 
@@ -61,7 +64,9 @@ def test_a_window_closed_by_its_timer_reaches_the_screen(driver):
     for card in ("10", "10", "1"):
         d.tap_code(card)
     assert d.app.screen("table").ids.pad_manager.current == "window"
-    d.wait_for(lambda: "Cy keeps the round" in d.label("table", "message_label"),
-               "the timer closing the steal window")
+    d.wait_for(
+        lambda: "Cy keeps the round" in d.label("table", "message_label"),
+        "the timer closing the steal window",
+    )
     assert d.app.screen("table").ids.pad_manager.current == "pad"
     assert d.app.session.state.progress == (0, 0, 1)

@@ -29,11 +29,12 @@ def test_laptop_keys_are_the_players_sorry_buttons(driver):
     assert d.label("table", "message_label") == "No SORRY! now (Ben)"
     reach_21(d)  # Cy reached 21
     Window.dispatch("on_key_down", 50, 0, "2", [])
-    d.wait_for(lambda: d.label("table", "window_title") == "Ben called SORRY! on Cy",
-               "Ben's call on screen")
+    d.wait_for(
+        lambda: d.label("table", "window_title") == "Ben called SORRY! on Cy",
+        "Ben's call on screen",
+    )
     Window.dispatch("on_key_down", 51, 0, "3", [])  # Cy answers with Don't Be SORRY!
-    d.wait_for(lambda: "Cy blocked the steal" in d.label("table", "message_label"),
-               "the block")
+    d.wait_for(lambda: "Cy blocked the steal" in d.label("table", "message_label"), "the block")
 
 
 def test_gpio_press_from_another_thread_reaches_the_screen(driver, monkeypatch):
@@ -55,8 +56,10 @@ def test_gpio_press_from_another_thread_reaches_the_screen(driver, monkeypatch):
         thread = threading.Thread(target=press)
         thread.start()
         thread.join()
-        d.wait_for(lambda: d.label("table", "window_title") == "Ben called SORRY! on Cy",
-                   "the GPIO press on screen")
+        d.wait_for(
+            lambda: d.label("table", "window_title") == "Ben called SORRY! on Cy",
+            "the GPIO press on screen",
+        )
         assert d.app.session.state.window.caller == 1
     finally:
         d.stop()
@@ -91,7 +94,8 @@ def test_language_switches_everything_at_once(driver):
     d.tap_code("switch")
     assert d.label("table", "message_label") == (
         "Ben doit encore 2 carte(s) numéro pour Jouez-en 2 : jouez une carte numéro ou "
-        "terminez le Jouez-en 2")
+        "terminez le Jouez-en 2"
+    )
 
 
 def test_settings_and_last_choices_are_kept_in_data_dir(driver, tmp_path):

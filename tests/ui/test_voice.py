@@ -22,8 +22,9 @@ def wait_until(condition, what: str) -> None:
 def test_stale_utterances_are_dropped_and_say_never_blocks(tmp_path):
     log, gate = tmp_path / "spoken.txt", tmp_path / "gate"
     command = tmp_path / "slow-espeak"
-    command.write_text(f'#!/bin/sh\necho "$3" >> "{log}"\n'
-                       f'while [ ! -e "{gate}" ]; do sleep 0.01; done\n')
+    command.write_text(
+        f'#!/bin/sh\necho "$3" >> "{log}"\nwhile [ ! -e "{gate}" ]; do sleep 0.01; done\n'
+    )
     command.chmod(command.stat().st_mode | stat.S_IEXEC)
     voice = Voice(str(command))
     try:

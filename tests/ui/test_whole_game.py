@@ -142,10 +142,20 @@ def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     # And so does the product's own export and replay, in subprocesses.
     transcript = tmp_path / "game.jsonl"
     cli = [sys.executable, "-m", "companion.cli", "--data", str(d.app.data_dir)]
-    subprocess.run([*cli, "export", str(record.game_id), "-o", str(transcript)],
-                   check=True, cwd=REPO, timeout=60)
-    out = subprocess.run([*cli, "replay", str(transcript), "--json"], check=True, cwd=REPO,
-                         capture_output=True, text=True, timeout=60)
+    subprocess.run(
+        [*cli, "export", str(record.game_id), "-o", str(transcript)],
+        check=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    out = subprocess.run(
+        [*cli, "replay", str(transcript), "--json"],
+        check=True,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     replay_json = json.loads(out.stdout)
     for key, value in replay_json.items():
         assert final[key] == value, key

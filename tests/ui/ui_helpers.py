@@ -35,19 +35,35 @@ REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "screenshots"
 
 
-def make_app(data_dir: Path, *, language: str = "en", voice: Voice | None = None,
-             steal_seconds: float = LONG_WINDOW, block_seconds: float = LONG_WINDOW,
-             config: Any = None, start_hardware: bool = False) -> CompanionApp:
+def make_app(
+    data_dir: Path,
+    *,
+    language: str = "en",
+    voice: Voice | None = None,
+    steal_seconds: float = LONG_WINDOW,
+    block_seconds: float = LONG_WINDOW,
+    config: Any = None,
+    start_hardware: bool = False,
+) -> CompanionApp:
     """The app as `sorry-companion run` makes it, with long windows; voice off unless a
     Voice is given; hardware only when asked (with a gpiozero mock pin factory)."""
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
-    settings = UiSettings(language=language, steal_seconds=steal_seconds,
-                          block_seconds=block_seconds, voice=voice is not None)
+    settings = UiSettings(
+        language=language,
+        steal_seconds=steal_seconds,
+        block_seconds=block_seconds,
+        voice=voice is not None,
+    )
     settings = settings.overlaid(data_dir)
-    return CompanionApp(settings=settings, data_dir=data_dir, journal=Journal.open(data_dir),
-                        config=config, start_hardware=start_hardware,
-                        voice=voice or Voice("no-such-speech-command", enabled=False))
+    return CompanionApp(
+        settings=settings,
+        data_dir=data_dir,
+        journal=Journal.open(data_dir),
+        config=config,
+        start_hardware=start_hardware,
+        voice=voice or Voice("no-such-speech-command", enabled=False),
+    )
 
 
 class Driver:
@@ -88,8 +104,9 @@ class Driver:
             Window.canvas.ask_update()
             EventLoop.idle()
 
-    def wait_for(self, condition: Callable[[], Any], what: str,
-                 timeout: float = WAIT_SECONDS) -> Any:
+    def wait_for(
+        self, condition: Callable[[], Any], what: str, timeout: float = WAIT_SECONDS
+    ) -> Any:
         """Render frames until `condition()` is true; fail naming `what` after `timeout`."""
         deadline = time.monotonic() + timeout
         while True:
@@ -181,6 +198,11 @@ class Driver:
     def screenshot(self, name: str) -> Path:
         """Draw a frame and save it as screenshots/<name>.png (800x480)."""
         SCREENSHOTS.mkdir(exist_ok=True)
+        # a tapped button stays lit for Kivy's min_state_time: let it go out first
+        self.wait_for(
+            lambda: not any(b.state == "down" for b in self.buttons()),
+            "tapped buttons to be released",
+        )
         self.frames(2)
         target = SCREENSHOTS / f"{name}.png"
         written = Window.screenshot(str(SCREENSHOTS / f"{name}_.png"))
@@ -215,7 +237,7 @@ def pixel_spread(path: Path) -> float:
     image = CoreImage.load(str(path), keep_data=True)
     data = image.image._data[0].data
     step = 4 if image.image._data[0].fmt in ("rgba", "bgra") else 3
-    greys = [sum(data[i:i + 3]) / 3 for i in range(0, len(data) - step, step * 7)]
+    greys = [sum(data[i : i + 3]) / 3 for i in range(0, len(data) - step, step * 7)]
     mean = sum(greys) / len(greys)
     return (sum((g - mean) ** 2 for g in greys) / len(greys)) ** 0.5
 

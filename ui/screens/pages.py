@@ -60,8 +60,14 @@ class HistoryScreen(PageScreen):
             if game is not None:
                 stats.append(game_stats(game))
         leaders = aggregate(stats)[:LEADERS_SHOWN]
-        heads = ("", tr("lb_games", lang), tr("lb_wins", lang), tr("go_rounds_won", lang),
-                 tr("go_busts", lang), tr("go_steals", lang))
+        heads = (
+            "",
+            tr("lb_games", lang),
+            tr("lb_wins", lang),
+            tr("go_rounds_won", lang),
+            tr("go_busts", lang),
+            tr("go_steals", lang),
+        )
         if not leaders:
             grid.add_widget(Factory.StatCell(text=tr("lb_none", lang)))
         else:
@@ -73,10 +79,12 @@ class HistoryScreen(PageScreen):
         for record in reversed(records[-RECENT_SHOWN:]):
             date = record.started.astimezone().strftime("%d/%m %H:%M")
             players = ", ".join(record.players)
-            line = (tr("game_line", lang, date=date, players=players, winner=record.winner)
-                    if record.winner else
-                    tr("game_line_open", lang, date=date, players=players))
-            recent.add_widget(Factory.StatCell(text=line, halign="left"))
+            line = (
+                tr("game_line", lang, date=date, players=players, winner=record.winner)
+                if record.winner
+                else tr("game_line_open", lang, date=date, players=players)
+            )
+            recent.add_widget(Factory.RecentLine(text=line))
 
 
 class SettingsScreen(PageScreen):
@@ -98,8 +106,7 @@ class SettingsScreen(PageScreen):
     def step(self, name: str, direction: int) -> None:
         lo, hi = WINDOW_SECONDS
         if name == "brightness":
-            value = min(MAX_BRIGHTNESS, max(0, int(self.brightness) + direction *
-                                            BRIGHTNESS_STEP))
+            value = min(MAX_BRIGHTNESS, max(0, int(self.brightness) + direction * BRIGHTNESS_STEP))
         else:
             value = min(hi, max(lo, getattr(self, name) + direction))
         setattr(self, name, value)
@@ -118,7 +125,6 @@ class SettingsScreen(PageScreen):
         app.timer.seconds[Awaiting.BLOCK] = app.settings.block_seconds
         app.voice.enabled = app.settings.voice
         hardware = app.hardware
-        if "brightness" in changes and hardware is not None \
-                and hasattr(hardware, "set_brightness"):
+        if "brightness" in changes and hardware is not None and hasattr(hardware, "set_brightness"):
             hardware.set_brightness(app.settings.brightness)
         self.note = tr("settings_saved", app.lang)

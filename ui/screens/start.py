@@ -59,9 +59,11 @@ class StartScreen(Screen):
     def on_kv_post(self, *_: object) -> None:
         for i in range(MAX_PLAYERS):
             slot = self.ids[f"slot{i}"]
-            slot.bind(on_color_tap=lambda _s, i=i: self.next_color(i),
-                      on_name_tap=lambda _s, i=i: self.edit_name(i),
-                      on_first_tap=lambda _s, i=i: setattr(self, "first", i))
+            slot.bind(
+                on_color_tap=lambda _s, i=i: self.next_color(i),
+                on_name_tap=lambda _s, i=i: self.edit_name(i),
+                on_first_tap=lambda _s, i=i: setattr(self, "first", i),
+            )
         self.bind(count=self._sync, names=self._sync, colors=self._sync, first=self._sync)
         self._sync()
 
@@ -112,8 +114,13 @@ class StartScreen(Screen):
         players = [n.strip() for n in self.names[: self.count]]
         colors = self.colors[: self.count]
         try:
-            setup = Setup.create(players, first=players[self.first], colors=colors,
-                                 pawns=int(self.pawns), variant=self.variant)
+            setup = Setup.create(
+                players,
+                first=players[self.first],
+                colors=colors,
+                pawns=int(self.pawns),
+                variant=self.variant,
+            )
         except CompanionError as exc:
             self.message = str(exc)[:1].upper() + str(exc)[1:]
             return
@@ -131,8 +138,9 @@ class NameScreen(Screen):
         start = app.screen("start")
         taken = {n.casefold() for j, n in enumerate(start.names) if j != index and n}
         self.index, self.text = index, text
-        self.known = [{"text": n, "code": n} for n in app.choices.known_names
-                      if n.casefold() not in taken][:8]
+        self.known = [
+            {"text": n, "code": n} for n in app.choices.known_names if n.casefold() not in taken
+        ][:8]
 
     def key(self, key: str) -> None:
         if key == "BACK":
@@ -175,8 +183,9 @@ class ResumeScreen(Screen):
         state = game.state
         players = ", ".join(state.setup.players)
         if state.running:
-            self.description = tr("resume_desc", lang, players=players, round=state.round,
-                                  turn=state.name(state.turn))
+            self.description = tr(
+                "resume_desc", lang, players=players, round=state.round, turn=state.name(state.turn)
+            )
         else:
             self.description = tr("resume_desc_over", lang, players=players, round=state.round)
         damage = getattr(stored, "damage", None)

@@ -20,8 +20,11 @@ class TableScreen(Screen):
 
     def on_kv_post(self, *_: object) -> None:
         model = App.get_running_app().model
-        model.bind(players=self._sync_players, awaiting=self._follow_awaiting,
-                   revision=self._follow_awaiting)
+        model.bind(
+            players=self._sync_players,
+            awaiting=self._follow_awaiting,
+            revision=self._follow_awaiting,
+        )
         self.ids.slide_grid.choices = [
             {"text": str(n), "code": f"slide:{n}"} for n in range(MAX_SLIDE + 1)
         ]
