@@ -73,10 +73,11 @@ def _child_hello() -> None:
 
 
 def _child_latency(data_dir: str) -> None:
-    """The real app, two players: tap 10, 10, 5 (a bust) over and over, so every tap
-    changes the total, rounds end (a pile never holds the whole deck) and a bust never
-    ties; a finished game is replaced by a new one between taps. Prints the latencies
-    (seconds) as JSON."""
+    """The real app, three players, tapping 10, 10, SORRY! over and over: every tap
+    changes the total, and the flip-back SORRY! (no one has a pawn card HOME) ends the
+    round with nobody advancing, so the game, the pile and the draw pile go on without
+    end and every sample is a tap on the table screen. Prints the latencies (s) as JSON.
+    """
     from ui.launch import build_app, prepare_kivy
 
     prepare_kivy(fullscreen=False)
@@ -92,13 +93,13 @@ def _child_latency(data_dir: str) -> None:
     pending: dict[str, float] = {}
 
     def ready(app) -> None:
-        app.start_game(Setup.create(["Ana", "Ben"], pawns=4, variant="long"))
+        app.start_game(Setup.create(["Ana", "Ben", "Cy"]))
         table = app.screen("table")
         label = table.ids.total_label
         buttons = {
             w.code: w
             for w in table.ids.pad_manager.get_screen("pad").walk()
-            if getattr(w, "code", None) in ("5", "10")
+            if getattr(w, "code", None) in ("10", "sorry")
         }
         label.bind(text=lambda *_: pending.__setitem__("changed", pending.get("t0", 0)))
 
@@ -114,11 +115,7 @@ def _child_latency(data_dir: str) -> None:
                 Clock.schedule_once(tap, TAP_SPACING)
 
         def tap(*_: object) -> None:
-            if app.session.state.over:
-                app.start_game(app.session.state.setup)
-                Clock.schedule_once(tap, TAP_SPACING)
-                return
-            button = buttons["5" if app.session.state.total == 20 else "10"]
+            button = buttons["sorry" if app.session.state.total == 20 else "10"]
             x, y = button.to_window(*button.center)
             touch = UnitTestTouch(x, y)
             pending["t0"] = time.perf_counter()

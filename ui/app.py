@@ -52,6 +52,8 @@ SCREENS = {
     "settings": ("pages.kv", "ui.screens.pages", "SettingsScreen"),
 }
 BACKGROUND = (0.09, 0.10, 0.12, 1)
+PREWARM = ("table", "over", "tiebreak", "menu")
+PREWARM_DELAY = 0.3
 
 
 def _start_rasterising(*_: Any) -> None:
@@ -105,6 +107,7 @@ class CompanionApp(App):
         self.hardware: Any = None
         self._ready = False
         self._shut = False
+        self._prewarm_event: Any = None
 
     # --- texts, for the .kv files ---
 
@@ -178,11 +181,20 @@ class CompanionApp(App):
         # cyclic collector's scans, so a collection never costs a frame mid-game.
         gc.freeze()
         # Kivy replaces sys.stderr with its logger: the deploy tests read the real one.
+        self._prewarm_event = Clock.schedule_once(self._prewarm, PREWARM_DELAY)
         stream = sys.__stderr__
         if stream is not None:
             print(READY_LINE, file=stream, flush=True)
         if self.on_ready is not None:
             self.on_ready(self)
+
+    def _prewarm(self, *_: Any) -> None:
+        """Make the next screens while the scorekeeper is still choosing players, one per
+        idle moment, so that starting and ending a game change screens at once."""
+        pending = [name for name in PREWARM if not self.root.has_screen(name)]
+        if pending and not self._shut:
+            self.screen(pending[0])
+            self._prewarm_event = Clock.schedule_once(self._prewarm, PREWARM_DELAY)
 
     def _start_hardware(self) -> None:
         """Buttons and LED board, if this machine has them; else touch only, saying why."""
@@ -229,6 +241,8 @@ class CompanionApp(App):
         Window.unbind(on_key_down=self._on_key_down)
         Window.unbind(on_flip=self._on_first_frame)
         Window.unbind(on_flip=_start_rasterising)
+        if self._prewarm_event is not None:
+            self._prewarm_event.cancel()
         self.timer.stop()
         self.model.close()
         self.voice.close()

@@ -6,6 +6,8 @@ ones), so no text ever spills out of its box whatever the language or player nam
 
 from __future__ import annotations
 
+import math
+
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.graphics import Color, Line
@@ -73,7 +75,8 @@ class FitLabel(Label):
         if wrap and size <= one_line:
             wrap, size = False, one_line
         self.text_size = (room, None) if wrap else (None, None)
-        self.font_size = size
+        # Whole pixels only: each new size opens the font file again, which costs a frame.
+        self.font_size = max(MIN_FONT, math.floor(size))
 
 
 class TapButton(ButtonBehavior, FitLabel):
