@@ -1,5 +1,5 @@
 """The Kivy app: wires the session, journal, window timer, voice and hardware together
-and owns the screens. This is the only place where ui/ and hardware/ meet.
+and owns the screens. The app (through ui.hardware_link) is where ui/ and hardware/ meet.
 
 Threads: hardware callbacks and timers reach the screen only through the session's
 listener (TableModel) and `Clock.schedule_once`; nothing here blocks the Kivy thread
@@ -8,7 +8,6 @@ on hardware or speech.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import importlib
 import sys
@@ -20,19 +19,20 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.graphics.opengl import glFlush
-from kivy.properties import DictProperty, StringProperty
+from kivy.properties import StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.errors import CompanionError
 from companion.events import Setup
 from companion.session import Session
 from companion.windows import WindowTimer
+from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
 from ui.kvload import load_kv, register_fonts
 from ui.model import TableModel
 from ui.prefs import Choices, UiSettings
 from ui.voice import Voice
-from ui.wording import card_name, refusal, status_text
+from ui.wording import card_name, refusal
 
 READY_LINE = "sorry-companion: ready"
 GAME_SCREENS = ("table", "tiebreak", "over")
@@ -68,7 +68,6 @@ class CompanionApp(App):
 
     lang = StringProperty("en")
     status = StringProperty("")
-    statuses = DictProperty({})
 
     def __init__(
         self,
@@ -88,9 +87,6 @@ class CompanionApp(App):
         self.settings = settings
         self.data_dir = Path(data_dir)
         self.journal = journal
-        self.config_obj = config
-        self.board_port = board_port
-        self.start_hardware = start_hardware
         self.on_ready = on_ready
         self.lang = settings.language if settings.language in LANGUAGES else "en"
         self.choices = Choices.load(self.data_dir)
@@ -104,7 +100,10 @@ class CompanionApp(App):
         self.model = TableModel(
             self.session, remaining=self.timer.remaining, speak=self.voice.say, lang=self.lang
         )
-        self.hardware: Any = None
+        self.link = HardwareLink(
+            self.session, config, board_port=board_port, enabled=start_hardware, lang=self.lang
+        )
+        self.link.bind(status=self.setter("status"))
         self._ready = False
         self._shut = False
         self._prewarm_event: Any = None
@@ -128,7 +127,7 @@ class CompanionApp(App):
                 self.root.get_screen("resume").describe()
             if self.root.current == "over":
                 self.root.get_screen("over").fill()
-        self._show_status()
+        self.link.lang = self.lang
 
     def toggle_language(self) -> None:
         self.set_language(LANGUAGES[(LANGUAGES.index(self.lang) + 1) % len(LANGUAGES)])
@@ -170,18 +169,18 @@ class CompanionApp(App):
         Window.bind(on_key_down=self._on_key_down)
         Window.bind(on_flip=self._on_first_frame)
         Window.bind(on_flip=_start_rasterising)
-        self._start_hardware()
+        self.link.start()
 
     def _on_first_frame(self, *_: Any) -> None:
         Window.unbind(on_flip=self._on_first_frame)
         if self._ready:
             return
         self._ready = True
-        # Kivy, the screens and the rules are alive for good: keep them out of the
+        # Kivy, the first screens and the rules live as long as the app: keep them out of the
         # cyclic collector's scans, so a collection never costs a frame mid-game.
         gc.freeze()
-        # Kivy replaces sys.stderr with its logger: the deploy tests read the real one.
         self._prewarm_event = Clock.schedule_once(self._prewarm, PREWARM_DELAY)
+        # Kivy replaces sys.stderr with its logger: the deploy tests read the real one.
         stream = sys.__stderr__
         if stream is not None:
             print(READY_LINE, file=stream, flush=True)
@@ -195,40 +194,6 @@ class CompanionApp(App):
         if pending and not self._shut:
             self.screen(pending[0])
             self._prewarm_event = Clock.schedule_once(self._prewarm, PREWARM_DELAY)
-
-    def _start_hardware(self) -> None:
-        """Buttons and LED board, if this machine has them; else touch only, saying why."""
-        if not self.start_hardware:
-            self._set_status("hardware", "touch only", "--no-hardware")
-            return
-        try:
-            from hardware import start_table_hardware
-
-            self.hardware = start_table_hardware(
-                self.session,
-                self.config_obj,
-                board_port=self.board_port,
-                on_status=self._hardware_status,
-            )
-        except Exception as exc:  # any failure here must leave a playable touch app
-            self._set_status("hardware", "touch only", str(exc) or type(exc).__name__)
-
-    def _hardware_status(self, status: Any) -> None:
-        """A hardware.Status, called from hardware threads: hand it to the Kivy thread."""
-        part = str(getattr(status, "part", "hardware"))
-        kind = str(getattr(getattr(status, "kind", None), "value", status))
-        detail = str(getattr(status, "detail", ""))
-        Clock.schedule_once(lambda _dt: self._set_status(part, kind, detail), -1)
-
-    def _set_status(self, part: str, kind: str, detail: str) -> None:
-        self.statuses[part] = (kind, detail)
-        self._show_status()
-
-    def _show_status(self) -> None:
-        self.status = "  ·  ".join(
-            status_text(part, kind, detail, self.lang)
-            for part, (kind, detail) in self.statuses.items()
-        )
 
     def on_stop(self) -> None:
         self.shutdown()
@@ -246,11 +211,7 @@ class CompanionApp(App):
         self.timer.stop()
         self.model.close()
         self.voice.close()
-        hardware, self.hardware = self.hardware, None
-        if hardware is not None:
-            # closing a broken device must not stop the shutdown
-            with contextlib.suppress(Exception):
-                hardware.close()
+        self.link.close()
 
     # --- navigation ---
 

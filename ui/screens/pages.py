@@ -124,7 +124,6 @@ class SettingsScreen(PageScreen):
         app.timer.seconds[Awaiting.STEAL] = app.settings.steal_seconds
         app.timer.seconds[Awaiting.BLOCK] = app.settings.block_seconds
         app.voice.enabled = app.settings.voice
-        hardware = app.hardware
-        if "brightness" in changes and hardware is not None and hasattr(hardware, "set_brightness"):
-            hardware.set_brightness(app.settings.brightness)
+        if "brightness" in changes:
+            app.link.set_brightness(app.settings.brightness)
         self.note = tr("settings_saved", app.lang)
