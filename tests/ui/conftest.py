@@ -19,6 +19,9 @@ os.environ.update(
         "KIVY_NO_FILELOG": "1",
         "KIVY_USE_DEFAULTCONFIG": "1",
         "KIVY_HOME": _KIVY_HOME,
+        # Leave sys.stderr and the root logger alone: other packages' tests share
+        # this process under `make test`.
+        "KIVY_LOG_MODE": "PYTHON",
     }
 )
 
