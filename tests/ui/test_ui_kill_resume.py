@@ -46,7 +46,7 @@ def test_sigkill_mid_game_then_resume_shows_the_journal_state(driver, tmp_path):
     data_dir = tmp_path / "data"
     env = dict(os.environ, PYTHONPATH=str(REPO), KIVY_HOME=str(tmp_path / "kivy"))
     proc = subprocess.Popen(
-        [sys.executable, str(Path(__file__).with_name("kill_driver.py")), str(data_dir)],
+        [sys.executable, str(Path(__file__).with_name("ui_kill_driver.py")), str(data_dir)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         cwd=REPO,

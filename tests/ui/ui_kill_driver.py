@@ -2,7 +2,7 @@
 per tap the session accepted: "ack <events in the game> <total>". The SIGKILL test
 kills this process mid-game and starts the app again on the same data dir.
 
-Usage: python kill_driver.py DATA_DIR
+Usage: python ui_kill_driver.py DATA_DIR
 """
 
 from __future__ import annotations
