@@ -123,6 +123,11 @@ def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     for key in ("1", "9", "ok"):
         d.tap(d.button(code=key))
     assert d.label("tiebreak", "tb_prompt") == "Enter Cy's total"
+    d.tap_id("tiebreak", "tb_undo")  # Ben's total taken back, and put back
+    assert d.label("tiebreak", "tb_prompt") == "Enter Ben's total"
+    assert d.label("tiebreak", "tb_redo") == "Redo: Ben's tiebreaker total 19"
+    d.tap_id("tiebreak", "tb_redo")
+    assert d.label("tiebreak", "tb_prompt") == "Enter Cy's total"
     for key in ("2", "0", "ok"):
         d.tap(d.button(code=key))
     d.wait_for(lambda: d.screen == "over", "the game-over screen")
