@@ -157,7 +157,7 @@ def status_text(part: str, kind: str, detail: str, lang: str) -> str:
     "buttons: touch only: <why>". The why comes from the hardware, in English."""
     name = _PARTS.get(lang, _PARTS["en"]).get(part, part)
     word = _KINDS_FR.get(kind, kind) if lang == "fr" else kind
+    colon = " : " if lang == "fr" else ": "  # French sets a space before the colon
     if kind == "ready" or not detail:
-        return f"{name}: {word}"
-    sep = " " if kind == "connected" else ": "
-    return f"{name}: {word}{sep}{detail}"
+        return f"{name}{colon}{word}"
+    return f"{name}{colon}{word}{' ' if kind == 'connected' else colon}{detail}"

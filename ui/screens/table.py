@@ -64,7 +64,11 @@ class TableScreen(Screen):
         """A card on the pad. SORRY! first asks for its target when there is a choice."""
         model = self.app.model
         if code == "sorry" and "sorry" in model.legal and model.flip_targets:
-            self.flip_choices = [{"text": name, "code": name} for name in model.flip_targets]
+            colors = {p["name"]: p["color"] for p in model.players}
+            self.flip_choices = [
+                {"text": name, "code": name, "color": colors.get(name)}
+                for name in model.flip_targets
+            ]
             self.ids.pad_manager.current = "flip"
             return
         self.app.submit(lambda: self.app.session.play(code))
