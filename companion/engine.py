@@ -148,7 +148,8 @@ class _Draft:
             if self.hands[seat] == 0:
                 raise IllegalEvent(
                     f"{self.s.name(seat)} has no card left by the count and there is none to "
-                    "draw, so this card cannot have been played; undo the last tap"
+                    "draw, so this card cannot have been played; undo the last tap",
+                    code="no_card_left", player=self.s.name(seat),
                 )
         self.hands[seat] -= 1
         self.pile += 1
@@ -231,15 +232,24 @@ def apply(state: GameState, event: object) -> Transition:
 def _seat(state: GameState, name: str) -> int:
     seat = state.seat_of(name)
     if seat is None:
-        raise BadEvent(f"no player is called {name!r}; the players are {list(state.setup.players)}")
+        raise BadEvent(
+            f"no player is called {name!r}; the players are {list(state.setup.players)}",
+            code="unknown_player", player=name, players=", ".join(state.setup.players),
+        )
     return seat
 
 
 def _refuse_when_over(state: GameState) -> None:
     if state.winner is not None:
-        raise GameOver(f"the game is over: {state.name(state.winner)} has won; undo to go back")
+        raise GameOver(
+            f"the game is over: {state.name(state.winner)} has won; undo to go back",
+            code="game_over", winner=state.name(state.winner),
+        )
     if state.tiebreak is not None:
-        raise IllegalEvent("the tiebreaker is being played: enter each tied player's total")
+        raise IllegalEvent(
+            "the tiebreaker is being played: enter each tied player's total",
+            code="in_tiebreak",
+        )
 
 
 def _play(state: GameState, ev: Play) -> Transition:
@@ -249,19 +259,27 @@ def _play(state: GameState, ev: Play) -> Transition:
         d.close_window()  # "a window closes when the next card is logged"
         if d.winner is not None or d.tiebreak is not None:
             raise IllegalEvent(
-                "the open SORRY! window decides the game; close it before logging another card"
+                "the open SORRY! window decides the game; close it before logging another card",
+                code="window_decides",
             )
     seat = d.turn
     if ev.player is not None and _seat(state, ev.player) != seat:
-        raise NotYourTurn(f"it is {state.name(seat)}'s turn, not {ev.player}'s")
+        raise NotYourTurn(
+            f"it is {state.name(seat)}'s turn, not {ev.player}'s",
+            code="not_your_turn", turn=state.name(seat), player=ev.player,
+        )
     card = ev.card
     if d.owed and not card.is_number:
         raise CardRefused(
             f"{state.name(seat)} owes {d.owed} number card{'s' if d.owed > 1 else ''} for "
-            f"Play 2, so {card.label} cannot be played now; log a number card or end the Play 2"
+            f"Play 2, so {card.label} cannot be played now; log a number card or end the Play 2",
+            code="play2_owed", player=state.name(seat), owed=d.owed, card=card.code,
         )
     if card.kind is not CardKind.SORRY and ev.target is not None:
-        raise BadEvent(f"only a SORRY! card takes a target, not {card.label}")
+        raise BadEvent(
+            f"only a SORRY! card takes a target, not {card.label}",
+            code="target_without_sorry", card=card.code,
+        )
     kind = card.kind
     if kind is CardKind.SORRY:
         _flip_back(state, d, seat, ev.target)
@@ -312,7 +330,10 @@ def _flip_back(state: GameState, d: _Draft, seat: int, target: str | None) -> No
     names = " or ".join(state.name(i) for i in eligible)
     if target is None:
         if eligible:
-            raise BadTarget(f"name the player to flip back: {names}")
+            raise BadTarget(
+                f"name the player to flip back: {names}", code="name_target",
+                players=", ".join(state.name(i) for i in eligible),
+            )
         d.lay(seat)
         d.emit(Happening.FLIP_PLAYED, seat)
         d.end_turn(seat)
@@ -320,10 +341,16 @@ def _flip_back(state: GameState, d: _Draft, seat: int, target: str | None) -> No
         return
     victim = _seat(state, target)
     if victim == seat:
-        raise BadTarget(f"{state.name(seat)} cannot flip back their own pawn; name another player")
+        raise BadTarget(
+            f"{state.name(seat)} cannot flip back their own pawn; name another player",
+            code="target_self", player=state.name(seat),
+        )
     if d.progress[victim] == 0:
         fix = f"name {names}" if eligible else "play it with no target"
-        raise BadTarget(f"{state.name(victim)} has no pawn card to flip back; {fix}")
+        raise BadTarget(
+            f"{state.name(victim)} has no pawn card to flip back; {fix}",
+            code="target_at_start", player=state.name(victim),
+        )
     d.lay(seat)
     d.emit(Happening.FLIP_PLAYED, seat, victim)
     d.end_turn(seat)
@@ -386,7 +413,9 @@ def _call(state: GameState, seat: int, t: float | None) -> Transition:
 
 def _close(state: GameState) -> Transition:
     if state.window is None:
-        raise IllegalEvent("no SORRY! window is open, so there is nothing to close")
+        raise IllegalEvent(
+            "no SORRY! window is open, so there is nothing to close", code="no_window"
+        )
     d = _Draft(state)
     d.close_window()
     return d.freeze()
@@ -394,7 +423,7 @@ def _close(state: GameState) -> Transition:
 
 def _end_play2(state: GameState) -> Transition:
     if not state.owed:
-        raise IllegalEvent("no Play 2 is owed, so there is nothing to end")
+        raise IllegalEvent("no Play 2 is owed, so there is nothing to end", code="no_play2")
     d = _Draft(state)
     d.end_turn(d.turn)
     return d.freeze()
@@ -404,16 +433,21 @@ def _tiebreak(state: GameState, ev: Tiebreak) -> Transition:
     """R13: the highest total not over 21 wins; equal best or all over: play it again."""
     tb = state.tiebreak
     if tb is None:
-        raise IllegalEvent("there is no tiebreaker now")
+        raise IllegalEvent("there is no tiebreaker now", code="no_tiebreak")
     seat = _seat(state, ev.player)
     if seat not in tb.tied:
         tied = " and ".join(state.name(i) for i in tb.tied)
-        raise IllegalEvent(f"{state.name(seat)} is not in the tiebreaker; {tied} are")
+        raise IllegalEvent(
+            f"{state.name(seat)} is not in the tiebreaker; {tied} are",
+            code="not_tied", player=state.name(seat),
+            players=", ".join(state.name(i) for i in tb.tied),
+        )
     idx = tb.tied.index(seat)
     if tb.totals[idx] is not None:
         raise IllegalEvent(
             f"{state.name(seat)}'s tiebreaker total is already in ({tb.totals[idx]}); "
-            "undo it to change it"
+            "undo it to change it",
+            code="total_already_in", player=state.name(seat), total=tb.totals[idx],
         )
     totals = (*tb.totals[:idx], ev.total, *tb.totals[idx + 1:])
     d = _Draft(state)

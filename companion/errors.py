@@ -6,7 +6,16 @@ that raises one of these has changed any state or written anything.
 
 
 class CompanionError(ValueError):
-    """Base of every refusal raised by the core."""
+    """Base of every refusal raised by the core.
+
+    `code` names the refusal and `params` carries its facts (player names, numbers), so a
+    screen in another language can say the same sentence without parsing the English.
+    """
+
+    def __init__(self, message: str, *, code: str = "", **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class IllegalEvent(CompanionError):

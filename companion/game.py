@@ -81,12 +81,12 @@ class Game:
         """What `event` would do, without doing it; raises the engine's refusals."""
         if isinstance(event, Undo):
             if not self._done:
-                raise NothingToUndo("there is nothing to undo")
+                raise NothingToUndo("there is nothing to undo", code="nothing_to_undo")
             step = self._done[-1]
             return Result(ResultKind.UNDONE, event, step.before, (), step)
         if isinstance(event, Redo):
             if not self._undone:
-                raise NothingToUndo("there is nothing to redo")
+                raise NothingToUndo("there is nothing to redo", code="nothing_to_redo")
             step = self._undone[-1]
             return Result(ResultKind.REDONE, event, step.after, step.outcomes, step)
         if isinstance(event, Setup):

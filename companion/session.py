@@ -119,7 +119,7 @@ class Session:
         with self.lock:
             game = self.game
             if game is None:
-                raise NoGame("no game is open; start a new game first")
+                raise NoGame("no game is open; start a new game first", code="no_game")
             was_over = game.state.winner
             result = game.evaluate(event)
             if self.journal is not None and self.game_id is not None:

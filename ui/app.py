@@ -235,7 +235,7 @@ class CompanionApp(App):
         try:
             action()
         except CompanionError as exc:
-            self.model.message = refusal(exc, self.lang, self.session.state)
+            self.model.message = refusal(exc, self.lang)
             return False
         return True
 

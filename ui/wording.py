@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from companion.cards import Card, CardKind
 from companion.engine import Happening, Outcome
-from companion.errors import CardRefused, CompanionError, GameOver, NothingToUndo
+from companion.errors import CompanionError
 from companion.events import Close, EndPlay2, Event, Play, Press, Tiebreak
 from companion.state import GameState
-from ui.i18n import tr
+from ui.i18n import table, tr
 
 _ACTION_NAMES = {
     "en": {
@@ -104,37 +104,14 @@ def spoken(
     return str(state.total) if played_total else None
 
 
-_FRENCH_REFUSALS = {
-    "there is nothing to undo": "il n'y a rien à annuler",
-    "there is nothing to redo": "il n'y a rien à rétablir",
-}
-
-
-def refusal(exc: CompanionError, lang: str, state: GameState | None = None) -> str:
-    """The sentence a refused tap shows. The core words its refusals in English; those
-    a scorekeeper can reach by touch are said in French too, from the same facts."""
+def refusal(exc: CompanionError, lang: str) -> str:
+    """The sentence a refused tap shows: the core's own words in English, and in another
+    language the same sentence built from the refusal's code and facts."""
     text = str(exc)
-    if lang == "fr":
-        text = _french_refusal(exc, state) or text
+    key = f"refusal_{exc.code}"
+    if lang != "en" and exc.code and key in table(lang):
+        text = tr(key, lang, **exc.params)
     return text[:1].upper() + text[1:]
-
-
-def _french_refusal(exc: CompanionError, state: GameState | None) -> str | None:
-    if isinstance(exc, NothingToUndo):
-        return _FRENCH_REFUSALS.get(str(exc))
-    if state is None:
-        return None
-    if isinstance(exc, GameOver) and state.winner is not None:
-        return (
-            f"la partie est finie : {state.name(state.winner)} a gagné ; "
-            "annulez pour revenir en arrière"
-        )
-    if isinstance(exc, CardRefused) and state.owed:
-        return (
-            f"{state.name(state.turn)} doit encore {state.owed} carte(s) numéro pour "
-            "Jouez-en 2 : jouez une carte numéro ou terminez le Jouez-en 2"
-        )
-    return None
 
 
 _PARTS = {

@@ -1,0 +1,54 @@
+"""Every refusal the core can give is said in French from its code and facts (no Kivy)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from companion.errors import CompanionError
+from companion.events import Setup
+from companion.session import Session
+from ui.i18n import table
+from ui.wording import refusal
+
+CORE = Path(__file__).resolve().parents[2] / "companion"
+
+
+def test_every_refusal_code_in_the_core_has_a_french_sentence():
+    codes = set()
+    for path in CORE.glob("*.py"):
+        codes |= set(re.findall(r'code="([a-z0-9_]+)"', path.read_text(encoding="utf-8")))
+    assert len(codes) >= 15
+    missing = sorted(c for c in codes if f"refusal_{c}" not in table("fr"))
+    assert missing == []
+
+
+def refused(action) -> CompanionError:
+    with pytest.raises(CompanionError) as info:
+        action()
+    return info.value
+
+
+def test_refusals_reached_by_touch_read_in_french_with_their_facts():
+    session = Session()
+    no_game = refused(lambda: session.play("3"))
+    session.new_game(Setup.create(["Ana", "Ben", "Cy"], pawns=1))
+    session.play("play2")
+    owed = refused(lambda: session.play("switch"))
+    session.end_play2()
+    nothing = refused(session.redo)
+    for code in ("10", "10", "1"):
+        session.play(code)  # Ben, Cy, Ana: Ana reaches 21
+    decides = refused(lambda: session.play("4"))  # closing would make Ana win
+    said = {exc.code: refusal(exc, "fr") for exc in (no_game, owed, nothing, decides)}
+    assert said == {
+        "no_game": "Aucune partie n'est ouverte : commencez une nouvelle partie",
+        "play2_owed": "Ana doit encore 2 carte(s) numéro pour Jouez-en 2 : notez une carte "
+                      "numéro ou terminez le Jouez-en 2",
+        "nothing_to_redo": "Il n'y a rien à rétablir",
+        "window_decides": "La fenêtre SORRY! ouverte décide de la partie : fermez-la avant "
+                          "de noter une autre carte",
+    }
+    assert refusal(owed, "en").startswith("Ana owes 2 number cards for Play 2")
