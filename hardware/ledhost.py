@@ -17,7 +17,15 @@ from collections.abc import Callable, Sequence
 
 from companion.game import ResultKind
 from companion.session import Session, Update
-from hardware.boardlink import BoardError, BoardLink, BoardRefused, check_baud, check_hello
+from hardware.boardlink import (
+    ANSWER_WAIT_S,
+    HELLO_WAIT_S,
+    BoardError,
+    BoardLink,
+    BoardRefused,
+    check_baud,
+    check_hello,
+)
 from hardware.boardstate import board_state
 from hardware.firmware import pawnled
 from hardware.firmware.pawnled import BoardState
@@ -42,7 +50,8 @@ class BoardHost:
     def __init__(self, *, ports: Callable[[], Sequence[str]],
                  looking_for: str = "no LED board found", baud: int = 115200,
                  brightness: int = 64, on_status: StatusCallback | None = None,
-                 hello_wait: float = 3.0, answer_wait: float = 1.0, heartbeat: float = 2.0,
+                 hello_wait: float = HELLO_WAIT_S, answer_wait: float = ANSWER_WAIT_S,
+                 heartbeat: float = 2.0,
                  rescan: float = 1.0, silence: float = 5.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.ports = ports
