@@ -8,17 +8,9 @@
 # the unit and udev rule are refreshed, and the owner's config and the game data stay.
 set -euo pipefail
 
-readonly APP=sorry-companion
-readonly APP_USER=sorry
 readonly APP_GROUPS=(gpio dialout video render input audio)
-readonly OPT_DIR=/opt/sorry-companion
 readonly VENV=/opt/sorry-companion/venv
-readonly ETC_DIR=/etc/sorry-companion
-readonly DATA_DIR=/var/lib/sorry-companion
 readonly KIVY_HOME_DIR=/var/lib/sorry-companion/kivy
-readonly UNIT_PATH=/etc/systemd/system/sorry-companion.service
-readonly UDEV_RULE_PATH=/etc/udev/rules.d/99-sorry-ledboard.rules
-readonly TARGET_RECORD=/etc/sorry-companion/previous-default-target
 # What Kivy on KMS/DRM, GPIO (lgpio), spoken announcements and the venv need.
 readonly APT_PACKAGES=(
     python3 python3-venv python3-lgpio espeak-ng
@@ -32,6 +24,9 @@ readonly RUNTIME_REQUIREMENTS=(kivy gpiozero pyserial)
 DEPLOY_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SOURCE_DIR=$(dirname "$DEPLOY_DIR")
 readonly DEPLOY_DIR SOURCE_DIR
+readonly SCRIPT=install.sh
+# shellcheck source=common.sh
+. "$DEPLOY_DIR/common.sh"
 
 DRY_RUN=0
 ROOT=""
@@ -53,52 +48,13 @@ Running it again upgrades in place and keeps the config and the data in ${DATA_D
 EOF
 }
 
-die() {
-    printf 'install.sh: %s\n' "$*" >&2
-    exit 2
-}
-
-say() {
-    printf '%s\n' "$*"
-}
-
-# Run a command, or in a dry run only say it.
-run() {
-    if ((DRY_RUN)); then
-        printf 'would run:'
-        printf ' %q' "$@"
-        printf '\n'
-    else
-        "$@"
-    fi
+# install.sh takes only the common options.
+extra_option() {
+    return 1
 }
 
 parse_args() {
-    while (($#)); do
-        case $1 in
-            --dry-run) DRY_RUN=1 ;;
-            --root)
-                if (($# < 2)) || [[ -z $2 ]]; then
-                    die "--root needs a folder, as in --root /tmp/pi-root."
-                fi
-                ROOT=$2
-                shift
-                ;;
-            --root=*)
-                ROOT=${1#--root=}
-                [[ -n $ROOT ]] || die "--root needs a folder, as in --root /tmp/pi-root."
-                ;;
-            -h | --help)
-                usage
-                exit 0
-                ;;
-            *) die "unknown option '$1' (try --help)." ;;
-        esac
-        shift
-    done
-    if [[ -n $ROOT ]] && ((!DRY_RUN)); then
-        die "--root only goes with --dry-run: a real install always goes to /."
-    fi
+    parse_common_args "$@"
     if ((DRY_RUN)); then
         if [[ -z $ROOT ]]; then
             ROOT=$(mktemp -d "${TMPDIR:-/tmp}/sorry-companion-root.XXXXXX")
@@ -107,11 +63,6 @@ parse_args() {
         ROOT=$(cd "$ROOT" && pwd)
         [[ $ROOT != / ]] || die "--dry-run with --root / would write into the real system; leave out --dry-run instead."
     fi
-}
-
-# The file that a path on the Pi is written to: under --root in a dry run.
-at() {
-    printf '%s%s' "$ROOT" "$1"
 }
 
 # Install SRC as DEST with MODE unless DEST already has exactly that content,

@@ -6,15 +6,13 @@
 #   deploy/uninstall.sh --dry-run --root DIR [--purge]   remove under DIR only, run nothing
 set -euo pipefail
 
-readonly APP=sorry-companion
-readonly APP_USER=sorry
-readonly OPT_DIR=/opt/sorry-companion
-readonly ETC_DIR=/etc/sorry-companion
-readonly DATA_DIR=/var/lib/sorry-companion
-readonly UNIT_PATH=/etc/systemd/system/sorry-companion.service
+DEPLOY_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+readonly DEPLOY_DIR
+readonly SCRIPT=uninstall.sh
+# shellcheck source=common.sh
+. "$DEPLOY_DIR/common.sh"
+
 readonly UNIT_DROPIN_DIR=/etc/systemd/system/sorry-companion.service.d
-readonly UDEV_RULE_PATH=/etc/udev/rules.d/99-sorry-ledboard.rules
-readonly TARGET_RECORD=/etc/sorry-companion/previous-default-target
 
 DRY_RUN=0
 PURGE=0
@@ -36,52 +34,15 @@ install.sh carries on where the table left off.
 EOF
 }
 
-die() {
-    printf 'uninstall.sh: %s\n' "$*" >&2
-    exit 2
-}
-
-say() {
-    printf '%s\n' "$*"
-}
-
-run() {
-    if ((DRY_RUN)); then
-        printf 'would run:'
-        printf ' %q' "$@"
-        printf '\n'
-    else
-        "$@"
-    fi
+extra_option() {
+    case $1 in
+        --purge) PURGE=1 ;;
+        *) return 1 ;;
+    esac
 }
 
 parse_args() {
-    while (($#)); do
-        case $1 in
-            --dry-run) DRY_RUN=1 ;;
-            --purge) PURGE=1 ;;
-            --root)
-                if (($# < 2)) || [[ -z $2 ]]; then
-                    die "--root needs a folder, as in --root /tmp/pi-root."
-                fi
-                ROOT=$2
-                shift
-                ;;
-            --root=*)
-                ROOT=${1#--root=}
-                [[ -n $ROOT ]] || die "--root needs a folder, as in --root /tmp/pi-root."
-                ;;
-            -h | --help)
-                usage
-                exit 0
-                ;;
-            *) die "unknown option '$1' (try --help)." ;;
-        esac
-        shift
-    done
-    if [[ -n $ROOT ]] && ((!DRY_RUN)); then
-        die "--root only goes with --dry-run: a real uninstall always works on /."
-    fi
+    parse_common_args "$@"
     if ((DRY_RUN)); then
         [[ -n $ROOT ]] || die "--dry-run needs --root DIR: the folder that holds a dry-run install."
         [[ -d $ROOT ]] || die "--root $ROOT is not a folder."
@@ -90,10 +51,6 @@ parse_args() {
     else
         ((EUID == 0)) || die "run it as root: sudo $0"
     fi
-}
-
-at() {
-    printf '%s%s' "$ROOT" "$1"
 }
 
 remove() {

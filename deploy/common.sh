@@ -1,0 +1,69 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034  # the paths are used by the scripts that source this file
+# What install.sh and uninstall.sh share: where things live on the Pi, how they speak,
+# dry runs, and the options both take. Sourced, never run; the caller sets SCRIPT
+# (its own name, for messages), DRY_RUN=0, ROOT="" and defines usage().
+
+readonly APP=sorry-companion
+readonly APP_USER=sorry
+readonly OPT_DIR=/opt/sorry-companion
+readonly ETC_DIR=/etc/sorry-companion
+readonly DATA_DIR=/var/lib/sorry-companion
+readonly UNIT_PATH=/etc/systemd/system/sorry-companion.service
+readonly UDEV_RULE_PATH=/etc/udev/rules.d/99-sorry-ledboard.rules
+readonly TARGET_RECORD=/etc/sorry-companion/previous-default-target
+
+die() {
+    printf '%s: %s\n' "$SCRIPT" "$*" >&2
+    exit 2
+}
+
+say() {
+    printf '%s\n' "$*"
+}
+
+# Run a command, or in a dry run only say it.
+run() {
+    if ((DRY_RUN)); then
+        printf 'would run:'
+        printf ' %q' "$@"
+        printf '\n'
+    else
+        "$@"
+    fi
+}
+
+# The file that a path on the Pi stands for: under --root in a dry run.
+at() {
+    printf '%s%s' "$ROOT" "$1"
+}
+
+# Parse --dry-run, --root DIR, --help; any other option goes to `extra_option OPTION`,
+# which returns non-zero when it does not know it. --root only goes with --dry-run.
+parse_common_args() {
+    while (($#)); do
+        case $1 in
+            --dry-run) DRY_RUN=1 ;;
+            --root)
+                if (($# < 2)) || [[ -z $2 ]]; then
+                    die "--root needs a folder, as in --root /tmp/pi-root."
+                fi
+                ROOT=$2
+                shift
+                ;;
+            --root=*)
+                ROOT=${1#--root=}
+                [[ -n $ROOT ]] || die "--root needs a folder, as in --root /tmp/pi-root."
+                ;;
+            -h | --help)
+                usage
+                exit 0
+                ;;
+            *) extra_option "$1" || die "unknown option '$1' (try --help)." ;;
+        esac
+        shift
+    done
+    if [[ -n $ROOT ]] && ((!DRY_RUN)); then
+        die "--root only goes with --dry-run: without it, $SCRIPT works on the real system."
+    fi
+}
