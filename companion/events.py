@@ -54,22 +54,26 @@ class Setup:
     ) -> Setup:
         """Validate and build a setup; every refusal is a BadSetup sentence."""
         if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
-            raise BadSetup("players must be a list of 2 to 4 names")
+            raise BadSetup("players must be a list of 2 to 4 names", code="players_not_list")
         names = tuple(p.strip() for p in players)
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise BadSetup(f"a game needs 2 to 4 players, not {len(names)}")
+            raise BadSetup(f"a game needs 2 to 4 players, not {len(names)}", code="player_count",
+                           count=len(names))
         if any(not n for n in names):
-            raise BadSetup("every player needs a name; one of the names is empty")
+            raise BadSetup("every player needs a name; one of the names is empty",
+                           code="empty_name")
         seen: dict[str, str] = {}
         for name in names:
             if name.casefold() in seen:
                 raise BadSetup(
-                    f"two players are both called {name!r}; give each player a different name"
+                    f"two players are both called {name!r}; give each player a different name",
+                    code="same_name", name=name,
                 )
             seen[name.casefold()] = name
         first = names[0] if first is None else first
         if not isinstance(first, str) or first.strip() not in names:
-            raise BadSetup(f"first names {first!r}, who is not one of the players {list(names)}")
+            raise BadSetup(f"first names {first!r}, who is not one of the players {list(names)}",
+                           code="first_unknown", first=first)
         if colors is None:
             cols = SEATING[: len(names)]
         else:
@@ -82,13 +86,16 @@ class Setup:
             ):
                 raise BadSetup(
                     f"colors must be {len(names)} different ones of {', '.join(allowed)}, "
-                    f"one per player, not {colors!r}"
+                    f"one per player, not {colors!r}",
+                    code="bad_colors",
                 )
             cols = tuple(Color(c) for c in colors)
         if isinstance(pawns, bool) or not isinstance(pawns, int) or not 1 <= pawns <= MAX_PAWNS:
-            raise BadSetup(f"pawns must be a whole number from 1 to 4, not {pawns!r}")
+            raise BadSetup(f"pawns must be a whole number from 1 to 4, not {pawns!r}",
+                           code="bad_pawns", pawns=pawns)
         if variant not in (Variant.STANDARD.value, Variant.LONG.value):
-            raise BadSetup(f"variant must be 'standard' or 'long', not {variant!r}")
+            raise BadSetup(f"variant must be 'standard' or 'long', not {variant!r}",
+                           code="bad_variant", variant=variant)
         return Setup(names, first.strip(), cols, pawns, Variant(variant))
 
     def to_json(self) -> dict[str, Any]:

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from companion.cards import Card
 from companion.engine import Outcome, apply
-from companion.errors import BadEvent, NothingToUndo
-from companion.events import Event, Play, Redo, Setup, Undo
+from companion.errors import BadEvent, CompanionError, NothingToUndo
+from companion.events import Event, Play, Redo, Setup, Undo, parse_event
 from companion.state import GameState, initial_state
 
-__all__ = ["Card", "Game", "Result", "ResultKind", "Step"]
+__all__ = ["Card", "Game", "Result", "ResultKind", "Step", "StoredReplay"]
 
 
 class ResultKind(StrEnum):
@@ -49,6 +49,15 @@ class Result(NamedTuple):
     state: GameState
     outcomes: tuple[Outcome, ...]
     step: Step | None = None  # the new step, or the step undone/redone
+
+
+class StoredReplay(NamedTuple):
+    """How far a stored game replayed: `applied` objects (the setup counts), and the
+    refusal that stopped it (None: all of them)."""
+
+    game: Game | None
+    applied: int
+    error: CompanionError | None
 
 
 class Game:
@@ -90,7 +99,8 @@ class Game:
             step = self._undone[-1]
             return Result(ResultKind.REDONE, event, step.after, step.outcomes, step)
         if isinstance(event, Setup):
-            raise BadEvent("a game has one setup, at its start; start a new game instead")
+            raise BadEvent("a game has one setup, at its start; start a new game instead",
+                           code="second_setup")
         before = self.state
         tr = apply(before, event)
         if not tr.changed:
@@ -119,12 +129,37 @@ class Game:
         return self.push(Play(Card.parse(card), player, target))
 
     @classmethod
+    def replay_stored(cls, objs: Iterable[dict[str, Any]]) -> StoredReplay:
+        """Replay stored event objects (setup first) as far as they go.
+
+        A stored game should always replay; this tolerates one that does not (written by an
+        older version's rules, or edited by hand) and says where and why it stopped, so that
+        the caller can keep the good part and set the rest aside.
+        """
+        it = iter(objs)
+        try:
+            first = parse_event(next(it, None))
+        except CompanionError as exc:
+            return StoredReplay(None, 0, exc)
+        if not isinstance(first, Setup):
+            missing = BadEvent("a game must start with its setup", code="no_setup")
+            return StoredReplay(None, 0, missing)
+        game, applied = cls(first), 1
+        for obj in it:
+            try:
+                game.push(parse_event(obj))
+            except CompanionError as exc:
+                return StoredReplay(game, applied, exc)
+            applied += 1
+        return StoredReplay(game, applied, None)
+
+    @classmethod
     def from_events(cls, events: Iterable[Event]) -> Game:
         """Replay a whole event list whose first event is the setup."""
         it = iter(events)
         first = next(it, None)
         if not isinstance(first, Setup):
-            raise BadEvent("a game must start with its setup")
+            raise BadEvent("a game must start with its setup", code="no_setup")
         game = cls(first)
         for event in it:
             game.push(event)

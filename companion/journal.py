@@ -504,6 +504,13 @@ class Journal:
                 f"journal file is damaged ({exc}); restart the app to repair it")
         return events, None
 
+    def set_aside(self, game_id: int, seq: int, why: str) -> str:
+        """Move event `seq` and every event after it out of the game, keeping them all in
+        the set_aside table, and say so in one sentence (e.g. an event today's rules refuse).
+        """
+        with self._lock:
+            return self._set_aside(game_id, seq, why)
+
     def _set_aside(self, game_id: int, seq: int, why: str) -> str:
         """Move a bad row and every row after it out of the game, keeping them all."""
         n = self._read("SELECT COUNT(*) FROM events WHERE game_id = ? AND seq >= ?",

@@ -30,7 +30,6 @@ from companion.events import (
     Setup,
     Tiebreak,
     Undo,
-    parse_event,
 )
 from companion.game import Game, Result
 from companion.state import GameState, Window
@@ -44,6 +43,8 @@ class JournalLike(Protocol):
     def append(self, game_id: int, event: dict[str, Any]) -> None: ...
 
     def set_result(self, game_id: int, winner: str | None) -> None: ...
+
+    def set_aside(self, game_id: int, seq: int, why: str) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,7 @@ class Session:
         self.lock = threading.RLock()
         self.game: Game | None = None
         self.game_id: int | None = None
+        self.damage: str | None = None  # what open_game had to set aside, in one sentence
         self._listeners: list[Listener] = []
 
     # --- observing ---
@@ -96,15 +98,30 @@ class Session:
     def new_game(self, setup: Setup) -> GameState:
         with self.lock:
             game_id = self.journal.start_game(setup.to_json()) if self.journal else None
-            self.game, self.game_id = Game(setup), game_id
+            self.game, self.game_id, self.damage = Game(setup), game_id, None
             self._notify(None)
             return self.game.state
 
     def open_game(self, game_id: int | None, events: Iterable[dict[str, Any]]) -> GameState:
-        """Rebuild a stored game from its journalled events (resume after a crash)."""
-        evs = [parse_event(e) for e in events]
+        """Rebuild a stored game from its journalled events (resume after a crash).
+
+        An event that no longer replays (stored by an older version, or edited by hand)
+        and everything after it are set aside in the journal, so the journal and the state
+        agree again; `damage` says so. A game whose setup cannot be read is refused.
+        """
+        replayed = Game.replay_stored(events)
+        if replayed.game is None:
+            assert replayed.error is not None
+            raise replayed.error
         with self.lock:
-            self.game, self.game_id = Game.from_events(evs), game_id
+            self.damage = None
+            if replayed.error is not None:
+                why = f"event {replayed.applied} no longer replays ({replayed.error})"
+                if self.journal is not None and game_id is not None:
+                    self.damage = self.journal.set_aside(game_id, replayed.applied, why)
+                else:
+                    self.damage = f"the game stops before {why}"
+            self.game, self.game_id = replayed.game, game_id
             state = self.game.state
             if self.journal is not None and game_id is not None and state.winner is not None:
                 # killed between the winning event and its result: record the result now

@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import Happening
-from companion.errors import CompanionError
-from companion.events import Setup, parse_event
 from companion.game import Game
 
 __all__ = [
@@ -138,21 +136,14 @@ def aggregate(games: Iterable[GameStats]) -> list[PlayerStats]:
 def replay_events(events: Iterable[dict[str, Any]]) -> tuple[Game | None, str | None]:
     """A stored game replayed as far as it goes, and why it stopped early (None: it didn't).
 
-    A stored game should always replay; this tolerates one that doesn't (an older
-    version's rules, a hand-edited file) so that one game never hides the others.
+    One game that does not replay (an older version's rules, a hand-edited file) never
+    hides the others.
     """
-    it = iter(events)
-    game: Game | None = None
-    try:
-        first = parse_event(next(it, None))
-        if not isinstance(first, Setup):
+    game, applied, error = Game.replay_stored(events)
+    if error is None:
+        return game, None
+    if game is None:
+        if error.code == "no_setup":
             return None, "it does not start with its setup"
-        game = Game(first)
-        for n, obj in enumerate(it, start=1):
-            try:
-                game.push(parse_event(obj))
-            except CompanionError as exc:
-                return game, f"event {n} cannot be replayed ({exc})"
-    except CompanionError as exc:
-        return None, f"its setup cannot be read ({exc})"
-    return game, None
+        return None, f"its setup cannot be read ({error})"
+    return game, f"event {applied} cannot be replayed ({error})"

@@ -110,8 +110,10 @@ class TableModel(EventDispatcher):
     def _drain(self, *_: object) -> None:
         while self._inbox:
             update = self._inbox.popleft()
-            if update.result is None:
-                self.message = self.warning = self.notice = ""
+            if update.result is None:  # a new or resumed game
+                self.warning = self.notice = ""
+                damage = self.session.damage
+                self.message = tr("damage", self.lang, damage=damage) if damage else ""
             else:
                 self._react(update.result, update.state)
         self.refresh()

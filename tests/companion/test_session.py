@@ -182,3 +182,23 @@ def test_a_journal_that_cannot_write_refuses_the_event_and_the_state_stays(tmp_p
     with pytest.raises(JournalError):
         session.play("5")
     assert session.state is before and heard == []
+
+
+def test_a_stored_event_that_no_longer_replays_is_set_aside_and_play_goes_on(tmp_path):
+    from companion.journal import Journal
+
+    journal = Journal.open(tmp_path)
+    gid = journal.start_game(Setup.create(["Ana", "Ben"]).to_json())
+    for obj in ({"type": "play", "card": "4"}, {"type": "end_play2"},  # refused today
+                {"type": "play", "card": "5"}):
+        journal.append(gid, obj)
+    stored = journal.unfinished()
+    session = Session(journal)
+    state = session.open_game(stored.game_id, stored.events)
+    assert state.total == 4
+    assert "event 2 no longer replays (no Play 2 is owed" in session.damage
+    assert "set aside" in session.damage
+    session.play("6")  # the journal and the state agree again: the next event follows
+    again = journal.unfinished()
+    assert [e.get("card") for e in again.events[1:]] == ["4", "6"]
+    assert Session().open_game(None, again.events).total == 10

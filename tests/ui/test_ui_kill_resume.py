@@ -90,3 +90,26 @@ def test_sigkill_mid_game_then_resume_shows_the_journal_state(driver, tmp_path):
     # The game goes on from there: one more card is one more tap.
     d.tap_code("1")
     assert d.app.session.state.to_json() == game.play("1").state.to_json()
+
+
+def test_a_stored_game_that_no_longer_replays_still_starts_and_resumes_its_good_part(
+        driver, tmp_path):
+    """An event today's rules refuse (an older version's journal, a hand edit) must not
+    keep the appliance from starting: the app offers the game up to that event."""
+    data_dir = tmp_path / "data"
+    journal = Journal.open(data_dir)
+    gid = journal.start_game({"type": "setup", "players": ["Ana", "Ben"]})
+    for obj in ({"type": "play", "card": "4"}, {"type": "end_play2"},
+                {"type": "play", "card": "5"}):
+        journal.append(gid, obj)
+    journal.close()
+
+    d = driver(data_dir)
+    assert d.screen == "resume"
+    assert d.label("resume", "resume_desc") == "Ana, Ben: round 1, Ben to play"
+    assert "event 2 cannot be replayed (no Play 2 is owed" in d.label("resume", "resume_damage")
+    d.tap_id("resume", "resume_button")
+    assert d.screen == "table" and d.label("table", "total_label") == "4"
+    assert "set aside" in d.label("table", "message_label")
+    d.tap_code("6")
+    assert d.label("table", "total_label") == "10"

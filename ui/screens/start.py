@@ -17,9 +17,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
-from companion.events import SEATING, Setup, parse_event
-from companion.game import Game
+from companion.events import SEATING, Setup
+from companion.stats import replay_events
 from ui.i18n import tr
+from ui.wording import refusal
 
 COLORS = [c.value for c in SEATING]
 MAX_PLAYERS = 4
@@ -122,7 +123,7 @@ class StartScreen(Screen):
                 variant=self.variant,
             )
         except CompanionError as exc:
-            self.message = str(exc)[:1].upper() + str(exc)[1:]
+            self.message = refusal(exc, app.lang)
             return
         self.message = ""
         app.start_game(setup)
@@ -179,7 +180,11 @@ class ResumeScreen(Screen):
         stored = self.stored
         if stored is None:
             return
-        game = Game.from_events(parse_event(e) for e in stored.events)
+        game, unplayable = replay_events(stored.events)
+        if game is None:
+            self.description = tr("damage", lang, damage=unplayable)
+            self.damage = ""
+            return
         state = game.state
         players = ", ".join(state.setup.players)
         if state.running:
@@ -188,7 +193,7 @@ class ResumeScreen(Screen):
             )
         else:
             self.description = tr("resume_desc_over", lang, players=players, round=state.round)
-        damage = getattr(stored, "damage", None)
+        damage = " ".join(d for d in (getattr(stored, "damage", None), unplayable) if d)
         self.damage = tr("damage", lang, damage=damage) if damage else ""
 
     def resume(self) -> None:
