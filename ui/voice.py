@@ -23,6 +23,7 @@ class Voice:
         self._closed = False
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
+        self._speaking: subprocess.Popen[bytes] | None = None
         self.spoken = 0  # utterances handed to the command, for tests and the bench
 
     @property
@@ -55,22 +56,32 @@ class Voice:
     def _speak(self, text: str, lang: str) -> None:
         assert self.path is not None
         try:
-            subprocess.run(
-                [self.path, "-v", ESPEAK_VOICES.get(lang, "en"), text],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                timeout=SPEECH_TIMEOUT,
-                check=False,
-            )
+            with self._wake:
+                if self._closed:
+                    return
+                self._speaking = subprocess.Popen(
+                    [self.path, "-v", ESPEAK_VOICES.get(lang, "en"), text],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            finished = self._speaking.wait(timeout=SPEECH_TIMEOUT) == 0
+        except subprocess.TimeoutExpired:
+            self._speaking.kill()
+            return
         except (OSError, subprocess.SubprocessError):
             return  # a voice that fails must never disturb the game
-        self.spoken += 1
+        if finished:
+            self.spoken += 1
 
     def close(self) -> None:
-        """Stop the worker after the utterance being spoken, if any."""
+        """Stop the worker and cut off the utterance being spoken: quitting never waits
+        for speech."""
         with self._wake:
             self._closed = True
             self._wake.notify()
+            speaking = self._speaking
+        if speaking is not None and speaking.poll() is None:
+            speaking.terminate()
         if self._thread is not None:
-            self._thread.join(timeout=SPEECH_TIMEOUT)
+            self._thread.join(timeout=1.0)

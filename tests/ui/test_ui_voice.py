@@ -47,3 +47,18 @@ def test_a_missing_command_is_silent(tmp_path):
     voice.say("21!", "en")  # nothing happens, nothing fails
     voice.close()
     assert voice.spoken == 0
+
+
+def test_closing_cuts_off_an_utterance_instead_of_waiting_for_it(tmp_path):
+    log = tmp_path / "spoken.txt"
+    command = tmp_path / "endless-espeak"
+    command.write_text(f'#!/bin/sh\necho "$3" >> "{log}"\nexec sleep 3600\n')
+    command.chmod(command.stat().st_mode | stat.S_IEXEC)
+    voice = Voice(str(command))
+    voice.say("twenty-one", "en")
+    wait_until(lambda: log.exists(), "the utterance to start")
+    speaking = voice._speaking
+    voice.close()
+    assert speaking is not None and speaking.wait(timeout=WAIT) is not None
+    assert not voice._thread.is_alive()
+    assert voice.spoken == 0  # cut off, not spoken to the end
