@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -59,12 +60,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.run(args) or 0)
+        status = int(args.run(args) or 0)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
+        return status
+    except BrokenPipeError:  # `sorry-companion history | head`: the reader has enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except ConfigError as exc:
         print(f"sorry-companion: {exc}", file=sys.stderr)
         return 2
     except CompanionError as exc:
         print(f"sorry-companion: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # writing the output failed (e.g. `export > /dev/full`)
+        print(f"sorry-companion: could not write the output: {exc.strerror or exc}",
+              file=sys.stderr)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except KeyboardInterrupt:
         return 130

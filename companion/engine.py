@@ -57,6 +57,7 @@ class Happening(StrEnum):
     ROUND_ENDED = "round_ended"  # value = the number of the round that ended
     TIED = "tied"  # a tiebreaker starts (again)
     WON = "won"  # seat won the game
+    EARLIER_EDGE = "earlier_edge"  # the caller's own earlier edge arrived late; value = s
     IGNORED = "ignored"  # a press that changes nothing ("no SORRY! now"); seat pressed
 
 
@@ -68,8 +69,12 @@ class Outcome(NamedTuple):
 
 
 class Transition(NamedTuple):
+    """The new state and what happened. `amends`: this only refines the previous step
+    (a caller's own earlier edge), so undo takes both back together."""
+
     state: GameState
     outcomes: tuple[Outcome, ...]
+    amends: bool = False
 
     @property
     def changed(self) -> bool:
@@ -391,7 +396,9 @@ def _press(state: GameState, ev: Press) -> Transition:
     )
     if earlier and seat == w.caller:
         # The caller's own earlier edge arrived late: it is their call time from now on.
-        return Transition(state._replace(window=replace(w, caller_t=ev.t)), ())
+        refined = state._replace(window=replace(w, caller_t=ev.t))
+        edge = Outcome(Happening.EARLIER_EDGE, seat, value=w.caller_t - ev.t)
+        return Transition(refined, (edge,), amends=True)
     if earlier:
         assert w.before_call is not None and w.caller is not None
         tr = _call(w.before_call, seat, ev.t)

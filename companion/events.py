@@ -71,9 +71,11 @@ class Setup:
                 )
             seen[name.casefold()] = name
         first = names[0] if first is None else first
-        if not isinstance(first, str) or first.strip() not in names:
+        by_folded = {n.casefold(): n for n in names}
+        if not isinstance(first, str) or first.strip().casefold() not in by_folded:
             raise BadSetup(f"first names {first!r}, who is not one of the players {list(names)}",
                            code="first_unknown", first=first)
+        first = by_folded[first.strip().casefold()]
         if colors is None:
             cols = SEATING[: len(names)]
         else:
@@ -96,7 +98,7 @@ class Setup:
         if variant not in (Variant.STANDARD.value, Variant.LONG.value):
             raise BadSetup(f"variant must be 'standard' or 'long', not {variant!r}",
                            code="bad_variant", variant=variant)
-        return Setup(names, first.strip(), cols, pawns, Variant(variant))
+        return Setup(names, first, cols, pawns, Variant(variant))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -192,6 +194,18 @@ def _name(obj: dict[str, Any], key: str, *, required: bool) -> str | None:
     return value.strip()
 
 
+def _seconds(t: object) -> float:
+    """A press's edge time: a finite number of seconds (JSON ints may be huge)."""
+    try:
+        seconds = math.nan if isinstance(t, bool) else float(t)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        seconds = math.nan
+    if not math.isfinite(seconds):
+        shown = repr(t)[:40] if not isinstance(t, int) or t.bit_length() < 256 else "a huge number"
+        raise BadEvent(f"press 't' must be a number of seconds, not {shown}")
+    return seconds
+
+
 def parse_event(obj: object) -> Event:
     """One transcript object to an event. Unknown keys are ignored, as the spec says."""
     if not isinstance(obj, dict):
@@ -205,11 +219,7 @@ def parse_event(obj: object) -> Event:
         )
     if kind == "press":
         t = obj.get("t")
-        if t is not None and (
-            isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t)
-        ):
-            raise BadEvent(f"press 't' must be a number of seconds, not {t!r}")
-        return Press(_name(obj, "player", required=True), None if t is None else float(t))
+        return Press(_name(obj, "player", required=True), None if t is None else _seconds(t))
     if kind == "close":
         return Close()
     if kind == "end_play2":

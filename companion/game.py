@@ -28,6 +28,7 @@ __all__ = ["Card", "Game", "Result", "ResultKind", "Step", "StoredReplay"]
 class ResultKind(StrEnum):
     APPLIED = "applied"
     IGNORED = "ignored"
+    AMENDED = "amended"  # the last step refined in place (see Transition.amends)
     UNDONE = "undone"
     REDONE = "redone"
 
@@ -105,6 +106,10 @@ class Game:
         tr = apply(before, event)
         if not tr.changed:
             return Result(ResultKind.IGNORED, event, before, tr.outcomes)
+        if tr.amends and self._done:
+            top = self._done[-1]
+            step = Step(top.event, top.before, tr.state, top.outcomes)
+            return Result(ResultKind.AMENDED, event, tr.state, tr.outcomes, step)
         step = Step(event, before, tr.state, tr.outcomes)
         return Result(ResultKind.APPLIED, event, tr.state, tr.outcomes, step)
 
@@ -114,6 +119,9 @@ class Game:
             self._undone.append(self._done.pop())
         elif result.kind is ResultKind.REDONE:
             self._done.append(self._undone.pop())
+        elif result.kind is ResultKind.AMENDED:
+            assert result.step is not None and result.step.before is self._done[-1].before
+            self._done[-1] = result.step
         elif result.kind is ResultKind.APPLIED:
             assert result.step is not None and result.step.before is self.state
             self._done.append(result.step)

@@ -11,6 +11,7 @@ block. Every refusal is a CompanionError whose message can be shown as it is.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -19,7 +20,7 @@ from typing import Any, Protocol
 
 from companion.cards import ALL_CARDS, Card, CardKind
 from companion.describe import describe
-from companion.errors import CompanionError, IllegalEvent
+from companion.errors import CompanionError, IllegalEvent, JournalError
 from companion.events import (
     Close,
     EndPlay2,
@@ -33,6 +34,8 @@ from companion.events import (
 )
 from companion.game import Game, Result
 from companion.state import GameState, Window
+
+log = logging.getLogger(__name__)
 
 
 class JournalLike(Protocol):
@@ -80,7 +83,13 @@ class Session:
         """Call `listener` after every change; returns a function that unsubscribes."""
         with self.lock:
             self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
+
+        def unsubscribe() -> None:
+            with self.lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
 
     def _notify(self, result: Result | None) -> None:
         assert self.game is not None
@@ -123,9 +132,8 @@ class Session:
                     self.damage = f"the game stops before {why}"
             self.game, self.game_id = replayed.game, game_id
             state = self.game.state
-            if self.journal is not None and game_id is not None and state.winner is not None:
-                # killed between the winning event and its result: record the result now
-                self.journal.set_result(game_id, state.name(state.winner))
+            if state.winner is not None:
+                self._record_result()  # killed between the winning event and its result
             self._notify(None)
             return state
 
@@ -142,12 +150,26 @@ class Session:
             if self.journal is not None and self.game_id is not None:
                 self.journal.append(self.game_id, event.to_json())
             game.accept(result)
-            winner = game.state.winner
-            if self.journal is not None and self.game_id is not None and winner != was_over:
-                self.journal.set_result(self.game_id, None if winner is None
-                                        else game.state.name(winner))
+            if game.state.winner != was_over:
+                self._record_result()
             self._notify(result)
             return result
+
+    def _record_result(self) -> None:
+        """Write the winner (or None again after an undo) to the game's journal row.
+
+        The events are the record; the result row only speeds up history. So a failure
+        here is logged, not raised: the event is saved and applied, and the result is
+        written again the next time the game is opened.
+        """
+        state = self.state
+        if self.journal is None or self.game_id is None or state is None:
+            return
+        try:
+            self.journal.set_result(self.game_id, None if state.winner is None
+                                    else state.name(state.winner))
+        except JournalError as exc:
+            log.warning("could not record the game's result: %s", exc)
 
     def play(self, card: str, target: str | None = None, player: str | None = None) -> Result:
         return self.submit(Play(Card.parse(card), player, target))
@@ -198,13 +220,21 @@ class Session:
             return frozenset(legal)
 
     def flip_targets(self) -> tuple[str, ...]:
-        """Players a flip-back SORRY! may name now (empty: play it with no target)."""
-        state = self.state
-        if state is None:
-            return ()
-        return tuple(
-            state.name(i) for i, p in enumerate(state.progress) if p > 0 and i != state.turn
-        )
+        """Players a flip-back SORRY! may name now (empty: play it with no target).
+        Asked of the engine, like legal_cards, so the rule lives in one place."""
+        with self.lock:
+            game = self.game
+            if game is None:
+                return ()
+            sorry = Card.parse("sorry")
+            targets = []
+            for name in game.state.setup.players:
+                try:
+                    game.evaluate(Play(sorry, None, name))
+                except CompanionError:
+                    continue
+                targets.append(name)
+            return tuple(targets)
 
     def undo_label(self) -> str | None:
         """"Ben played 7": what undo would take back, or None."""

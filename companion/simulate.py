@@ -15,9 +15,6 @@ Decisions of the simulator (not of the rules):
   its turn: it plays one of them as a flip-back SORRY!, logged as "sorry".
 - A bot whose hand is empty on its turn takes the top card of the draw pile and plays a
   card, as the engine assumes; if nothing is left to draw the game stops as "stalled".
-- A player's own two presses are delivered in edge order: the engine keeps a caller's
-  later edge when their earlier one arrives second, which `Referee` reads differently
-  (test_a_callers_own_earlier_edge_keeps_them_the_first_caller, xfail until fixed).
 """
 
 from __future__ import annotations
@@ -556,7 +553,6 @@ class _Table:
         calls.sort()
         if len(calls) > 1 and rng.random() < P_OUT_OF_ORDER:
             rng.shuffle(calls)
-            calls = _own_presses_in_order(calls)
         if DONT_BE_SORRY in hands[w.scorer] and rng.random() < P_EARLY_BLOCK:
             calls.insert(0, (self._t(0.05, 1), w.scorer))
         block = DONT_BE_SORRY in hands[w.scorer] and rng.random() < P_BLOCK
@@ -579,14 +575,6 @@ class _Table:
         else:
             total = self.rng.randint(10, 25)
         self._push(Tiebreak(self.names[seat], total))
-
-
-def _own_presses_in_order(calls: list[tuple[float, int]]) -> list[tuple[float, int]]:
-    """Keep the shuffled order between players, but each player's presses by edge time."""
-    times: dict[int, list[float]] = {}
-    for t, seat in sorted(calls):
-        times.setdefault(seat, []).append(t)
-    return [(times[seat].pop(0), seat) for _, seat in calls]
 
 
 def simulate(rng: random.Random, *, players: int = 4, pawns: int = 4,

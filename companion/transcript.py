@@ -25,8 +25,12 @@ class Replay:
     events: int  # events applied (including ignored presses), setup included
 
 
-def replay_lines(lines: Iterable[str]) -> Replay:
-    """Apply a transcript line by line; blank lines are skipped (1-based line numbers)."""
+def replay_lines(lines: Iterable[str | bytes]) -> Replay:
+    """Apply a transcript line by line; blank lines are skipped (1-based line numbers).
+
+    Lines may be bytes straight from a file: one that is not UTF-8 is that line's error,
+    after every line before it has been applied.
+    """
     game: Game | None = None
     applied = 0
     number = 0
@@ -51,11 +55,20 @@ def replay_lines(lines: Iterable[str]) -> Replay:
     return Replay(game, None, applied)
 
 
-def _parse_line(line: str) -> Event:
+def _parse_line(line: str | bytes) -> Event:
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CompanionError("not UTF-8 text; a transcript is UTF-8 JSON Lines") from None
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         raise CompanionError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except ValueError as exc:  # e.g. an integer longer than Python converts
+        raise CompanionError(f"not a usable JSON line ({exc})") from None
+    except RecursionError:
+        raise CompanionError("not a usable JSON line (nested too deeply)") from None
     return parse_event(obj)
 
 
@@ -68,7 +81,3 @@ def write_transcript(out: TextIO, events: Iterable[Event | dict[str, Any]]) -> i
         count += 1
     return count
 
-
-def transcript_of(game: Game, log: Iterable[Event]) -> list[dict[str, Any]]:
-    """The objects of a transcript: the setup, then every event as it was pushed."""
-    return [game.setup.to_json(), *(e.to_json() for e in log)]

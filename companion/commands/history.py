@@ -67,7 +67,8 @@ def _rounds(journal: Journal, record: GameRecord) -> int | None:
 def run(args: argparse.Namespace) -> int:
     journal = open_journal(args)
     if journal is None:
-        print(f"No games are stored yet in {config_from_args(args).data_dir}.")
+        print("[]" if args.json else
+              f"No games are stored yet in {config_from_args(args).data_dir}.")
         return 0
     with journal:
         seen = len(journal.damage)

@@ -25,14 +25,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         if args.file == "-":
-            lines = sys.stdin.read().splitlines()
+            data = sys.stdin.buffer.read()
         else:
-            with open(args.file, encoding="utf-8", errors="replace") as f:
-                lines = f.read().splitlines()
+            with open(args.file, "rb") as f:
+                data = f.read()
     except OSError as exc:
         print(f"cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    result = replay_lines(lines)
+    result = replay_lines(data.splitlines())
     state = None if result.game is None else result.game.state
     if args.json:
         print(json.dumps(None if state is None else state.to_json(), ensure_ascii=False))

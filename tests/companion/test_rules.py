@@ -536,3 +536,45 @@ def test_ignored_presses_are_not_steps_of_undo():
     press(g, "Cy", 1.0)  # no window: ignored
     undo(g)
     assert g.state.total == 0
+
+
+# --- decisions where the spec is silent (README) ---
+
+def test_a_callers_own_earlier_edge_refines_their_call_and_undoes_with_it():
+    g = new_game()
+    reach_21_by_cy(g)
+    steal_window = g.state
+    press(g, "Ben", 2.0)
+    r = press(g, "Ben", 1.0)  # Ben's own earlier edge, delivered late
+    assert r.kind is ResultKind.AMENDED and g.state.window.caller_t == 1.0
+    assert press(g, "Ana", 1.5).kind is ResultKind.IGNORED  # later than Ben's first edge
+    undo(g)  # one undo takes back the whole call
+    assert g.state is steal_window
+
+
+def test_a_touch_without_t_never_displaces_a_timed_call():
+    g = new_game()
+    reach_21_by_cy(g)
+    press(g, "Ben", 5.0)
+    assert press(g, "Ana").kind is ResultKind.IGNORED
+    assert g.state.window.caller == 1
+
+
+def test_a_card_is_refused_when_closing_the_window_would_end_the_game():
+    g = new_game(pawns=1)
+    reach_21_by_cy(g)  # closing gives Cy the last pawn: the game is decided
+    before = g.state
+    with pytest.raises(IllegalEvent, match="decides the game; close it before"):
+        g.play("4")
+    assert g.state is before
+    close(g)
+    assert g.state.winner == 2
+
+
+def test_in_a_tiebreak_nobody_has_a_turn_and_presses_change_nothing():
+    g = new_game(pawns=1)
+    tie_ana_and_ben(g)
+    assert g.state.turn_name is None
+    assert press(g, "Cy", 1.0).kind is ResultKind.IGNORED
+    with pytest.raises(IllegalEvent, match="no SORRY! window is open"):
+        close(g)

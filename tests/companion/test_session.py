@@ -202,3 +202,39 @@ def test_a_stored_event_that_no_longer_replays_is_set_aside_and_play_goes_on(tmp
     again = journal.unfinished()
     assert [e.get("card") for e in again.events[1:]] == ["4", "6"]
     assert Session().open_game(None, again.events).total == 10
+
+
+def test_window_timer_keeps_its_countdown_when_only_the_call_time_is_refined():
+    session = started()
+    timer = WindowTimer(session, steal_seconds=3600, block_seconds=3600)
+    try:
+        for code in ("10", "10", "1"):
+            session.play(code)
+        session.press("Ben", 2.0)
+        deadline = timer.deadline
+        session.press("Ben", 1.0)  # Ben's own earlier edge: the same block window
+        assert timer.deadline == deadline and timer.window is session.state.window
+        timer.stop()
+        timer.stop()  # stopping twice is harmless
+    finally:
+        timer.stop()
+
+
+def test_a_failed_result_write_still_applies_and_announces_the_winning_event(tmp_path):
+    from companion.errors import JournalError
+    from companion.journal import Journal
+
+    class ResultFails(Journal):  # a real journal whose result write fails (disk full)
+        def set_result(self, game_id, winner):
+            raise JournalError("the disk holding the journal is full")
+
+    journal = ResultFails(tmp_path / "journal.sqlite3")
+    session = Session(journal)
+    session.new_game(Setup.create(["Ana", "Ben"], pawns=1))
+    heard: list[Update] = []
+    session.subscribe(heard.append)
+    session.play("slide:20")
+    session.play("5")  # Ben busts: Ana wins; the result row cannot be written
+    assert session.state.winner == 0 and heard[-1].state.winner == 0
+    stored = journal.unfinished()
+    assert Session(journal).open_game(stored.game_id, stored.events).winner == 0
