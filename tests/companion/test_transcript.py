@@ -171,3 +171,48 @@ def test_replay_works_from_a_no_deps_install(tmp_path: Path):
     check = subprocess.run([str(venv / "bin" / "python"), "-c", "import kivy"],
                            capture_output=True)
     assert check.returncode != 0  # really a bare install: no Kivy there
+
+
+def test_first_is_matched_ignoring_case():
+    s = replay_lines(lines({"type": "setup", "players": ["Ana", "Ben"], "first": "ben"}))
+    assert s.error is None and s.game.state.turn_name == "Ben"
+
+
+@pytest.mark.parametrize("bad_line, reason", [
+    ("[" * 100_000, "line 2: not a usable JSON line (nested too deeply)"),
+    ('{"type": "press", "player": "Ana", "t": 1' + "0" * 400 + "}",
+     "line 2: press 't' must be a number of seconds, not a huge number"),
+    ('{"type": "tiebreak", "player": "Ana", "total": 1' + "0" * 5000 + "}",
+     "line 2: not a usable JSON line"),
+])
+def test_hostile_lines_are_that_lines_error_not_a_crash(bad_line, reason):
+    result = replay_lines([json.dumps(SETUP), bad_line])
+    assert str(result.error).startswith(reason)
+    assert result.game is not None and result.events == 1
+
+
+def test_a_line_that_is_not_utf8_keeps_every_line_before_it(tmp_path: Path):
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(b"\n".join([json.dumps(SETUP).encode(),
+                                 b'{"type":"play","card":"4"}', b"\xff\xfe{", b""]))
+    done = run_cli("replay", str(path), "--json")
+    assert done.returncode == 1
+    assert done.stderr.startswith("line 3: not UTF-8 text")
+    assert json.loads(done.stdout)["total"] == 4
+
+
+def test_output_to_a_full_disk_or_a_closed_pipe_is_a_sentence_not_a_traceback(tmp_path: Path):
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(lines(SETUP, {"type": "play", "card": "4"})))
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "companion.cli", "replay", str(path),
+                               "--json"], stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=60)
+    assert done.returncode == 1
+    assert done.stderr == "sorry-companion: could not write the output: No space left on device\n"
+    reader = subprocess.Popen([sys.executable, "-m", "companion.cli", "simulate", "--games",
+                               "300", "--players", "2", "--seed", "1", "--out", str(tmp_path)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader.stdout.close()  # the reader goes away before the writer is done
+    assert reader.wait(timeout=120) in (0, 1)
+    assert b"Traceback" not in reader.stderr.read()
