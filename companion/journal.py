@@ -183,11 +183,17 @@ class _NotAJournal(Exception):
 class Journal:
     """The event store of every game; thread-safe, one SQLite connection."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False) -> None:
+        """Open (and, unless `readonly`, create or repair) the journal at `path`.
+
+        Read-only is for commands that only look (history, stats, export): they never
+        create, repair, rename or set aside anything; they report what the app will do.
+        """
         self.path = Path(path)
+        self.readonly = readonly
         self.damage: list[str] = []
         self._lock = threading.RLock()
-        self._conn = self._open_checked()
+        self._conn = self._open_readonly() if readonly else self._open_checked()
 
     @classmethod
     def open(cls, data_dir: str | os.PathLike[str]) -> Journal:
@@ -261,6 +267,25 @@ class Journal:
         if problems != ["ok"]:
             raise sqlite3.DatabaseError(f"database disk image is malformed ({problems[0]})")
         self._configure(conn)
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        uri = f"{self.path.expanduser().resolve().as_uri()}?mode=ro"
+        try:
+            conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S,
+                                   isolation_level=None, check_same_thread=False)
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            names = {r[0] for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type='table'")}
+        except sqlite3.Error as exc:
+            raise JournalError(
+                f"{self.path} cannot be read ({exc}); start the app once: it repairs the "
+                "journal and keeps the damaged file beside it") from exc
+        if version != SCHEMA_VERSION or not _TABLES.issubset(names):
+            conn.close()
+            raise JournalError(
+                f"{self.path} is not a journal this version can read; start the app once "
+                "(it sets a foreign file aside) or point --data at the right folder")
+        return conn
 
     def _open_checked(self) -> sqlite3.Connection:
         try:
@@ -513,6 +538,9 @@ class Journal:
 
     def _set_aside(self, game_id: int, seq: int, why: str) -> str:
         """Move a bad row and every row after it out of the game, keeping them all."""
+        if self.readonly:
+            return (f"game {game_id}: event {seq} is damaged ({why}); it is read up to "
+                    "there, and the app sets the rest aside when it next starts")
         n = self._read("SELECT COUNT(*) FROM events WHERE game_id = ? AND seq >= ?",
                        (game_id, seq))[0][0]
         what = "its setup" if seq == 0 else f"event {seq}"

@@ -27,14 +27,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def open_journal(args: argparse.Namespace) -> Journal | None:
     """The journal of `--data` or the configuration, or None when there is none yet.
 
-    Commands that only read never create a journal; any damage found while opening is
-    reported on stderr, one sentence each.
+    Commands that only read never create, repair or change a journal (it is opened
+    read-only); any damage found is reported on stderr, one sentence each.
     """
     config = config_from_args(args)
     path = journal_file(config.data_dir)
     if not path.exists():
         return None
-    journal = Journal(path)
+    journal = Journal(path, readonly=True)
     report_damage(journal, 0)
     return journal
 

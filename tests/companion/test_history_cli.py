@@ -176,5 +176,23 @@ def test_a_damaged_row_is_reported_and_the_rest_still_listed(tmp_path: Path) -> 
     done = cli("--data", str(data), "history", cwd=tmp_path, home=tmp_path)
     assert done.returncode == 0
     assert done.stdout.splitlines()[1].split()[-2:] == ["unfinished", "1"]
-    assert done.stderr.startswith("sorry-companion: game 1: event 4 was damaged (its checksum")
+    assert done.stderr.startswith("sorry-companion: game 1: event 4 is damaged (its checksum")
     assert len(done.stderr.splitlines()) == 1
+    conn = sqlite3.connect(data / "journal.sqlite3")
+    assert conn.execute("SELECT COUNT(*) FROM events WHERE seq >= 4").fetchone()[0] == 2
+    assert conn.execute("SELECT COUNT(*) FROM set_aside").fetchone()[0] == 0  # only looked
+    conn.close()
+
+
+@pytest.mark.parametrize("content", [b"", b"not a database at all" * 100])
+def test_commands_that_only_look_never_change_a_file_they_cannot_use(tmp_path: Path,
+                                                                    content: bytes) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "journal.sqlite3").write_bytes(content)
+    for command in ("history", "stats", "export"):
+        done = cli("--data", str(data), command, cwd=tmp_path, home=tmp_path)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        assert "start the app once" in done.stderr
+    assert sorted(p.name for p in data.iterdir()) == ["journal.sqlite3"]
+    assert (data / "journal.sqlite3").read_bytes() == content
