@@ -36,7 +36,6 @@ from companion.state import DECK_SIZE
 __all__ = [
     "DEFAULT_DECK", "Config", "DisplayConfig", "GameConfig", "GpioConfig", "LedBoardConfig",
     "VoiceConfig", "WindowsConfig", "config_from_args", "find_config_file", "load_config",
-    "resolve_data_dir",
 ]
 
 BCM_PINS = range(28)
@@ -115,11 +114,6 @@ class Config:
         if path is None:
             return self
         return dataclasses.replace(self, data_dir=Path(path).expanduser())
-
-
-def resolve_data_dir(args_data: str | os.PathLike[str] | None, config: Config) -> Path:
-    """`--data DIR` beats the configuration's data_dir."""
-    return config.with_data_dir(args_data).data_dir
 
 
 def config_from_args(args: Any) -> Config:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from companion.config import load_config, resolve_data_dir
+from companion.config import config_from_args
 
 
 def register(subparsers: Any) -> None:
@@ -44,8 +44,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    config = load_config(args.config)  # a ConfigError is one sentence, exit 2 (cli.py)
-    data_dir = resolve_data_dir(args.data, config)
+    config = config_from_args(args)  # a ConfigError is one sentence, exit 2 (cli.py)
+    data_dir = config.data_dir
     from ui.launch import launch
 
     return launch(

@@ -14,11 +14,11 @@ import random
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.config import config_from_args
-from companion.events import MAX_PAWNS, MAX_PLAYERS, MIN_PLAYERS, Event, Variant
+from companion.events import MAX_PAWNS, MAX_PLAYERS, MIN_PLAYERS, Event, Setup, Variant
 from companion.simulate import Disagreement, SimulatedGame, simulate
 from companion.transcript import write_transcript
 
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
               f"({exc.strerror or exc})", file=sys.stderr)
         return 2
     deck = config_from_args(args).deck
-    played: list[SimulatedGame] = []
+    tally = Tally()
     start = time.perf_counter()
     for i in range(1, opts.games + 1):
         rng = random.Random(f"{opts.seed}/{i}")  # game i of a seed is always the same game
@@ -105,26 +105,43 @@ def run(args: argparse.Namespace) -> int:
             return 1
         if out is not None:
             _write(out, i, game.events)
-        played.append(game)
-    print(summary(played, time.perf_counter() - start))
+        tally.add(game)
+    print(tally.summary(time.perf_counter() - start))
     return 0
 
 
-def summary(games: list[SimulatedGame], seconds: float) -> str:
-    """Games, average rounds, wins per seat, ties and time, one fact per line."""
-    setup = games[0].game.setup
-    wins = Counter(g.state.winner for g in games)
-    ties = sum(1 for g in games if g.stats["tied"])
-    stalled = sum(1 for g in games if g.stalled)
-    seats = ", ".join(f"{name} {wins[i]}" for i, name in enumerate(setup.players))
-    lines = [
-        f"games: {len(games)} ({len(setup.players)} players, {setup.pawns} pawns, "
-        f"{setup.variant.value})",
-        f"average rounds: {sum(g.rounds for g in games) / len(games):.1f}",
-        f"wins per seat: {seats}",
-        f"games with a tiebreaker: {ties}",
-        f"seconds: {seconds:.2f} ({len(games) / seconds:.0f} games/s)",
-    ]
-    if stalled:
-        lines.append(f"stalled (a player with no card and none to draw): {stalled}")
-    return "\n".join(lines)
+@dataclass
+class Tally:
+    """Running totals, so that `--games 1000000` needs no more memory than one game."""
+
+    setup: Setup | None = None
+    games: int = 0
+    rounds: int = 0
+    ties: int = 0
+    stalled: int = 0
+    wins: Counter[int | None] = field(default_factory=Counter)
+
+    def add(self, game: SimulatedGame) -> None:
+        self.setup = self.setup or game.game.setup
+        self.games += 1
+        self.rounds += game.rounds
+        self.ties += bool(game.stats["tied"])
+        self.stalled += game.stalled
+        self.wins[game.state.winner] += 1
+
+    def summary(self, seconds: float) -> str:
+        """Games, average rounds, wins per seat, ties and time, one fact per line."""
+        setup = self.setup
+        assert setup is not None
+        seats = ", ".join(f"{name} {self.wins[i]}" for i, name in enumerate(setup.players))
+        lines = [
+            f"games: {self.games} ({len(setup.players)} players, {setup.pawns} pawns, "
+            f"{setup.variant.value})",
+            f"average rounds: {self.rounds / self.games:.1f}",
+            f"wins per seat: {seats}",
+            f"games with a tiebreaker: {self.ties}",
+            f"seconds: {seconds:.2f} ({self.games / seconds:.0f} games/s)",
+        ]
+        if self.stalled:
+            lines.append(f"stalled (a player with no card and none to draw): {self.stalled}")
+        return "\n".join(lines)

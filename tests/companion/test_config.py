@@ -18,7 +18,6 @@ from companion.config import (
     LedBoardConfig,
     config_from_args,
     load_config,
-    resolve_data_dir,
 )
 from companion.errors import ConfigError
 
@@ -154,8 +153,8 @@ fullscreen = true
 def test_data_option_beats_the_config_key(tmp_path: Path) -> None:
     path = write(tmp_path / "c.toml", f'data_dir = "{tmp_path / "from-config"}"\n')
     c = load_config(path)
-    assert resolve_data_dir(None, c) == tmp_path / "from-config"
-    assert resolve_data_dir(tmp_path / "opt", c) == tmp_path / "opt"
+    assert c.with_data_dir(None).data_dir == tmp_path / "from-config"
+    assert c.with_data_dir(tmp_path / "opt").data_dir == tmp_path / "opt"
     args = type("Args", (), {"config": str(path), "data": str(tmp_path / "opt")})()
     assert config_from_args(args).data_dir == tmp_path / "opt"
     assert c.with_data_dir(None) is c
