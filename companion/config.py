@@ -41,6 +41,7 @@ __all__ = [
 BCM_PINS = range(28)
 MAX_SEATS = 4
 BOOTLOADER_BAUD = 1200
+WINDOW_SECONDS = (1.0, 60.0)  # the range a steal or block window may last (config and screen)
 BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 LANGUAGES = ("en", "fr")
 VARIANTS = ("standard", "long")
@@ -272,8 +273,8 @@ def _baud(v: object) -> int:
 
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[object], Any]]]] = {
     "windows": (WindowsConfig, {
-        "steal_seconds": _number(1, 60, "seconds"),
-        "block_seconds": _number(1, 60, "seconds"),
+        "steal_seconds": _number(*WINDOW_SECONDS, "seconds"),
+        "block_seconds": _number(*WINDOW_SECONDS, "seconds"),
     }),
     "game": (GameConfig, {
         "pawns": _whole(1, 4, " of pawn cards"),

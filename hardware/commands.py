@@ -8,13 +8,34 @@ command runs.
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import re
 import sys
 import threading
 import time
 from typing import Any
 
 DRAW_EVERY_S = 0.1  # the terminal drawing's frame time
+
+
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"use a positive number of seconds, not {text!r}")
+    return value
+
+
+def _uid(text: str) -> str:
+    """A uid that fits a PAWNLED/1 line as one word."""
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", text):
+        raise argparse.ArgumentTypeError(
+            f"use 1 to 32 letters, digits, - or _, not {text!r}")
+    return text
 
 
 def register(subparsers: Any) -> None:
@@ -24,7 +45,7 @@ def register(subparsers: Any) -> None:
                     "when the essential checks (configuration, display) pass.")
     doctor.add_argument("--buttons", action="store_true",
                         help="also show the button presses live for a while")
-    doctor.add_argument("--seconds", type=float, default=10.0, metavar="S",
+    doctor.add_argument("--seconds", type=_seconds, default=10.0, metavar="S",
                         help="how long --buttons watches (default 10)")
     doctor.add_argument("--board", metavar="PATH",
                         help="check this serial port as the LED board")
@@ -34,7 +55,8 @@ def register(subparsers: Any) -> None:
         "ledboard-sim", help="a simulated HOME LED board on a pseudo-terminal",
         description="Create a pseudo-terminal that speaks PAWNLED/1 like the board's "
                     "firmware, and draw its LEDs here. Give its path to `run --board`.")
-    sim.add_argument("--uid", default="SIM0001", help="the uid the board reports")
+    sim.add_argument("--uid", type=_uid, default="SIM0001",
+                     help="the uid the board reports (letters, digits, - and _; up to 32)")
     sim.add_argument("--plain", action="store_true",
                      help="no colours or redrawing: print one line per change")
     sim.set_defaults(run=run_ledboard_sim)

@@ -85,11 +85,11 @@ def watch_buttons(panel: Any, seconds: float, write: Callable[[str], None], *,
 
 
 def check_ledboard(cfg: LedBoardConfig, *, board_port: str | None = None,
-                   hello_wait: float = 3.0) -> Check:
+                   hello_wait: float | None = None) -> Check:
     if not cfg.enabled and not board_port:
         return Check("ledboard", "off", "[ledboard] enabled = false")
     try:
-        from hardware.boardlink import BoardError, BoardLink
+        from hardware.boardlink import HELLO_WAIT_S, BoardError, BoardLink
         from hardware.ports import PortConfigError, PortFinder
     except ImportError as exc:
         return Check("ledboard", "warn", f"pyserial is not installed ({exc.name})",
@@ -106,7 +106,8 @@ def check_ledboard(cfg: LedBoardConfig, *, board_port: str | None = None,
     problems = []
     for port in ports:
         try:
-            link = BoardLink.open(port, baud=cfg.baud, hello_wait=hello_wait)
+            link = BoardLink.open(port, baud=cfg.baud,
+                                  hello_wait=HELLO_WAIT_S if hello_wait is None else hello_wait)
         except (BoardError, ValueError) as exc:
             problems.append(str(exc))
             continue

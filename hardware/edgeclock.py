@@ -36,8 +36,6 @@ class EdgeClock:
         self.factory = factory
         self.clock = clock
         self.wall = wall
-        self.trusted = 0  # edges placed by their own tick
-        self.untrusted = 0  # edges that fell back to "now"
 
     def to_monotonic(self, ticks: Any) -> float:
         """The edge's time on `clock`: now minus the edge's age by whichever base fits."""
@@ -45,9 +43,7 @@ class EdgeClock:
         now = self.clock()
         for age in ages:
             if -CLOCK_SLACK <= age <= MAX_EDGE_AGE:
-                self.trusted += 1
                 return now - max(age, 0.0)
-        self.untrusted += 1
         return now
 
     def _ages(self, ticks: Any) -> list[float]:

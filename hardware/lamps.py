@@ -7,6 +7,7 @@ lamp flashes (gpiozero's own blink thread).
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from hardware.mailbox import Latest
 from hardware.pinplan import PinUse, explain_gpio_error
 
 BLINK_S = 0.25
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +78,10 @@ class SeatLamps:
         while not self._latest.closed:
             fresh, lamps = self._latest.take(None)
             if fresh and lamps is not None and not self._latest.closed:
-                self._apply(lamps)
+                try:
+                    self._apply(lamps)
+                except Exception:  # a lamp that fails must not end the lamps for good
+                    log.exception("could not set the button lamps")
 
     def _apply(self, lamps: LampState) -> None:
         for seat, led in enumerate(self.leds):

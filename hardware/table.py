@@ -61,7 +61,10 @@ class TableHardware:
         self._unsubscribe.clear()
         for part in (self.buttons, self.lamps, self.board):
             if part is not None:
-                part.close()
+                try:
+                    part.close()
+                except Exception:  # one part failing to close must not keep the others open
+                    log.exception("could not close %s", type(part).__name__)
         self.buttons = self.lamps = self.board = None
 
     def __enter__(self) -> TableHardware:

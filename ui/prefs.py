@@ -17,12 +17,12 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from companion.config import WINDOW_SECONDS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 CHOICES_FILE = "choices.json"
 SETTINGS_FILE = "settings.json"
 MAX_KNOWN_NAMES = 24
-WINDOW_SECONDS = (2.0, 60.0)
 
 
 def _read_json(path: Path) -> dict[str, Any]:

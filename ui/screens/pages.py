@@ -15,10 +15,10 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.config import WINDOW_SECONDS
 from companion.state import Awaiting
 from companion.stats import aggregate, game_stats, replay_events
 from ui.i18n import tr
-from ui.prefs import WINDOW_SECONDS
 
 LEADERS_SHOWN = 6
 RECENT_SHOWN = 4
