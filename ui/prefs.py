@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import WINDOW_SECONDS
+from companion.events import MAX_PAWNS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 CHOICES_FILE = "choices.json"
@@ -63,7 +64,7 @@ class Choices:
             out.players = [str(p) for p in data.get("players", [])][:4]
             out.colors = [str(c) for c in data.get("colors", [])][:4]
             out.first = data.get("first") if isinstance(data.get("first"), str) else None
-            out.pawns = min(4, max(1, int(data.get("pawns", 4))))
+            out.pawns = min(MAX_PAWNS, max(1, int(data.get("pawns", MAX_PAWNS))))
             out.variant = "long" if data.get("variant") == "long" else "standard"
             out.known_names = [str(n) for n in data.get("known_names", [])][:MAX_KNOWN_NAMES]
         return out

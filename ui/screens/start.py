@@ -17,13 +17,12 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
-from companion.events import SEATING, Setup
+from companion.events import MAX_PLAYERS, SEATING, Setup
 from companion.stats import replay_events
 from ui.i18n import tr
 from ui.wording import refusal
 
 COLORS = [c.value for c in SEATING]
-MAX_PLAYERS = 4
 MAX_NAME = 14
 CAPITAL_AFTER = " -'"
 
