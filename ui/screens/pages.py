@@ -17,7 +17,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.config import WINDOW_SECONDS
 from companion.state import Awaiting
-from companion.stats import aggregate, game_stats, replay_events
+from companion.stats import GameStats, aggregate, game_stats, replay_events
 from ui.i18n import tr
 
 LEADERS_SHOWN = 6
@@ -42,8 +42,26 @@ class RulesScreen(PageScreen):
 
 
 class HistoryScreen(PageScreen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # A finished game never changes: its figures are computed once per run of the app,
+        # so opening the history replays only games finished since (and unfinished ones).
+        self._finished: dict[int, GameStats] = {}
+
     def on_pre_enter(self, *_: Any) -> None:
         self.fill()
+
+    def _stats(self, journal: Any, record: Any) -> GameStats | None:
+        cached = self._finished.get(record.game_id)
+        if cached is not None:
+            return cached
+        game, _why = replay_events(journal.load(record.game_id).events)
+        if game is None:
+            return None
+        figures = game_stats(game)
+        if record.winner is not None:
+            self._finished[record.game_id] = figures
+        return figures
 
     def fill(self) -> None:
         """Leaderboard over every stored game, and the most recent games."""
@@ -54,11 +72,7 @@ class HistoryScreen(PageScreen):
         recent.clear_widgets()
         journal = app.journal
         records = journal.games() if journal is not None else []
-        stats = []
-        for record in records:
-            game, _why = replay_events(journal.load(record.game_id).events)
-            if game is not None:
-                stats.append(game_stats(game))
+        stats = [f for f in (self._stats(journal, r) for r in records) if f is not None]
         leaders = aggregate(stats)[:LEADERS_SHOWN]
         heads = (
             "",
