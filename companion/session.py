@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.cards import ALL_CARDS, Card, CardKind
-from companion.describe import describe
 from companion.errors import CompanionError, IllegalEvent, JournalError
 from companion.events import (
     Close,
@@ -235,14 +234,3 @@ class Session:
                     continue
                 targets.append(name)
             return tuple(targets)
-
-    def undo_label(self) -> str | None:
-        """"Ben played 7": what undo would take back, or None."""
-        game = self.game
-        step = None if game is None else game.undo_step
-        return None if step is None else describe(step.event, step.before)
-
-    def redo_label(self) -> str | None:
-        game = self.game
-        step = None if game is None else game.redo_step
-        return None if step is None else describe(step.event, step.before)

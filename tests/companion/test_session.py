@@ -58,19 +58,16 @@ def test_legal_cards_follow_the_rules():
     assert session.legal_cards() == {str(n) for n in range(11)}
 
 
-def test_flip_targets_and_undo_labels():
+def test_flip_targets_ask_the_engine():
     session = started()
+    assert session.flip_targets() == ()  # nobody has a pawn card HOME yet
     for code in ("10", "10", "1"):
         session.play(code)
     session.press("Ben", 1.0)
     session.close_window()
     assert session.flip_targets() == ("Ben",)
-    assert session.undo_label() == "the SORRY! window closed"
-    session.undo()
-    assert session.redo_label() == "the SORRY! window closed"
-    assert session.undo_label() == "Ben pressed SORRY!"
-    session.undo()
-    assert session.undo_label() == "Cy played 1"
+    session.play("play2")
+    assert session.flip_targets() == ()  # a Play 2 is owed: no SORRY! now
 
 
 def test_close_window_with_expected_ignores_a_stale_window():

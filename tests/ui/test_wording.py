@@ -1,4 +1,5 @@
-"""Every refusal the core can give is said in French from its code and facts (no Kivy)."""
+"""What the screen says, from the core's facts: refusals and undo labels, in both languages
+(no Kivy)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from companion.errors import CompanionError
 from companion.events import Setup
 from companion.session import Session
 from ui.i18n import table
-from ui.wording import refusal
+from ui.wording import refusal, step_label
 
 CORE = Path(__file__).resolve().parents[2] / "companion"
 
@@ -52,3 +53,26 @@ def test_refusals_reached_by_touch_read_in_french_with_their_facts():
                           "de noter une autre carte",
     }
     assert refusal(owed, "en").startswith("Ana owes 2 number cards for Play 2")
+
+
+def test_undo_and_redo_say_what_they_take_back_in_both_languages():
+    session = Session()
+    session.new_game(Setup.create(["Ana", "Ben", "Cy"]))
+    for code in ("10", "10", "1"):
+        session.play(code)
+    session.press("Ben", 1.0)
+    session.close_window()
+
+    def undo_says(lang: str) -> str:
+        step = session.game.undo_step
+        return step_label(step.event, step.before, lang)
+
+    assert undo_says("en") == "the SORRY! window closed"
+    assert undo_says("fr") == "fin de la fenêtre SORRY!"
+    session.undo()
+    redo = session.game.redo_step
+    assert step_label(redo.event, redo.before, "en") == "the SORRY! window closed"
+    assert undo_says("en") == "Ben pressed SORRY!"
+    session.undo()
+    assert undo_says("en") == "Cy played 1"
+    assert undo_says("fr") == "Cy a joué 1"
