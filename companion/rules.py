@@ -1,0 +1,71 @@
+"""The interface every game's rules implement: the contract between a game and the core.
+
+The core (game/undo stack, session, journal, transcripts, history, stats) is the same for
+every game; everything a game decides lives behind `Rules`, one object per game, found by
+its name in `companion.games` (the setup's `"game"` key, default `"revenge"`).
+
+Like python-chess's boards, a game's rules are pure: `apply` never mutates a state, reads
+no clock and does no I/O, and `legal_events` lists what `apply` accepts now, so no caller
+has to find legality by trial. Undo, redo and the setup are the core's, not a game's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple, Protocol, runtime_checkable
+
+__all__ = ["GameSummary", "Rules", "Transition"]
+
+
+class Transition(NamedTuple):
+    """What `apply` returns: the new state and what happened (for voice, lamps, stats).
+
+    `changed` False: the event is kept in the record but is no undo step (an ignored
+    press). `amends`: it only refines the previous step, so one undo takes both back.
+    """
+
+    state: Any
+    outcomes: tuple[Any, ...]
+    changed: bool = True
+    amends: bool = False
+
+
+class GameSummary(NamedTuple):
+    """What history and the result row need of a state, whatever the game."""
+
+    players: tuple[str, ...]
+    winner: str | None
+    over: bool
+
+
+@runtime_checkable
+class Rules(Protocol):
+    """One game's rules. Events are frozen objects with `to_json() -> dict`."""
+
+    name: str  # the setup's "game" value: "revenge", "board"
+
+    def parse_setup(self, obj: dict[str, Any]) -> Any:
+        """A validated setup event from its JSON object; BadSetup names what is wrong."""
+
+    def parse_event(self, obj: dict[str, Any]) -> Any:
+        """Any other event of this game from its JSON object (never setup, undo or redo);
+        BadEvent names what is wrong."""
+
+    def initial_state(self, setup: Any) -> Any:
+        """The state before the first event."""
+
+    def apply(self, state: Any, event: Any) -> Transition:
+        """The rules: the transition, or an IllegalEvent with one plain sentence."""
+
+    def legal_events(self, state: Any) -> Sequence[Any]:
+        """Every event `apply` accepts now that changes the game, in a stable order."""
+
+    def state_json(self, state: Any) -> dict[str, Any]:
+        """The state as `replay --json` prints it (TRANSCRIPT.md, BOARD.md)."""
+
+    def summary(self, state: Any) -> GameSummary:
+        """Players, winner and whether the game is over."""
+
+    def stats(self, steps: Sequence[Any]) -> dict[str, dict[str, int]]:
+        """Per-player counters of one game from its effective steps (`Game.steps`), for
+        `stats`: name -> counter -> value. Counters are summed over games by the core."""
