@@ -37,6 +37,11 @@ class BoardSetup:
     edition: str = "classic"
     settings: Settings = field(default_factory=Settings)
 
+    @property
+    def game(self) -> str:
+        """The registry's name of this game (the core finds the rules by it)."""
+        return GAME
+
     def to_json(self) -> dict[str, Any]:
         return {"type": "setup", "game": GAME, "edition": self.edition,
                 "players": list(self.players), "colors": list(self.colors),

@@ -17,7 +17,6 @@ When nothing is possible, the generator's own failures say why, pawn by pawn (`B
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -25,6 +24,7 @@ from companion.games.board.cards import SORRY, steps_of
 from companion.games.board.geometry import SLIDES, TRACK_LEN, entry, start_exit
 from companion.games.board.position import (
     HOME_I,
+    LOC,
     START_I,
     Position,
     is_safety,
@@ -63,8 +63,7 @@ class Blocked(NamedTuple):
     params: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+class Option(NamedTuple):
     """One legal option. `legs`, `pawns`, `bumped`, `text`, `event` and `why(lang)` are what
     the screen and the CLI show; `board` is the engine's form of `pawns`."""
 
@@ -249,7 +248,7 @@ def _land(book: _Book, b: list[list[int]], seat: int, src: int, dst: int,
 
 
 def _canon(b: list[list[int]]) -> Board:
-    return tuple(tuple(sorted(locs)) for locs in b)
+    return tuple([tuple(sorted(locs)) for locs in b])
 
 
 class _Raw(NamedTuple):
@@ -423,49 +422,54 @@ def _raw(position: Position, card: str, color: str,
     return book, out
 
 
-def _option(book: _Book, position: Position, card: str, color: str, raw: _Raw,
-            compulsory: bool) -> Option:
+class _Analysis(NamedTuple):
+    raws: tuple[_Raw, ...]  # every way to play the card, boards repeated
+    options: tuple[Option, ...]  # one per distinct board
+    blocked: tuple[Blocked, ...]  # why pawns cannot move
+    compulsory: bool  # a 10 with no 10 forward: its back 1 is compulsory
+
+
+def _option(position: Position, card: str, color: str, raw: _Raw, compulsory: bool) -> Option:
     seat = position.colors.index(color)
     wins = all(x == HOME_I for x in raw.board[seat])
     return Option(raw.kind, card, color, position.colors, raw.legs, raw.board,
-                  position.edition, wins, compulsory, position.settings.start_move)
+                  position.edition, wins, compulsory and raw.kind == "backward",
+                  position.settings.start_move)
 
 
-def candidates(position: Position, card: str, color: str) -> list[Option]:
+@lru_cache(maxsize=256)
+def _analyse(position: Position, card: str, color: str) -> _Analysis:
+    """The card worked out once per position: a turn asks for it at the draw, on the
+    screen and at the move."""
+    fails: list[Blocked] = []
+    _, raws = _raw(position, card, color, fails)
+    compulsory = card == "10" and not any(r.kind in ("forward", "start") for r in raws)
+    seen: set[Board] = set()
+    distinct = []
+    for raw in raws:
+        key = raw.board if raw.kind != "decline" else ()
+        if key not in seen:
+            seen.add(key)
+            distinct.append(_option(position, card, color, raw, compulsory))
+    reasons = tuple({(f.src, f.code): f for f in reversed(fails)}.values())[::-1]
+    return _Analysis(tuple(raws), tuple(distinct), reasons, compulsory)
+
+
+def candidates(position: Position, card: str, color: str) -> tuple[Option, ...]:
     """Every way to play `card`, boards repeated: what a transcript's legs may name."""
-    book, raws = _raw(position, card, color, [])
-    no_forward = card == "10" and not any(r.kind in ("forward", "start") for r in raws)
-    return [_option(book, position, card, color, r, no_forward and r.kind == "backward")
-            for r in raws]
+    found = _analyse(position, card, color)
+    return tuple(_option(position, card, color, r, found.compulsory) for r in found.raws)
 
 
 def generate(position: Position, card: str, color: str) -> tuple[Option, ...]:
     """Every legal option, one per distinct resulting board (decline: the board unchanged)."""
-    book, raws = _raw(position, card, color, [])
-    no_forward = card == "10" and not any(r.kind in ("forward", "start") for r in raws)
-    seen: set[Board] = set()
-    out = []
-    for r in raws:
-        key = r.board if r.kind != "decline" else ()
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(_option(book, position, card, color, r, no_forward and r.kind == "backward"))
-    return tuple(out)
+    return _analyse(position, card, color).options
 
 
 def blocked(position: Position, card: str, color: str) -> tuple[Blocked, ...]:
-    """Why each pawn cannot use `card` (meaningful when `generate` is empty)."""
-    fails: list[Blocked] = []
-    _raw(position, card, color, fails)
-    seen = set()
-    out = []
-    for f in fails:
-        key = (f.src, f.code)
-        if key not in seen:
-            seen.add(key)
-            out.append(f)
-    return tuple(out)
+    """Why each pawn cannot use `card` (meaningful when `generate` is empty), each reason
+    once, in the order found."""
+    return _analyse(position, card, color).blocked
 
 
 def match(position: Position, card: str, color: str, legs: tuple[tuple[str, str], ...],
@@ -474,14 +478,18 @@ def match(position: Position, card: str, color: str, legs: tuple[tuple[str, str]
     landed on; None when no way to play the card has these legs. `kind` and `landed` tell
     apart options that share legs (an 11 forward onto an opponent and the switch with it;
     two Sorry!s ending on one slide's end); without them the first listed is meant."""
-    for option in candidates(position, card, color):
-        if kind is not None and option.kind != kind:
+    found = _analyse(position, card, color)
+    want = tuple((LOC[a], LOC[b]) for a, b in legs)
+    want_landed = None if landed is None else tuple(LOC[x] for x in landed)
+    for raw in found.raws:
+        if kind is not None and raw.kind != kind:
             continue
-        if landed is not None and option.landed != landed:
+        if len(raw.legs) != len(want):
             continue
-        if option.legs == legs:
-            return option
-        if option.kind in ("switch", "sorry") and len(legs) == 1 and legs[0] == (
-                name_of(option.moves[0].src), name_of(option.moves[0].landed)):
-            return option
+        if want_landed is not None and tuple(leg.landed for leg in raw.legs) != want_landed:
+            continue
+        if all((leg.src, leg.dst) == w for leg, w in zip(raw.legs, want, strict=True)) or (
+                raw.kind in ("switch", "sorry") and len(want) == 1
+                and (raw.legs[0].src, raw.legs[0].landed) == want[0]):
+            return _option(position, card, color, raw, found.compulsory)
     return None

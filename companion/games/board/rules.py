@@ -38,7 +38,7 @@ from companion.games.board.outcomes import (
 )
 from companion.games.board.position import HOME_I, LOC, START_I, is_safety, is_track
 from companion.games.board.state import BoardState, initial_state
-from companion.games.board.stats import game_counters
+from companion.games.board.stats import COUNTERS, game_counters
 from companion.rules import GameSummary, Transition
 
 __all__ = ["RULES", "BoardRules", "options"]
@@ -242,6 +242,7 @@ class BoardRules:
     """The Sorry! board game, both editions (BOARD.md)."""
 
     name = GAME
+    counters = COUNTERS  # the stats' columns, in this order
 
     def parse_setup(self, obj: dict[str, Any]) -> BoardSetup:
         return parse_setup(obj)

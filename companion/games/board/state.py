@@ -8,8 +8,7 @@ companion cannot see). A draw that finds the pile empty first shuffles the disca
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.games.board.cards import CARDS, deck_counts
 from companion.games.board.events import BoardSetup
@@ -21,8 +20,7 @@ __all__ = ["HAND", "BoardState", "initial_state"]
 HAND = 5  # cards in each hand in the adult variation
 
 
-@dataclass(frozen=True, slots=True)
-class BoardState:
+class BoardState(NamedTuple):
     setup: BoardSetup
     position: Position
     names: tuple[str, ...]  # per seat, in `position.colors` (clockwise) order
@@ -67,7 +65,7 @@ class BoardState:
         return self.position.colors.index(color)
 
     def with_(self, **changes: Any) -> BoardState:
-        return replace(self, **changes)
+        return self._replace(**changes)
 
 
 def initial_state(setup: BoardSetup) -> BoardState:
