@@ -303,6 +303,28 @@ class BoardRules:
             "settings": pos.settings.to_json(),
         }
 
+    def describe(self, state: BoardState) -> str:
+        """`replay` without --json: each player's pawns, the deck, whose turn or the winner."""
+        pos = state.position
+        n = len(pos.pawns[0])
+        lines = [f"{name:<12} {color:<6} home {state.home(seat)}/{n}  "
+                 + " ".join(pos.pawns_json()[color])
+                 for seat, (name, color) in enumerate(zip(state.names, pos.colors,
+                                                          strict=True))]
+        lines.append(f"{pos.edition} edition, draw pile {state.draw_pile}, "
+                     f"discards {sum(state.discards)}")
+        if state.over:
+            lines.append("ranking: " + ", ".join(state.names[s] for s in state.finished)
+                         if pos.settings.play_on else f"winner: {state.winner}")
+        else:
+            waiting = f" ({state.card} drawn, waiting for a move)" if state.card else ""
+            lines.append(f"next: {state.names[state.turn or 0]}{waiting}")
+        return "\n".join(lines)
+
+    def rounds_played(self, steps: Sequence[Any]) -> int:
+        """History's ROUNDS column for a board game: the turns taken (cards drawn)."""
+        return sum(1 for step in steps for o in step.outcomes if isinstance(o, Drew))
+
     def summary(self, state: BoardState) -> GameSummary:
         return GameSummary(state.setup.players, state.winner, state.over)
 

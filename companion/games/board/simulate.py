@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from companion.game import Step
 from companion.games.board.deck import draw_card
 from companion.games.board.events import BoardSetup, Draw, parse_event, parse_setup
 from companion.games.board.geometry import COLORS, TRACK_LEN, start_exit
@@ -62,7 +63,10 @@ def choose(found: tuple[Option, ...], rng: random.Random, greedy: float = 0.9) -
 
 def simulate_board(rng: random.Random, *, edition: str = "classic", players: int = 4,
                    settings: dict[str, Any] | None = None,
-                   max_events: int = MAX_EVENTS) -> SimulatedBoardGame:
+                   max_events: int = MAX_EVENTS,
+                   record: list[Any] | None = None) -> SimulatedBoardGame:
+    """One whole game; `record` (a list) receives each step (event, before, after,
+    outcomes), as the core's `Game.steps` would hold them, for the statistics."""
     setup: BoardSetup = parse_setup({
         "type": "setup", "game": "board", "edition": edition, "players": list(NAMES[:players]),
         "first": rng.choice(NAMES[:players]), "settings": settings or {}})
@@ -77,6 +81,9 @@ def simulate_board(rng: random.Random, *, edition: str = "classic", players: int
                 event = Draw(draw_card(state, rng))
         else:
             event = parse_event(choose(options(state), rng).event)
-        state = RULES.apply(state, event).state
+        tr = RULES.apply(state, event)
+        if record is not None:
+            record.append(Step(event, state, tr.state, tr.outcomes))
+        state = tr.state
         events.append(event)
     return SimulatedBoardGame(events, state, stalled=not state.over)
