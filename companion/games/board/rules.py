@@ -326,7 +326,10 @@ class BoardRules:
         return sum(1 for step in steps for o in step.outcomes if isinstance(o, Drew))
 
     def summary(self, state: BoardState) -> GameSummary:
-        return GameSummary(state.setup.players, state.winner, state.over)
+        """The winner only once the game is over: with `play_on` the others go on after
+        the first finishes, and the journal must still resume that game."""
+        return GameSummary(state.setup.players, state.winner if state.over else None,
+                           state.over)
 
     def stats(self, steps: Sequence[Any]) -> dict[str, dict[str, int]]:
         return game_counters(steps)
