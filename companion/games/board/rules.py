@@ -131,7 +131,9 @@ def _finish(state: BoardState, seat: int, out: list[Any]) -> BoardState:
 def _forfeit_or_wait(state: BoardState, out: list[Any]) -> BoardState:
     """After a card is drawn (or the board corrected): with no option, the turn is forfeited
     (adult variation: the card goes back to the hand)."""
-    if state.card is None or state.color is None or options(state):
+    color = state.color
+    if state.card is None or color is None or moves.has_options(state.position, state.card,
+                                                                color):
         return state
     card, seat = state.card, state.turn
     assert seat is not None
@@ -152,7 +154,8 @@ def _draw(state: BoardState, event: Draw, out: list[Any]) -> BoardState:
         state = _reshuffle(state, out)
     state = state.with_(unseen=_take(state, event.card), card=event.card)
     assert state.color is not None
-    if state.position.settings.adult and not options(state):
+    if state.position.settings.adult and not moves.has_options(state.position, event.card,
+                                                              state.color):
         raise _refuse(IllegalMove, "unplayable", card=event.card, color=state.color)
     out.append(Drew(state.color, event.card))
     return _forfeit_or_wait(state, out)

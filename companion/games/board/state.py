@@ -65,7 +65,12 @@ class BoardState(NamedTuple):
         return self.position.colors.index(color)
 
     def with_(self, **changes: Any) -> BoardState:
-        return self._replace(**changes)
+        """A copy with some fields changed (faster than `_replace`: it runs on every event)."""
+        get = changes.get
+        return BoardState(get("setup", self.setup), get("position", self.position),
+                          get("names", self.names), get("turn", self.turn),
+                          get("card", self.card), get("unseen", self.unseen),
+                          get("discards", self.discards), get("finished", self.finished))
 
 
 def initial_state(setup: BoardSetup) -> BoardState:
