@@ -34,7 +34,10 @@ from companion.games.board.position import (
 )
 from companion.games.board.settings import Settings
 
-__all__ = ["KINDS", "Blocked", "Leg", "Option", "candidates", "generate", "match"]
+__all__ = [
+    "KINDS", "Blocked", "Leg", "Option", "blocked", "candidates", "generate", "has_options",
+    "match",
+]
 
 KINDS = ("start", "forward", "backward", "split", "switch", "sorry", "decline")
 Board = tuple[tuple[int, ...], ...]
