@@ -369,7 +369,7 @@ def _splits(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[
 
 
 def _switches(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[_Raw]:
-    out = []
+    out: list[_Raw] = []
     mine = [x for x in board[seat] if is_track(x)]
     theirs = [(x, s) for s, locs in enumerate(board) if s != seat for x in locs if is_track(x)]
     if not mine or not theirs:
@@ -390,7 +390,7 @@ def _switches(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> lis
 
 
 def _sorrys(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[_Raw]:
-    out = []
+    out: list[_Raw] = []
     if START_I not in board[seat]:
         fails.append(Blocked(-1, "sorry_needs_start", {}))
         return out

@@ -138,11 +138,10 @@ def _forfeit_or_wait(state: BoardState, out: list[Any]) -> BoardState:
     card, seat = state.card, state.turn
     assert seat is not None
     if state.position.settings.adult:
-        out.append(Returned(state.color, card))
+        out.append(Returned(color, card))
         return state.with_(card=None, unseen=_count(state.unseen, card, 1))
     again = state.position.edition == "classic" and card == "2"
-    out.append(Forfeited(state.color, card, moves.blocked(state.position, card, state.color),
-                         again))
+    out.append(Forfeited(color, card, moves.blocked(state.position, card, color), again))
     state = state.with_(card=None, discards=_discard(state, card))
     return _end_turn(state, seat, again, out)
 

@@ -13,7 +13,14 @@ from typing import Any
 
 from companion.game import Step
 from companion.games.board.deck import draw_card
-from companion.games.board.events import BoardSetup, Draw, NoPlay, parse_event, parse_setup
+from companion.games.board.events import (
+    BoardEvent,
+    BoardSetup,
+    Draw,
+    NoPlay,
+    parse_event,
+    parse_setup,
+)
 from companion.games.board.geometry import COLORS, TRACK_LEN, start_exit
 from companion.games.board.moves import Option, has_options
 from companion.games.board.position import HOME_I, START_I, is_safety
@@ -75,13 +82,14 @@ def simulate_board(rng: random.Random, *, edition: str = "classic", players: int
     adult = setup.settings.adult
     while not state.over and len(events) < max_events:
         if state.card is None:
-            event = Draw(draw_card(state, rng))
+            card = draw_card(state, rng)
             color = state.color
             assert color is not None
-            if adult and not has_options(state.position, event.card, color):
+            event: BoardEvent = Draw(card)
+            if adult and not has_options(state.position, card, color):
                 # the bot holds no real hand: a card the counts allow, and when it has no
                 # move, "no playable card" with it
-                event = NoPlay(event.card)
+                event = NoPlay(card)
         else:
             event = parse_event(choose(options(state), rng).event)
         tr = RULES.apply(state, event)
