@@ -34,7 +34,8 @@ from companion.games.revenge.state import (
 from companion.rules import Countdown, Transition
 
 __all__ = [
-    "Happening", "Outcome", "Transition", "apply", "countdown", "initial_state", "legal_events",
+    "MOVEMENTS", "Happening", "Outcome", "Transition", "apply", "countdown", "initial_state",
+    "legal_events",
 ]
 
 WINNING_TOTAL = 21
@@ -62,6 +63,13 @@ class Happening(StrEnum):
     WON = "won"  # seat won the game
     EARLIER_EDGE = "earlier_edge"  # the caller's own earlier edge arrived late; value = s
     IGNORED = "ignored"  # a press that changes nothing ("no SORRY! now"); seat pressed
+    # Card movements, in the order they happen, so real cards can follow the counts
+    # (the simulator's deck): with RESHUFFLED and ROUND_ENDED (the pile set aside).
+    DRAWN = "drawn"  # seat took cards from the draw pile; value = how many
+    LAID = "laid"  # seat laid a card from the hand on the play pile (the event's card)
+
+
+MOVEMENTS = frozenset({Happening.DRAWN, Happening.LAID})
 
 
 class Outcome(NamedTuple):
@@ -114,16 +122,20 @@ class _Draft:
     def draw(self, seat: int, n: int) -> None:
         """Draw n cards; when the draw pile runs out mid-draw the old piles are shuffled in."""
         take = min(n, self.draw_pile)
-        self.draw_pile -= take
-        self.hands[seat] += take
+        if take:
+            self.draw_pile -= take
+            self.hands[seat] += take
+            self.emit(Happening.DRAWN, seat, value=take)
         n -= take
         if n and self.discards:
             self.draw_pile, self.discards = self.discards, 0
             self.reshuffles += 1
             self.emit(Happening.RESHUFFLED)
             take = min(n, self.draw_pile)
-            self.draw_pile -= take
-            self.hands[seat] += take
+            if take:
+                self.draw_pile -= take
+                self.hands[seat] += take
+                self.emit(Happening.DRAWN, seat, value=take)
 
     def refill(self, seat: int) -> None:
         """Draw back up to 5 (a player holding more keeps them)."""
@@ -147,6 +159,7 @@ class _Draft:
                 )
         self.hands[seat] -= 1
         self.pile += 1
+        self.emit(Happening.LAID, seat)
 
     # --- turns, rounds, progress ---
 
