@@ -270,7 +270,7 @@ def _baud(v: object) -> int:
                        "1200 baud restarts it into firmware-update mode; use 115200")
     if isinstance(v, bool) or v not in BAUDS:
         raise _Refused("use one of " + ", ".join(map(str, BAUDS)))
-    return int(v)  # type: ignore[arg-type]
+    return int(v)
 
 
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[object], Any]]]] = {

@@ -17,13 +17,13 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from companion.config import config_from_args
 from companion.games.revenge.events import (
     MAX_PAWNS,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    Event,
     Setup,
     Variant,
 )
@@ -31,7 +31,7 @@ from companion.games.revenge.simulate import SimulatedGame, SimulationError, sim
 from companion.transcript import write_transcript
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("simulate",
                        help="bots play whole games with real cards against the rules engine")
     # Values are checked in `run`, so a bad one gets one sentence, not argparse's usage.
@@ -81,7 +81,7 @@ def _options(args: argparse.Namespace) -> _Run:
     )
 
 
-def _write(out: Path, index: int, events: list[Event]) -> None:
+def _write(out: Path, index: int, events: list[Any]) -> None:
     with open(out / f"game-{index:04d}.jsonl", "w", encoding="utf-8") as f:
         write_transcript(f, events)
 

@@ -396,17 +396,18 @@ def _press(state: GameState, ev: Press) -> Transition:
         and w.caller_t is not None
         and ev.t < w.caller_t
     )
-    if earlier and seat == w.caller:
+    if not earlier:
+        return _ignored(state, seat)
+    assert ev.t is not None and w.caller_t is not None  # what `earlier` says
+    if seat == w.caller:
         # The caller's own earlier edge arrived late: it is their call time from now on.
         refined = state._replace(window=replace(w, caller_t=ev.t))
         edge = Outcome(Happening.EARLIER_EDGE, seat, value=w.caller_t - ev.t)
         return Transition(refined, (edge,), amends=True)
-    if earlier:
-        assert w.before_call is not None and w.caller is not None
-        tr = _call(w.before_call, seat, ev.t)
-        replaced = Outcome(Happening.CALLER_REPLACED, seat, w.caller, w.caller_t - ev.t)
-        return Transition(tr.state, (replaced, *tr.outcomes))
-    return _ignored(state, seat)
+    assert w.before_call is not None and w.caller is not None
+    tr = _call(w.before_call, seat, ev.t)
+    replaced = Outcome(Happening.CALLER_REPLACED, seat, w.caller, w.caller_t - ev.t)
+    return Transition(tr.state, (replaced, *tr.outcomes))
 
 
 def _call(state: GameState, seat: int, t: float | None) -> Transition:

@@ -185,6 +185,13 @@ def _name(obj: dict[str, Any], key: str, *, required: bool) -> str | None:
     return value.strip()
 
 
+def _player(obj: dict[str, Any]) -> str:
+    """The event's required "player"."""
+    name = _name(obj, "player", required=True)
+    assert name is not None  # _name refuses a missing required name
+    return name
+
+
 def _seconds(t: object) -> float:
     """A press's edge time: a finite number of seconds (JSON ints may be huge)."""
     try:
@@ -222,7 +229,7 @@ def parse_event(obj: object) -> Event:
         )
     if kind == "press":
         t = obj.get("t")
-        return Press(_name(obj, "player", required=True), None if t is None else _seconds(t))
+        return Press(_player(obj), None if t is None else _seconds(t))
     if kind == "close":
         return Close()
     if kind == "end_play2":
@@ -231,7 +238,7 @@ def parse_event(obj: object) -> Event:
         total = obj.get("total")
         if isinstance(total, bool) or not isinstance(total, int) or total < 0:
             raise BadEvent(f"tiebreak 'total' must be a whole number, 0 or more, not {total!r}")
-        return Tiebreak(_name(obj, "player", required=True), total)
+        return Tiebreak(_player(obj), total)
     if kind is None:
         raise BadEvent("the event has no 'type'")
     raise BadEvent(f"unknown event type {kind!r}; known types are {', '.join(EVENT_TYPES)}")

@@ -149,7 +149,8 @@ def engine_counts(state: GameState) -> dict[str, object]:
 
 def after_close(state: GameState) -> GameState:
     """The state once the open window closes unanswered (asked of the engine)."""
-    return apply(state, Close()).state
+    closed: GameState = apply(state, Close()).state
+    return closed
 
 
 def closing_decides(state: GameState) -> bool:
