@@ -15,7 +15,9 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
+from companion.config import BRIGHTNESS
 from companion.session import ResultKind, Session, Update
+from hardware.errors import HardwareConfigError
 from hardware.firmware import pawnled
 from hardware.firmware.pawnled import LedBoardState
 from hardware.ledboardlink import (
@@ -38,10 +40,11 @@ RETRY_S = 0.2  # after the board answered -ERR, resend this soon
 
 
 def check_brightness(brightness: int) -> int:
+    low, high = BRIGHTNESS
     if isinstance(brightness, bool) or not isinstance(brightness, int) \
-            or not 0 <= brightness <= 255:
-        raise ValueError("ledboard.brightness must be a whole number from 0 to 255, "
-                         f"not {brightness!r}")
+            or not low <= brightness <= high:
+        raise HardwareConfigError(f"ledboard.brightness must be a whole number from {low} to "
+                                  f"{high}, not {brightness!r}")
     return brightness
 
 

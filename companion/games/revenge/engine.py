@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from enum import StrEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.errors import BadEvent, BadTarget, CardRefused, GameOver, IllegalEvent, NotYourTurn
 from companion.games.revenge.cards import ALL_CARDS, CardKind
@@ -82,27 +82,27 @@ class Outcome(NamedTuple):
 class _Draft:
     """A mutable copy of a state while one event is applied; frozen again at the end."""
 
-    __slots__ = (
-        "direction", "discards", "draw_pile", "hands", "out", "owed", "pile", "progress",
-        "reshuffles", "round", "s", "tiebreak", "total", "turn", "window", "winner",
-    )
+    # GameState's own fields (one definition: state.py), plus the state drafted from and
+    # the outcomes so far. `progress` and `hands` are lists while drafting.
+    __slots__ = (*GameState._fields, "out", "s")
+
+    if TYPE_CHECKING:  # for the checker: the fields whose drafting type it cannot infer
+        progress: list[int]
+        hands: list[int]
+        window: Window | None
+        tiebreak: TiebreakRound | None
+        pile: int
+        discards: int
+        draw_pile: int
+        def __getattr__(self, name: str) -> Any: ...  # the other fields, as GameState's
+        def __setattr__(self, name: str, value: Any) -> None: ...
 
     def __init__(self, s: GameState) -> None:
-        self.s = s
+        for name, value in zip(GameState._fields, s, strict=True):
+            setattr(self, name, value)
         self.progress = list(s.progress)
         self.hands = list(s.hands)
-        self.total = s.total
-        self.direction = s.direction
-        self.turn = s.turn
-        self.round = s.round
-        self.pile = s.pile
-        self.discards = s.discards
-        self.draw_pile = s.draw_pile
-        self.owed = s.owed
-        self.window = s.window
-        self.tiebreak = s.tiebreak
-        self.winner = s.winner
-        self.reshuffles = s.reshuffles
+        self.s = s
         self.out: list[Outcome] = []
 
     def emit(self, what: Happening, seat: int | None = None, other: int | None = None,
@@ -110,11 +110,9 @@ class _Draft:
         self.out.append(Outcome(what, seat, other, value))
 
     def freeze(self) -> Transition:
-        state = GameState(
-            self.s.setup, tuple(self.progress), tuple(self.hands), self.total, self.direction,
-            self.turn, self.round, self.pile, self.discards, self.draw_pile, self.owed,
-            self.window, self.tiebreak, self.winner, self.reshuffles,
-        )
+        drafted = {"progress": tuple(self.progress), "hands": tuple(self.hands)}
+        state = GameState._make(drafted[name] if name in drafted else getattr(self, name)
+                                for name in GameState._fields)
         return Transition(state, tuple(self.out))
 
     # --- cards and hands (tracked, advisory: they never refuse a real card) ---

@@ -39,6 +39,7 @@ from companion.games.revenge.deck import (
     Cards,
     number_value,
 )
+from companion.games.revenge.engine import WINNING_TOTAL as TWENTY_ONE  # what bots aim for
 from companion.games.revenge.engine import Happening, apply
 from companion.games.revenge.events import (
     Close,
@@ -53,7 +54,6 @@ from companion.games.revenge.events import (
 from companion.games.revenge.state import Awaiting, GameState, Window
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev")
-TWENTY_ONE = 21  # the bots aim for it (the engine decides what it means)
 MAX_EVENTS = 100_000  # a game this long means a bot loops: fail loudly
 
 # How often the simulated table does each thing (per chance it has to).
