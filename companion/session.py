@@ -171,9 +171,10 @@ class Session:
         """A setup object from its JSON (`"game"` picks the rules; default the card game)."""
         return read_setup(obj)
 
-    def new_game(self, setup: Any, *, abandon: bool = True) -> Update:
-        """Start `setup`'s game. With `abandon`, an open game without a winner is marked
-        abandoned in the journal (listed as unfinished, never offered for resuming)."""
+    def new_game(self, setup: Any, *, abandon: bool = False) -> Update:
+        """Start `setup`'s game. With `abandon` (the table's new-game button), an open game
+        without a winner is marked abandoned in the journal: still listed as unfinished,
+        never offered for resuming. Without it, that game stays resumable."""
         game = Game(setup)
         with self._lock:
             old, state = self._game_id, self.state
