@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from companion.config import BRIGHTNESS
+from companion.games.revenge import RULES
 from companion.session import ResultKind, Session, Update
 from hardware.errors import HardwareConfigError
 from hardware.firmware import pawnled
@@ -85,11 +86,13 @@ class LedBoardHost:
 
     def follow(self, session: Session) -> Callable[[], None]:
         """Show `session`'s game from now on; returns the unsubscribe function."""
-        state = session.state
-        if state is not None:
-            self.show(ledboard_state(state, brightness=self.brightness))
+        update = session.update
+        if update is not None and update.game == RULES.name:
+            self.show(ledboard_state(update.state, brightness=self.brightness))
 
         def on_update(update: Update) -> None:
+            if update.game != RULES.name:
+                return  # the board shows the card game's HOME pawns (LEDBOARD.md)
             if update.result is not None and update.result.kind is ResultKind.IGNORED:
                 return  # the state did not change
             self.show(ledboard_state(update.state, update.result, brightness=self.brightness))
