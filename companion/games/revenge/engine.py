@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from enum import StrEnum
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.errors import BadEvent, BadTarget, CardRefused, GameOver, IllegalEvent, NotYourTurn
@@ -79,6 +80,10 @@ class Outcome(NamedTuple):
     value: float | None = None
 
 
+_ALL_FIELDS = attrgetter(*GameState._fields)
+assert GameState._fields[:3] == ("setup", "progress", "hands")  # what freeze() relies on
+
+
 class _Draft:
     """A mutable copy of a state while one event is applied; frozen again at the end."""
 
@@ -110,9 +115,8 @@ class _Draft:
         self.out.append(Outcome(what, seat, other, value))
 
     def freeze(self) -> Transition:
-        drafted = {"progress": tuple(self.progress), "hands": tuple(self.hands)}
-        state = GameState._make(drafted[name] if name in drafted else getattr(self, name)
-                                for name in GameState._fields)
+        setup, _progress, _hands, *rest = _ALL_FIELDS(self)  # one C call for all fields
+        state = GameState(setup, tuple(self.progress), tuple(self.hands), *rest)
         return Transition(state, tuple(self.out))
 
     # --- cards and hands (tracked, advisory: they never refuse a real card) ---
