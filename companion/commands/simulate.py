@@ -36,9 +36,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        help="bots play whole games with real cards against the rules engine")
     # Values are checked in `run`, so a bad one gets one sentence, not argparse's usage.
     p.add_argument("--games", default="100", metavar="N", help="games to play (default 100)")
-    p.add_argument("--players", default="4", metavar="P", help="2 to 4 (default 4)")
+    p.add_argument("--players", default=str(MAX_PLAYERS), metavar="P",
+                   help=f"{MIN_PLAYERS} to {MAX_PLAYERS} (default {MAX_PLAYERS})")
     p.add_argument("--seed", default="1", metavar="S", help="whole number (default 1)")
-    p.add_argument("--pawns", default=str(MAX_PAWNS), metavar="K", help="1 to 4 (default 4)")
+    p.add_argument("--pawns", default=str(MAX_PAWNS), metavar="K",
+                   help=f"1 to {MAX_PAWNS} (default {MAX_PAWNS})")
     p.add_argument("--variant", default=Variant.STANDARD.value, metavar="V",
                    help="standard or long (default standard)")
     p.add_argument("--out", metavar="DIR", help="write each game's transcript into DIR")

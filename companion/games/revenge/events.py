@@ -56,11 +56,12 @@ class Setup:
     ) -> Setup:
         """Validate and build a setup; every refusal is a BadSetup sentence."""
         if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
-            raise BadSetup("players must be a list of 2 to 4 names", code="players_not_list")
+            raise BadSetup(f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names",
+                           code="players_not_list")
         names = tuple(p.strip() for p in players)
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise BadSetup(f"a game needs 2 to 4 players, not {len(names)}", code="player_count",
-                           count=len(names))
+            raise BadSetup(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}",
+                           code="player_count", count=len(names))
         if any(not n for n in names):
             raise BadSetup("every player needs a name; one of the names is empty",
                            code="empty_name")
@@ -95,7 +96,7 @@ class Setup:
                 )
             cols = tuple(Color(c) for c in colors)
         if isinstance(pawns, bool) or not isinstance(pawns, int) or not 1 <= pawns <= MAX_PAWNS:
-            raise BadSetup(f"pawns must be a whole number from 1 to 4, not {pawns!r}",
+            raise BadSetup(f"pawns must be a whole number from 1 to {MAX_PAWNS}, not {pawns!r}",
                            code="bad_pawns", pawns=pawns)
         if variant not in (Variant.STANDARD.value, Variant.LONG.value):
             raise BadSetup(f"variant must be 'standard' or 'long', not {variant!r}",
