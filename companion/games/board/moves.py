@@ -444,14 +444,21 @@ class _Analysis:
     """A card worked out for one position: every way to play it (boards repeated), the
     distinct ones, and why pawns cannot move. Options are built when first asked for."""
 
-    __slots__ = ("_options", "blocked", "compulsory", "distinct", "key", "raws")
+    __slots__ = ("_fails", "_options", "compulsory", "distinct", "key", "raws")
 
     def __init__(self, key: tuple[Position, str, str], raws: tuple[_Raw, ...],
-                 distinct: tuple[_Raw, ...], blocked: tuple[Blocked, ...],
-                 compulsory: bool) -> None:
+                 distinct: tuple[_Raw, ...], fails: list[Blocked], compulsory: bool) -> None:
         self.key, self.raws, self.distinct = key, raws, distinct
-        self.blocked, self.compulsory = blocked, compulsory
+        self._fails, self.compulsory = fails, compulsory
         self._options: tuple[Option, ...] | None = None
+
+    @property
+    def blocked(self) -> tuple[Blocked, ...]:
+        """Each reason once (per pawn and code), in the order found."""
+        first: dict[tuple[int, str], Blocked] = {}
+        for f in self._fails:
+            first.setdefault((f.src, f.code), f)
+        return tuple(first.values())
 
     def option(self, raw: _Raw) -> Option:
         position, card, color = self.key
@@ -482,8 +489,7 @@ def _analyse(position: Position, card: str, color: str) -> _Analysis:
         if key not in seen:
             seen.add(key)
             distinct.append(raw)
-    reasons = tuple({(f.src, f.code): f for f in reversed(fails)}.values())[::-1]
-    return _Analysis((position, card, color), tuple(raws), tuple(distinct), reasons,
+    return _Analysis((position, card, color), tuple(raws), tuple(distinct), fails,
                      compulsory)
 
 
