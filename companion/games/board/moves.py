@@ -248,7 +248,7 @@ def _slide(book: _Book, b: Work, seat: int, at: int) -> _Slid | None:
 def _land(book: _Book, b: Work, seat: int, src: int, dst: int, steps: int) -> Leg | Blocked:
     """Move one pawn of `seat` from `src` to `dst` on `b` (changed only on success)."""
     bumped: tuple[str, ...] = ()
-    if is_track(dst):
+    if 1 <= dst <= TRACK_LEN:  # on the track (is_track, inline: this runs for every option)
         occ = _occupant(b, dst)
         if occ == seat:
             return Blocked(src, "own_pawn", {"square": name_of(dst)})
@@ -260,7 +260,7 @@ def _land(book: _Book, b: Work, seat: int, src: int, dst: int, steps: int) -> Le
     mine = _row(b, seat)
     mine.remove(src)
     mine.append(dst)
-    s = _slide(book, b, seat, dst)
+    s = _slide(book, b, seat, dst) if dst in book.slides else None
     if s is None:
         return Leg(src, dst, dst, steps, False, False, bumped)
     return Leg(src, dst, s.end, steps, s.slid, s.held, (*bumped, *s.bumped), "", s.color)
