@@ -21,6 +21,7 @@ from typing import NamedTuple
 from companion.cards import CardKind
 from companion.errors import BadEvent, BadTarget, CardRefused, GameOver, IllegalEvent, NotYourTurn
 from companion.events import Close, EndPlay2, Play, Press, Tiebreak
+from companion.safe_text import quote
 from companion.state import (
     HAND_LIMIT,
     HAND_SIZE,
@@ -238,7 +239,7 @@ def _seat(state: GameState, name: str) -> int:
     seat = state.seat_of(name)
     if seat is None:
         raise BadEvent(
-            f"no player is called {name!r}; the players are {list(state.setup.players)}",
+            f"no player is called {quote(name)}; the players are {list(state.setup.players)}",
             code="unknown_player", player=name, players=", ".join(state.setup.players),
         )
     return seat

@@ -40,6 +40,7 @@ from typing import Any
 
 from companion.errors import JournalError
 from companion.paths import journal_file
+from companion.safe_text import name_problem, one_line, quote
 
 __all__ = ["GameRecord", "Journal", "StoredGame"]
 
@@ -123,9 +124,17 @@ def _encode(event: dict[str, Any]) -> str:
     if not isinstance(event, dict):
         raise JournalError(f"only JSON objects can be journalled, not {type(event).__name__}")
     try:
-        return json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise JournalError(f"the event cannot be stored as JSON ({exc}): {event!r}") from exc
+        text = json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text.encode("utf-8")  # a lone surrogate would only fail later, inside SQLite
+    except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
+        raise JournalError(f"the event cannot be stored as JSON ({one_line(str(exc), 80)}): "
+                           f"{quote(event)}") from exc
+    names = event.get("players") if isinstance(event.get("players"), list) else []
+    for name in [*names, event.get("player"), event.get("target")]:
+        problem = name_problem(name) if isinstance(name, str) else None
+        if problem:
+            raise JournalError(f"the name {quote(name)} {problem}; the event was not stored")
+    return text
 
 
 def _read_row(seq: int, expected: int, raw: bytes | None,
