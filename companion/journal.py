@@ -207,6 +207,11 @@ class Journal:
     @classmethod
     def open(cls, data_dir: str | os.PathLike[str]) -> Journal:
         """The journal in `data_dir` (created with its folder if need be)."""
+        return cls(journal_file(cls.prepare_folder(data_dir)))
+
+    @staticmethod
+    def prepare_folder(data_dir: str | os.PathLike[str]) -> Path:
+        """The data folder, created if need be; one sentence if it cannot be."""
         folder = Path(data_dir).expanduser()
         try:
             folder.mkdir(parents=True, exist_ok=True)
@@ -215,7 +220,7 @@ class Journal:
                 f"cannot create the data folder {folder} ({exc.strerror}); "
                 "choose a writable folder with data_dir in the configuration or --data"
             ) from exc
-        return cls(journal_file(folder))
+        return folder
 
     def __enter__(self) -> Journal:
         return self

@@ -74,15 +74,20 @@ def launch(
     display = getattr(config, "display", None)
     if fullscreen is None:
         fullscreen = bool(getattr(display, "fullscreen", False))
+    from companion.datalock import DataLock
+    from companion.journal import Journal
+
+    data_lock = DataLock(Journal.prepare_folder(data_dir)).acquire()  # one app per folder
+    try:
+        return _run_app(config, data_dir, fullscreen=fullscreen, board_port=board_port,
+                        language=language, start_hardware=start_hardware, on_ready=on_ready)
+    finally:
+        data_lock.release()
+
+
+def _run_app(config: Any, data_dir: Path, *, fullscreen: bool, **options: Any) -> int:
     prepare_kivy(fullscreen=fullscreen)
-    app = build_app(
-        config,
-        data_dir,
-        board_port=board_port,
-        language=language,
-        start_hardware=start_hardware,
-        on_ready=on_ready,
-    )
+    app = build_app(config, data_dir, **options)
     try:
         app.run()
     finally:
