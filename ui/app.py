@@ -30,7 +30,7 @@ from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
 from ui.kvload import load_kv, register_fonts
 from ui.model import TableModel
-from ui.prefs import Choices, UiSettings
+from ui.prefs import Choices, PrefsNotSaved, UiSettings
 from ui.voice import Voice
 from ui.wording import card_name, refusal
 
@@ -137,7 +137,19 @@ class CompanionApp(App):
 
         self.lang = lang
         self.settings = replace(self.settings, language=lang)
-        self.settings.save(self.data_dir)
+        self.keep(self.settings)
+
+    def keep(self, prefs: UiSettings | Choices) -> bool:
+        """Write settings.json or choices.json; a full disk is a sentence, never a quit."""
+        try:
+            prefs.save(self.data_dir)
+        except PrefsNotSaved as exc:
+            text = tr("prefs_not_saved", self.lang, file=exc.filename, why=exc.strerror)
+            self.model.message = text
+            # again after the session's pending update, which resets the message line
+            Clock.schedule_once(lambda *_: setattr(self.model, "message", text))
+            return False
+        return True
 
     # --- building and starting ---
 
@@ -249,7 +261,7 @@ class CompanionApp(App):
             setup.pawns,
             setup.variant.value,
         )
-        self.choices.save(self.data_dir)
+        self.keep(self.choices)
         self.show("table")
         self.model.refresh()
 
