@@ -18,7 +18,7 @@ import pytest
 
 from companion.config import load_config
 from companion.errors import BadSetup, ConfigError, JournalError
-from companion.events import Setup
+from companion.games.revenge import Setup
 from companion.journal import Journal
 from companion.safe_text import MAX_QUOTED, quote
 from companion.transcript import replay_lines
