@@ -39,8 +39,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import JournalError
+from companion.journal_pages import EventRow, file_events
+from companion.notices import Notice
 from companion.paths import journal_file
 from companion.safe_text import name_problem, one_line, quote
+from companion.walcheck import WalCheck
 
 __all__ = ["GameRecord", "Journal", "StoredGame"]
 
@@ -201,8 +204,13 @@ class Journal:
         self.path = Path(path)
         self.readonly = readonly
         self.damage: list[str] = []
+        self._repaired = False
         self._lock = threading.RLock()
+        wal = None if readonly else WalCheck.before_open(self.path)  # before SQLite reads it
         self._conn = self._open_readonly() if readonly else self._open_checked()
+        lost = wal.after_open(self._conn) if wal is not None else None
+        if lost:
+            self.damage.append(lost)
 
     @classmethod
     def open(cls, data_dir: str | os.PathLike[str]) -> Journal:
@@ -279,7 +287,8 @@ class Journal:
             raise _NotAJournal
         problems = [r[0] for r in conn.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
-            raise sqlite3.DatabaseError(f"database disk image is malformed ({problems[0]})")
+            raise sqlite3.DatabaseError(
+                f"database disk image is malformed ({one_line(problems[0], 80)})")
         self._configure(conn)
 
     def _open_readonly(self) -> sqlite3.Connection:
@@ -341,10 +350,12 @@ class Journal:
                 f"{self.path} is not a game journal ({why}) and could not be set aside "
                 f"({exc}); move it away yourself and start the app again"
             ) from exc
-        self.damage.append(
-            f"{self.path.name} was not a game journal ({why}); it was kept as {aside} "
-            "and a new, empty journal was started"
-        )
+        held = len(file_events(aside))
+        also = f" (it holds {held} events that are not in the new journal)" if held else ""
+        self.damage.append(Notice(
+            f"{self.path.name} was not a game journal ({why}); it was kept as {aside}{also} "
+            "and a new, empty journal was started", "not_a_journal", why=why, kept=aside.name,
+            held=held))
         return conn
 
     def _salvage(self, old: sqlite3.Connection, why: str) -> sqlite3.Connection:
@@ -374,7 +385,7 @@ class Journal:
             try:
                 new.execute("PRAGMA synchronous=FULL")
                 new.executescript(_SCHEMA)
-                counts = _copy_readable(src, new)
+                counts = _copy_readable(src, new, file_events(copy))
                 new.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             finally:
                 new.close()
@@ -399,13 +410,15 @@ class Journal:
                 f"{self.path} is damaged ({why}) and could not be repaired ({exc}); "
                 "copy it somewhere safe, move it away and start the app again"
             ) from exc
-        games, events, set_aside = counts
-        extra = f", {set_aside} unusable rows were set aside" if set_aside else ""
-        self.damage.append(
-            f"{self.path.name} was damaged ({why}); every event that could still be read was "
-            f"kept ({games} games, {events} events{extra}) and the damaged file was kept as "
-            f"{aside}"
-        )
+        games, events, set_aside, lost = counts
+        extra = f", {set_aside} unusable rows set aside" if set_aside else ""
+        gone = (f"; {lost} events could not be read at all and are missing from their games"
+                if lost else "")
+        self.damage.append(Notice(
+            f"{self.path.name} was damaged ({one_line(why, 80)}); it was rebuilt from every "
+            f"event that could still be read ({games} games, {events} events kept{extra}){gone}; "
+            f"the damaged file was kept as {aside}", "repaired", games=games, events=events,
+            set_aside=set_aside, lost=lost, kept=aside.name))
         return conn
 
     def _error(self, exc: sqlite3.Error, doing: str) -> JournalError:
@@ -452,7 +465,19 @@ class Journal:
             try:
                 return self._conn.execute(sql, params).fetchall()
             except sqlite3.Error as exc:
+                if self._repair_live(exc):
+                    return self._read(sql, params)
                 raise self._error(exc, "reading the journal") from exc
+
+    def _repair_live(self, exc: BaseException | None) -> bool:
+        """Damage SQLite's quick check at opening missed, found while reading: rebuild the
+        journal now, once per opening, as damage found at opening is (True: retry)."""
+        if (self.readonly or self._repaired or not isinstance(exc, sqlite3.DatabaseError)
+                or not _is_corrupt(exc)):
+            return False
+        self._repaired = True
+        self._conn = self._salvage(self._conn, str(exc))
+        return True
 
     # --- writing ---
 
@@ -526,7 +551,10 @@ class Journal:
             return StoredGame(game_id, _when(started), events, damage, winner, bool(abandoned))
 
     def _good_events(self, game_id: int) -> tuple[list[dict[str, Any]], str | None]:
-        """The clean prefix of the game's events, and why it stops early (if it does)."""
+        """The clean prefix of the game's events, and why it stops early (if it does).
+
+        Damage SQLite's quick check missed (a record that no longer decodes) is repaired
+        here, once, the way damage found at opening is."""
         events: list[dict[str, Any]] = []
         try:
             rows = self._conn.execute(
@@ -538,9 +566,13 @@ class Journal:
                     return events, self._set_aside(game_id, len(events), str(why))
                 events.append(obj)
         except sqlite3.DatabaseError as exc:
-            return events, (
+            if self._repair_live(exc):
+                return self._good_events(game_id)
+            return events, Notice(
                 f"game {game_id} could only be read up to event {len(events) - 1} because the "
-                f"journal file is damaged ({exc}); restart the app to repair it")
+                f"journal file is damaged ({one_line(str(exc), 80)})"
+                + ("; the app repairs it when it next starts" if self.readonly else ""),
+                "unreadable", game=game_id, seq=len(events))
         return events, None
 
     def set_aside(self, game_id: int, seq: int, why: str) -> str:
@@ -561,8 +593,9 @@ class Journal:
         moved_rows = f"it and the {n - 1} events after it were" if n > 1 else "it was"
         resume = ("the game cannot be resumed" if seq == 0
                   else f"the game goes on from event {seq - 1}")
-        moved = (f"game {game_id}: {what} was damaged ({why}), so {moved_rows} set aside "
-                 f"in the journal's set_aside table; {resume}")
+        moved = Notice(f"game {game_id}: {what} was damaged ({why}), so {moved_rows} set "
+                       f"aside in the journal's set_aside table; {resume}", "set_aside",
+                       game=game_id, seq=seq, moved=n, why=why)
         try:
             with self._transaction("setting damaged events aside") as conn:
                 conn.execute(
@@ -573,8 +606,12 @@ class Journal:
                 conn.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?",
                              (game_id, seq))
         except JournalError as exc:
-            return (f"game {game_id}: {what} is damaged ({why}); the game stops before it "
-                    f"(the damaged rows could not be set aside: {exc})")
+            if self._repair_live(exc.__cause__):
+                return self._set_aside(game_id, seq, why)
+            return Notice(f"game {game_id}: {what} is damaged ({why}); the game stops before "
+                          f"it and its {n} events from there are left where they are (they "
+                          f"could not be set aside: {one_line(str(exc), 120)})", "stops_before",
+                          game=game_id, seq=seq, count=n, why=why)
         return moved
 
     def _set_aside_notes(self, game_id: int) -> list[str]:
@@ -603,12 +640,16 @@ def _readable(conn: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
 
     A scan stops at the first damaged page; the next readable rows are found by seeking
     further and further past it, so one bad page does not hide the rest of the table.
+    Each rowid is read once: a damaged page that sends the scan back to rows already read
+    counts as damage, not as more rows.
     """
     rows: list[tuple[Any, ...]] = []
     after = -(2**63)
     for _ in range(64):  # a bound on the damaged stretches skipped
         try:
             for row in conn.execute(sql, (after,)):
+                if not isinstance(row[0], int) or row[0] <= after:
+                    raise sqlite3.DatabaseError("the scan went back to rows already read")
                 rows.append(row)
                 after = row[0]
             return rows
@@ -629,17 +670,42 @@ def _readable(conn: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
     return rows
 
 
-def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection) -> tuple[int, int, int]:
-    """Copy every usable game and each game's clean prefix of events; the rest set aside."""
+def _index_seqs(conn: sqlite3.Connection) -> dict[int, int]:
+    """Each game's highest event number by the (game_id, seq) index, a b-tree of its own:
+    what the table held even where the table's own pages are lost."""
+    top: dict[int, int] = {}
+    with contextlib.suppress(sqlite3.DatabaseError):
+        for gid, seq in conn.execute("SELECT game_id, seq FROM events "
+                                     "INDEXED BY sqlite_autoindex_events_1"):
+            if isinstance(gid, int) and isinstance(seq, int) and 0 <= seq < 2**31:
+                top[gid] = max(seq, top.get(gid, -1))
+    return top
+
+
+def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection,
+                   raw: dict[tuple[int, int], EventRow]) -> tuple[int, int, int, int]:
+    """Copy every usable game and each game's clean prefix of events; the rest set aside.
+
+    Rows are read through the tables' b-trees, then from the leaf pages themselves (`raw`,
+    journal_pages) for the rows a damaged interior page hides. Returns the games and events
+    kept, the rows set aside and the events known to have existed that no copy holds.
+    """
     games = {r[0]: r for r in _readable(old, "SELECT id, started, finished, players, winner, "
                                              "abandoned FROM games WHERE rowid > ? "
                                              "ORDER BY rowid")}
     rows = _readable(old, "SELECT id, game_id, seq, at, CAST(json AS BLOB), crc FROM events "
                           "WHERE rowid > ? ORDER BY rowid")
+    seen = {(r[1], r[2]) for r in rows}
     with contextlib.suppress(sqlite3.DatabaseError):
-        rows += [(None, *r[1:]) for r in _readable(
-            old, "SELECT id, game_id, seq, at, json, crc, reason, moved FROM set_aside "
-                 "WHERE rowid > ? ORDER BY rowid")]
+        moved = _readable(old, "SELECT id, game_id, seq, at, json, crc, reason, moved "
+                               "FROM set_aside WHERE rowid > ? ORDER BY rowid")
+        seen |= {(r[1], r[2]) for r in moved}
+        rows += [(None, *r[1:]) for r in moved]
+    rows += [(-1, *row) for key, row in sorted(raw.items()) if key not in seen]
+    top = _index_seqs(old)
+    for row in rows:
+        if row[0] is not None and isinstance(row[1], int) and isinstance(row[2], int):
+            top[row[1]] = max(row[2], top.get(row[1], -1))
     by_game: dict[int, list[tuple[Any, ...]]] = {}
     aside: list[tuple[Any, ...]] = []
     now = _now()
@@ -654,8 +720,10 @@ def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection) -> tuple[in
     games = {k: v for k, v in games.items() if isinstance(k, int)}
     new.execute("BEGIN")
     kept_games = kept_events = 0
+    lost = 0
     for gid in sorted(set(games) | set(by_game)):
-        evs = sorted(by_game.get(gid, []), key=lambda r: r[2])
+        evs = sorted({r[2]: r for r in reversed(by_game.get(gid, []))}.values(),
+                     key=lambda r: r[2])  # one row per seq, the b-tree's first
         good: list[tuple[Any, ...]] = []
         for row in evs:
             _, why = _read_row(row[2], len(good), row[4], row[5])
@@ -665,8 +733,14 @@ def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection) -> tuple[in
                 aside += [(gid, r[2], r[3], r[4], r[5], reason, now) for r in evs[len(good):]]
                 break
             good.append(row)
+        accounted = {r[2] for r in evs} | {a[1] for a in aside if a[0] == gid}
+        lost += sum(1 for seq in range(top.get(gid, -1) + 1) if seq not in accounted)
         if gid in games:
-            new.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)", games[gid])
+            _, started, finished, players, winner, abandoned = games[gid]
+            new.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)",  # damaged fields: defaults
+                        (gid, started if isinstance(started, str) else _now(), finished,
+                         players if isinstance(players, str) else "[]", winner,
+                         abandoned if isinstance(abandoned, int) else 0))
         elif good:  # the game's own row is lost: rebuild it from its setup
             setup = json.loads(bytes(good[0][4]).decode("utf-8"))
             players = setup.get("players") if isinstance(setup.get("players"), list) else []
@@ -682,4 +756,4 @@ def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection) -> tuple[in
     new.executemany("INSERT INTO set_aside (game_id, seq, at, json, crc, reason, moved) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)", aside)
     new.execute("COMMIT")
-    return kept_games, kept_events, len(aside)
+    return kept_games, kept_events, len(aside), lost
