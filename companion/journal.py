@@ -176,6 +176,21 @@ def _aside_name(path: Path) -> Path:
     return candidate
 
 
+def _drop_unsynced_frames(conn: sqlite3.Connection) -> None:
+    """After a failed sync the refused transaction's frames are still in the -wal file,
+    complete with their commit mark: a crash now and SQLite would replay them, and the
+    event the table was told was not accepted would come back. Checkpointing what was
+    committed and truncating the -wal removes them; when a reader keeps the -wal from being
+    truncated, a rewrite of the header page takes their place in the file instead."""
+    with contextlib.suppress(sqlite3.Error):
+        busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        if busy == 0:
+            return
+    with contextlib.suppress(sqlite3.Error):
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        conn.execute(f"PRAGMA user_version={int(version)}")  # one frame over the refused ones
+
+
 def _errname(exc: sqlite3.Error) -> str:
     return getattr(exc, "sqlite_errorname", "") or ""
 
@@ -442,8 +457,9 @@ class Journal:
                 "program and try again")
         if name.startswith("SQLITE_IOERR") or "I/O error" in str(exc):
             return JournalError(
-                f"the storage under {where} failed ({exc}), so {doing} failed and the event "
-                "was not accepted; check the disk or SD card")
+                f"the storage under {where} failed ({exc}), so {doing} failed"
+                + (" and the event was not accepted" if doing == "saving the event" else "")
+                + "; check the disk or SD card")
         return JournalError(f"the journal {where} failed while {doing} ({exc})")
 
     @contextlib.contextmanager
@@ -458,6 +474,8 @@ class Journal:
             except sqlite3.Error as exc:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
+                if _errname(exc).startswith("SQLITE_IOERR"):
+                    _drop_unsynced_frames(conn)
                 raise self._error(exc, doing) from exc
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
