@@ -293,7 +293,7 @@ class Journal:
                 + f";PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
             _sync_dir(self.path.parent)
             return
-        if version > SCHEMA_VERSION and _TABLES.issubset(names):
+        if version > SCHEMA_VERSION and _TABLES & names:  # ours, tables renamed since
             raise JournalError(
                 f"{self.path} was written by a newer version of the companion "
                 f"(journal format {version}); update the app to read it"
@@ -307,17 +307,38 @@ class Journal:
         self._configure(conn)
 
     def _open_readonly(self) -> sqlite3.Connection:
-        uri = f"{self.path.expanduser().resolve().as_uri()}?mode=ro"
-        try:
-            conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S,
-                                   isolation_level=None, check_same_thread=False)
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            names = {r[0] for r in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type='table'")}
-        except sqlite3.Error as exc:
+        """Read-only; a healthy journal in a folder this user cannot write (SQLite cannot
+        make its -shm file there) is read as an immutable file instead."""
+        base = self.path.expanduser().resolve().as_uri()
+        conn, error = None, None
+        for query in ("?mode=ro", "?immutable=1"):
+            try:
+                conn = sqlite3.connect(base + query, uri=True, timeout=BUSY_TIMEOUT_S,
+                                       isolation_level=None, check_same_thread=False)
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                names = {r[0] for r in conn.execute(
+                    "SELECT name FROM sqlite_master WHERE type='table'")}
+                break
+            except sqlite3.Error as exc:
+                if conn is not None:
+                    conn.close()
+                conn, error = None, error or exc
+                if _is_corrupt(exc) or _is_notadb(exc):
+                    error = exc
+                    break
+        if conn is None:
+            assert error is not None
+            damaged = _is_corrupt(error) or _is_notadb(error)
             raise JournalError(
-                f"{self.path} cannot be read ({exc}); start the app once: it repairs the "
-                "journal and keeps the damaged file beside it") from exc
+                f"{self.path} cannot be read ({one_line(str(error), 80)}); "
+                + ("start the app once: it repairs the journal and keeps the damaged file "
+                   "beside it" if damaged else "check that it exists and that this user may "
+                   "read it and its folder")) from error
+        if version > SCHEMA_VERSION and _TABLES & names:
+            conn.close()
+            raise JournalError(
+                f"{self.path} was written by a newer version of the companion (journal "
+                f"format {version}); update the app to read it")
         if version != SCHEMA_VERSION or not _TABLES.issubset(names):
             conn.close()
             raise JournalError(
@@ -525,8 +546,14 @@ class Journal:
                     "SELECT ?, COALESCE(MAX(seq), -1) + 1, ?, ?, ? FROM events WHERE game_id = ?",
                     (game_id, _now(), text, crc, game_id))
         except JournalError as exc:
-            if isinstance(exc.__cause__, sqlite3.IntegrityError):
+            cause = exc.__cause__
+            if isinstance(cause, sqlite3.IntegrityError) and "FOREIGN KEY" in str(cause):
                 raise JournalError(f"there is no game {game_id} in the journal to add to") from exc
+            if isinstance(cause, sqlite3.IntegrityError):
+                raise JournalError(
+                    f"game {game_id}'s next event number is already taken in the journal "
+                    f"({one_line(str(cause), 80)}): another program is writing to it; close "
+                    "it, the event was not accepted") from exc
             raise
 
     def set_result(self, game_id: int, winner: str | None) -> None:
