@@ -177,10 +177,22 @@ class CompanionApp(App):
             self.show("resume")
         else:
             self.new_game_form()
+        self.notice_view = self._show_notices()
         Window.bind(on_key_down=self._on_key_down)
         Window.bind(on_flip=self._on_first_frame)
         Window.bind(on_flip=_start_rasterising)
         self.link.start()
+
+    def _show_notices(self) -> Any:
+        """Every repair and set-aside of the journal, over the start screen until OK."""
+        from ui.notices import NoticeView, pending
+
+        records = pending(self.data_dir, list(getattr(self.journal, "damage", [])))
+        if not records:
+            return None
+        view = NoticeView(self, records)
+        view.open(animation=False)
+        return view
 
     def _on_first_frame(self, *_: Any) -> None:
         Window.unbind(on_flip=self._on_first_frame)
