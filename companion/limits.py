@@ -55,6 +55,8 @@ def read_bounded(path: str | os.PathLike[str], limit: int, what: str = "") -> by
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(21, "Is a directory", os.fspath(path))
+        if stat.S_ISCHR(info.st_mode) and os.path.realpath(path) == os.devnull:
+            return b""  # the usual way to say "an empty file"
         if not stat.S_ISREG(info.st_mode):
             raise InputRefused(f"{what} is not a regular file (a device, pipe or socket); "
                                "give the path of an ordinary file")
