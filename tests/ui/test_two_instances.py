@@ -63,6 +63,7 @@ def test_the_second_app_on_a_data_folder_refuses_and_names_the_first(tmp_path: P
         [line] = [ln for ln in second.stderr.splitlines() if ln.startswith("sorry-companion:")]
         assert "already in use" in line and f"pid {first.pid}" in line and "since" in line
         assert "Traceback" not in second.stderr
+        print(f"two instances: the second refused with exit 2 ({line[:90]}...)")
         for command in ("history", "stats"):
             done = cli("--data", str(data), command, env=env)
             assert done.returncode == 0, done.stderr
