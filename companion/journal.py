@@ -132,7 +132,8 @@ def _encode(event: dict[str, Any]) -> str:
     except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
         raise JournalError(f"the event cannot be stored as JSON ({one_line(str(exc), 80)}): "
                            f"{quote(event)}") from exc
-    names = event.get("players") if isinstance(event.get("players"), list) else []
+    players = event.get("players")
+    names: list[Any] = players if isinstance(players, list) else []
     for name in [*names, event.get("player"), event.get("target")]:
         problem = name_problem(name) if isinstance(name, str) else None
         if problem:
@@ -728,10 +729,10 @@ def _index_seqs(conn: sqlite3.Connection) -> dict[int, int]:
 
 
 def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection,
-                   raw: dict[tuple[int, int], EventRow]) -> tuple[int, int, int, int]:
+                   leaf_rows: dict[tuple[int, int], EventRow]) -> tuple[int, int, int, int]:
     """Copy every usable game and each game's clean prefix of events; the rest set aside.
 
-    Rows are read through the tables' b-trees, then from the leaf pages themselves (`raw`,
+    Rows are read through the tables' b-trees, then from the leaf pages themselves (`leaf_rows`,
     journal_pages) for the rows a damaged interior page hides. Returns the games and events
     kept, the rows set aside and the events known to have existed that no copy holds.
     """
@@ -746,7 +747,7 @@ def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection,
                                "FROM set_aside WHERE rowid > ? ORDER BY rowid")
         seen |= {(r[1], r[2]) for r in moved}
         rows += [(None, *r[1:]) for r in moved]
-    rows += [(-1, *row) for key, row in sorted(raw.items()) if key not in seen]
+    rows += [(-1, *row) for key, row in sorted(leaf_rows.items()) if key not in seen]
     top = _index_seqs(old)
     for row in rows:
         if row[0] is not None and isinstance(row[1], int) and isinstance(row[2], int):
