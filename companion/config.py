@@ -34,13 +34,14 @@ from companion.games.revenge.deck import (
 )
 from companion.games.revenge.events import MAX_PAWNS, MAX_PLAYERS, Variant
 from companion.games.revenge.state import DECK_SIZE
-from companion.limits import CONFIG_LIMIT, InputRefused, read_bounded
+from companion.limits import CONFIG_LIMIT, PREFS_LIMIT, InputRefused, read_bounded
 from companion.paths import CONFIG_ENV, SYSTEM_CONFIG, default_data_dir, user_config_file
 from companion.safe_text import clip, one_line, quote
 
 __all__ = [
     "DEFAULT_DECK", "Config", "DisplayConfig", "GameConfig", "GpioConfig", "LedBoardConfig",
     "VoiceConfig", "WindowsConfig", "config_from_args", "find_config_file", "load_config",
+    "read_small_file",
 ]
 
 # Each limit is written here once; the hardware (pin plan, LED board) and the screens
@@ -154,6 +155,12 @@ class Config:
         if path is None:
             return self
         return dataclasses.replace(self, data_dir=Path(path).expanduser())
+
+
+def read_small_file(path: str | os.PathLike[str]) -> bytes:
+    """A small file of the app's own beside the config (settings.json, choices.json,
+    notices.json): a regular file of at most 1 MiB, else OSError (limits.read_bounded)."""
+    return read_bounded(path, PREFS_LIMIT)
 
 
 def config_from_args(args: Any) -> Config:

@@ -18,14 +18,12 @@ import socket
 from datetime import datetime
 from pathlib import Path
 
-from companion.errors import JournalError
+from companion.errors import DataFolderBusy
 from companion.safe_text import one_line
 
+__all__ = ["LOCK_NAME", "DataFolderBusy", "DataLock"]
+
 LOCK_NAME = "app.lock"
-
-
-class DataFolderBusy(JournalError):
-    """Another app holds the data folder's lock; the message says which and what to do."""
 
 
 class DataLock:

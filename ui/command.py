@@ -46,7 +46,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)  # a ConfigError is one sentence, exit 2 (cli.py)
-    from companion.datalock import DataFolderBusy
+    from companion.errors import DataFolderBusy
     from ui.launch import launch
 
     try:

@@ -74,10 +74,9 @@ def launch(
     display = getattr(config, "display", None)
     if fullscreen is None:
         fullscreen = bool(getattr(display, "fullscreen", False))
-    from companion.datalock import DataLock
-    from companion.journal import Journal
+    from companion.session import Session
 
-    data_lock = DataLock(Journal.prepare_folder(data_dir)).acquire()  # one app per folder
+    data_lock = Session.lock_data_folder(data_dir)  # one app per folder
     try:
         return _run_app(config, data_dir, fullscreen=fullscreen, board_port=board_port,
                         language=language, start_hardware=start_hardware, on_ready=on_ready)

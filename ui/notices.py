@@ -20,7 +20,7 @@ from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
-from companion.limits import PREFS_LIMIT, read_bounded
+from companion.config import read_small_file
 from ui.i18n import table, tr
 from ui.widgets import FitLabel, TapButton
 
@@ -50,7 +50,7 @@ def pending(data_dir: Path, new: list[Any]) -> list[dict[str, Any]]:
     """The notices not yet dismissed (from notices.json) plus `new`, each once; kept."""
     path = Path(data_dir) / NOTICES_FILE
     try:
-        old = json.loads(read_bounded(path, PREFS_LIMIT).decode("utf-8"))
+        old = json.loads(read_small_file(path).decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         old = []
     records = [r for r in old if isinstance(r, dict) and isinstance(r.get("text"), str)]

@@ -17,10 +17,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from companion.config import WINDOW_SECONDS
+from companion.config import WINDOW_SECONDS, read_small_file
 from companion.games.revenge import MAX_PAWNS
-from companion.limits import PREFS_LIMIT, read_bounded
-from companion.safe_text import name_problem
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 CHOICES_FILE = "choices.json"
@@ -30,7 +28,7 @@ MAX_KNOWN_NAMES = 24
 
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(read_bounded(path, PREFS_LIMIT).decode("utf-8"))
+        data = json.loads(read_small_file(path).decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -81,8 +79,8 @@ class Choices:
             out.variant = "long" if data.get("variant") == "long" else "standard"
             out.known_names = [str(n) for n in data.get("known_names", [])][:MAX_KNOWN_NAMES]
         # a hand-edited file may hold names the setup refuses: start from the valid ones
-        out.players = [p for p in out.players if not name_problem(p)]
-        out.known_names = [n for n in out.known_names if not name_problem(n)]
+        out.players = [p for p in out.players if p.isprintable() and len(p) <= 40]
+        out.known_names = [n for n in out.known_names if n.isprintable() and len(n) <= 40]
         return out
 
     def remember(
