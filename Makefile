@@ -12,7 +12,7 @@ ifeq (run,$(firstword $(MAKECMDGOALS)))
   endif
 endif
 
-.PHONY: run test bench lint venv clean
+.PHONY: run test bench fuzz lint venv clean
 
 $(STAMP): setup.cfg pyproject.toml requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,6 +36,15 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The hostile-input and fault figures of issue 9 (`make test` runs the same tests, smaller).
+fuzz: $(STAMP)
+	REPLAY_FUZZ_CASES=40000 CONFIG_FUZZ_CASES=2000 FIRMWARE_FUZZ_LINES=200000 \
+	JOURNAL_FUZZ_CASES=100 $(BIN)/python -m pytest -q -s -p no:cacheprovider \
+	  tests/companion/test_fuzz_input.py tests/hardware/test_firmware_fuzz.py \
+	  tests/companion/test_journal_corruption.py tests/companion/test_journal_fsync.py \
+	  tests/ui/test_two_instances.py > .fuzz.log 2>&1; status=$$?; \
+	grep -E "fuzz|instances:|passed|failed|error" .fuzz.log; rm -f .fuzz.log; exit $$status
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

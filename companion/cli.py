@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from companion import __version__
 from companion.errors import CompanionError, ConfigError, JournalError
+from companion.safe_text import quote
 
 COMMAND_MODULES = (
     "companion.commands.replay",
@@ -73,7 +74,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CompanionError, JournalError) as exc:
         print(f"sorry-companion: {exc}", file=sys.stderr)
         return 1
-    except OSError as exc:  # writing the output failed (e.g. `export > /dev/full`)
+    except OSError as exc:
+        if exc.filename is not None:  # a file or folder the command needed, not the output
+            print(f"sorry-companion: cannot use {quote(str(exc.filename))}: "
+                  f"{exc.strerror or exc}; check that it exists and that this user may read "
+                  "(and for the data folder, write) it", file=sys.stderr)
+            return 1
+        # writing the output failed (e.g. `export > /dev/full`)
         print(f"sorry-companion: could not write the output: {exc.strerror or exc}",
               file=sys.stderr)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -34,11 +34,14 @@ from companion.games.revenge.deck import (
 )
 from companion.games.revenge.events import MAX_PAWNS, MAX_PLAYERS, Variant
 from companion.games.revenge.state import DECK_SIZE
+from companion.limits import CONFIG_LIMIT, PREFS_LIMIT, InputRefused, read_bounded
 from companion.paths import CONFIG_ENV, SYSTEM_CONFIG, default_data_dir, user_config_file
+from companion.safe_text import clip, one_line, quote
 
 __all__ = [
     "DEFAULT_DECK", "Config", "DisplayConfig", "GameConfig", "GpioConfig", "LedBoardConfig",
     "VoiceConfig", "WindowsConfig", "config_from_args", "find_config_file", "load_config",
+    "read_small_file",
 ]
 
 # Each limit is written here once; the hardware (pin plan, LED board) and the screens
@@ -191,6 +194,12 @@ class Config:
         return dataclasses.replace(self, data_dir=Path(path).expanduser())
 
 
+def read_small_file(path: str | os.PathLike[str]) -> bytes:
+    """A small file of the app's own beside the config (settings.json, choices.json,
+    notices.json): a regular file of at most 1 MiB, else OSError (limits.read_bounded)."""
+    return read_bounded(path, PREFS_LIMIT)
+
+
 def config_from_args(args: Any) -> Config:
     """The configuration a CLI command runs with: `--config` read, `--data` applied."""
     return load_config(getattr(args, "config", None)).with_data_dir(getattr(args, "data", None))
@@ -222,8 +231,9 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     if source is None:
         return Config()
     try:
-        with open(source, "rb") as f:
-            doc = tomllib.load(f)
+        doc = tomllib.loads(read_bounded(source, CONFIG_LIMIT, str(source)).decode("utf-8"))
+    except InputRefused as exc:
+        raise ConfigError(f"{exc}") from None
     except FileNotFoundError:
         raise ConfigError(
             f"{source}: no such file; check the name given with --config or ${CONFIG_ENV}, "
@@ -237,8 +247,14 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     except UnicodeDecodeError:
         raise ConfigError(f"{source}: is not UTF-8 text; save it as UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: is not valid TOML ({exc}); fix that line, or compare "
-                          "with companion/default_config.toml") from None
+        raise ConfigError(f"{source}: is not valid TOML ({one_line(str(exc))}); fix that line, "
+                          "or compare with companion/default_config.toml") from None
+    except ValueError as exc:  # an integer of thousands of digits (int() refuses it)
+        raise ConfigError(f"{source}: is not valid TOML ({one_line(str(exc), 80)}); "
+                          "fix that line") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: is not valid TOML (arrays or tables nested too deeply); "
+                          "fix that line") from None
     return _Reader(source).config(doc)
 
 
@@ -250,27 +266,39 @@ class _Refused(Exception):
 
 
 def _render(value: object) -> str:
-    """A value as it would be written in TOML, for messages."""
+    """A value as it would be written in TOML, for messages: at most 80 characters of it,
+    control characters escaped (safe_text)."""
+    try:
+        return clip(_toml_text(value))
+    except RecursionError:
+        return "a value nested too deeply"
+
+
+def _toml_text(value: object) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
+        return "a whole number of more than 70 digits"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, list):
-        return "[" + ", ".join(_render(v) for v in value) + "]"
+        return "[" + ", ".join(_toml_text(v) for v in value[:20]) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_key(k)} = {_render(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{_key(k)} = {_toml_text(v)}"
+                               for k, v in list(value.items())[:20]) + "}"
     if isinstance(value, datetime | date | time):
         return value.isoformat()
     return str(value)
 
 
 def _key(name: str) -> str:
-    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name)
+    return name if re.fullmatch(r"[A-Za-z0-9_-]{1,80}", name) else quote(name)
 
 
 def _number(lo: float, hi: float, unit: str) -> Callable[[object], float]:
     def check(v: object) -> float:
-        if (isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v)
+        if (isinstance(v, bool) or not isinstance(v, int | float)
+                or (isinstance(v, int) and v.bit_length() > 64) or not math.isfinite(v)
                 or not lo <= v <= hi):
             raise _Refused(f"use a number of {unit} from {lo:g} to {hi:g}")
         return float(v)
@@ -396,7 +424,7 @@ class _Reader:
         for name in doc:
             if name not in known:
                 raise self.problem(
-                    f"unknown key {json.dumps(name)}: the top-level keys are data_dir and "
+                    f"unknown key {clip(json.dumps(name))}: the top-level keys are data_dir and "
                     "language, and the tables are "
                     + ", ".join(f"[{s}]" for s in ("deck", *_SECTIONS)))
         values: dict[str, Any] = {"source": self.source}
@@ -423,9 +451,9 @@ class _Reader:
             raise self.fail(where, value, str(exc)) from None
 
     def data_dir(self, value: object) -> Path:
-        if not isinstance(value, str) or not value.strip():
+        if not isinstance(value, str) or not value.strip() or "\0" in value:
             raise self.fail("data_dir", value, 'use the path of a folder in quotes, such as '
-                            '"~/.local/share/sorry-companion"')
+                            '"~/.local/share/sorry-companion" (without NUL characters)')
         path = Path(value).expanduser()
         return path if path.is_absolute() else self.source.parent / path
 
@@ -437,7 +465,7 @@ class _Reader:
         for name, item in value.items():
             checker = keys.get(name)
             if checker is None:
-                raise self.problem(f"[{section}] unknown key {json.dumps(name)}: the keys of "
+                raise self.problem(f"[{section}] unknown key {clip(json.dumps(name))}: the keys of "
                                    f"[{section}] are " + ", ".join(keys))
             out[name] = self.check(f"[{section}] {_key(name)}", item, checker)
         return out
@@ -448,9 +476,9 @@ class _Reader:
         deck = dict(DEFAULT_DECK)
         for name, count in value.items():
             if name not in DEFAULT_DECK:
-                raise self.problem(f"[deck] unknown card {json.dumps(name)}: the cards are "
+                raise self.problem(f"[deck] unknown card {clip(json.dumps(name))}: the cards are "
                                    + ", ".join(json.dumps(k) for k in DEFAULT_DECK))
-            deck[name] = self.check(f"[deck] {json.dumps(name)}", count,
+            deck[name] = self.check(f"[deck] {clip(json.dumps(name))}", count,
                                     _whole(0, DECK_SIZE, " of cards"))
         total = sum(deck.values())
         if total != DECK_SIZE:

@@ -86,5 +86,9 @@ class JournalError(OSError):
         return str(self.args[0]) if self.args else ""
 
 
+class DataFolderBusy(JournalError):
+    """Another app holds the data folder (companion.datalock); says which and what to do."""
+
+
 # What a caller shows as one sentence and goes on: every refusal and every journal failure.
 REFUSALS: tuple[type[Exception], ...] = (CompanionError, JournalError)

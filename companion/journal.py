@@ -39,7 +39,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import JournalError
+from companion.journal_pages import EventRow, file_events
+from companion.notices import Notice
 from companion.paths import journal_file
+from companion.safe_text import name_problem, one_line, quote
+from companion.walcheck import WalCheck
 
 __all__ = ["GameRecord", "Journal", "StoredGame"]
 
@@ -123,9 +127,18 @@ def _encode(event: dict[str, Any]) -> str:
     if not isinstance(event, dict):
         raise JournalError(f"only JSON objects can be journalled, not {type(event).__name__}")
     try:
-        return json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise JournalError(f"the event cannot be stored as JSON ({exc}): {event!r}") from exc
+        text = json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text.encode("utf-8")  # a lone surrogate would only fail later, inside SQLite
+    except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
+        raise JournalError(f"the event cannot be stored as JSON ({one_line(str(exc), 80)}): "
+                           f"{quote(event)}") from exc
+    players = event.get("players")
+    names: list[Any] = players if isinstance(players, list) else []
+    for name in [*names, event.get("player"), event.get("target")]:
+        problem = name_problem(name) if isinstance(name, str) else None
+        if problem:
+            raise JournalError(f"the name {quote(name)} {problem}; the event was not stored")
+    return text
 
 
 def _read_row(seq: int, expected: int, raw: bytes | None,
@@ -164,6 +177,21 @@ def _aside_name(path: Path) -> Path:
     return candidate
 
 
+def _drop_unsynced_frames(conn: sqlite3.Connection) -> None:
+    """After a failed sync the refused transaction's frames are still in the -wal file,
+    complete with their commit mark: a crash now and SQLite would replay them, and the
+    event the table was told was not accepted would come back. Checkpointing what was
+    committed and truncating the -wal removes them; when a reader keeps the -wal from being
+    truncated, a rewrite of the header page takes their place in the file instead."""
+    with contextlib.suppress(sqlite3.Error):
+        busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        if busy == 0:
+            return
+    with contextlib.suppress(sqlite3.Error):
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        conn.execute(f"PRAGMA user_version={int(version)}")  # one frame over the refused ones
+
+
 def _errname(exc: sqlite3.Error) -> str:
     return getattr(exc, "sqlite_errorname", "") or ""
 
@@ -192,12 +220,22 @@ class Journal:
         self.path = Path(path)
         self.readonly = readonly
         self.damage: list[str] = []
+        self._repaired = False
         self._lock = threading.RLock()
+        wal = None if readonly else WalCheck.before_open(self.path)  # before SQLite reads it
         self._conn = self._open_readonly() if readonly else self._open_checked()
+        lost = wal.after_open(self._conn) if wal is not None else None
+        if lost:
+            self.damage.append(lost)
 
     @classmethod
     def open(cls, data_dir: str | os.PathLike[str]) -> Journal:
         """The journal in `data_dir` (created with its folder if need be)."""
+        return cls(journal_file(cls.prepare_folder(data_dir)))
+
+    @staticmethod
+    def prepare_folder(data_dir: str | os.PathLike[str]) -> Path:
+        """The data folder, created if need be; one sentence if it cannot be."""
         folder = Path(data_dir).expanduser()
         try:
             folder.mkdir(parents=True, exist_ok=True)
@@ -206,7 +244,7 @@ class Journal:
                 f"cannot create the data folder {folder} ({exc.strerror}); "
                 "choose a writable folder with data_dir in the configuration or --data"
             ) from exc
-        return cls(journal_file(folder))
+        return folder
 
     def __enter__(self) -> Journal:
         return self
@@ -256,7 +294,7 @@ class Journal:
                 + f";PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
             _sync_dir(self.path.parent)
             return
-        if version > SCHEMA_VERSION and _TABLES.issubset(names):
+        if version > SCHEMA_VERSION and _TABLES & names:  # ours, tables renamed since
             raise JournalError(
                 f"{self.path} was written by a newer version of the companion "
                 f"(journal format {version}); update the app to read it"
@@ -265,21 +303,43 @@ class Journal:
             raise _NotAJournal
         problems = [r[0] for r in conn.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
-            raise sqlite3.DatabaseError(f"database disk image is malformed ({problems[0]})")
+            raise sqlite3.DatabaseError(
+                f"database disk image is malformed ({one_line(problems[0], 80)})")
         self._configure(conn)
 
     def _open_readonly(self) -> sqlite3.Connection:
-        uri = f"{self.path.expanduser().resolve().as_uri()}?mode=ro"
-        try:
-            conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S,
-                                   isolation_level=None, check_same_thread=False)
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            names = {r[0] for r in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type='table'")}
-        except sqlite3.Error as exc:
+        """Read-only; a healthy journal in a folder this user cannot write (SQLite cannot
+        make its -shm file there) is read as an immutable file instead."""
+        base = self.path.expanduser().resolve().as_uri()
+        conn, error = None, None
+        for query in ("?mode=ro", "?immutable=1"):
+            try:
+                conn = sqlite3.connect(base + query, uri=True, timeout=BUSY_TIMEOUT_S,
+                                       isolation_level=None, check_same_thread=False)
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                names = {r[0] for r in conn.execute(
+                    "SELECT name FROM sqlite_master WHERE type='table'")}
+                break
+            except sqlite3.Error as exc:
+                if conn is not None:
+                    conn.close()
+                conn, error = None, error or exc
+                if _is_corrupt(exc) or _is_notadb(exc):
+                    error = exc
+                    break
+        if conn is None:
+            assert error is not None
+            damaged = _is_corrupt(error) or _is_notadb(error)
             raise JournalError(
-                f"{self.path} cannot be read ({exc}); start the app once: it repairs the "
-                "journal and keeps the damaged file beside it") from exc
+                f"{self.path} cannot be read ({one_line(str(error), 80)}); "
+                + ("start the app once: it repairs the journal and keeps the damaged file "
+                   "beside it" if damaged else "check that it exists and that this user may "
+                   "read it and its folder")) from error
+        if version > SCHEMA_VERSION and _TABLES & names:
+            conn.close()
+            raise JournalError(
+                f"{self.path} was written by a newer version of the companion (journal "
+                f"format {version}); update the app to read it")
         if version != SCHEMA_VERSION or not _TABLES.issubset(names):
             conn.close()
             raise JournalError(
@@ -327,10 +387,12 @@ class Journal:
                 f"{self.path} is not a game journal ({why}) and could not be set aside "
                 f"({exc}); move it away yourself and start the app again"
             ) from exc
-        self.damage.append(
-            f"{self.path.name} was not a game journal ({why}); it was kept as {aside} "
-            "and a new, empty journal was started"
-        )
+        held = len(file_events(aside))
+        also = f" (it holds {held} events that are not in the new journal)" if held else ""
+        self.damage.append(Notice(
+            f"{self.path.name} was not a game journal ({why}); it was kept as {aside}{also} "
+            "and a new, empty journal was started", "not_a_journal", why=why, kept=aside.name,
+            held=held))
         return conn
 
     def _salvage(self, old: sqlite3.Connection, why: str) -> sqlite3.Connection:
@@ -360,7 +422,7 @@ class Journal:
             try:
                 new.execute("PRAGMA synchronous=FULL")
                 new.executescript(_SCHEMA)
-                counts = _copy_readable(src, new)
+                counts = _copy_readable(src, new, file_events(copy))
                 new.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             finally:
                 new.close()
@@ -385,13 +447,15 @@ class Journal:
                 f"{self.path} is damaged ({why}) and could not be repaired ({exc}); "
                 "copy it somewhere safe, move it away and start the app again"
             ) from exc
-        games, events, set_aside = counts
-        extra = f", {set_aside} unusable rows were set aside" if set_aside else ""
-        self.damage.append(
-            f"{self.path.name} was damaged ({why}); every event that could still be read was "
-            f"kept ({games} games, {events} events{extra}) and the damaged file was kept as "
-            f"{aside}"
-        )
+        games, events, set_aside, lost = counts
+        extra = f", {set_aside} unusable rows set aside" if set_aside else ""
+        gone = (f"; {lost} events could not be read at all and are missing from their games"
+                if lost else "")
+        self.damage.append(Notice(
+            f"{self.path.name} was damaged ({one_line(why, 80)}); it was rebuilt from every "
+            f"event that could still be read ({games} games, {events} events kept{extra}){gone}; "
+            f"the damaged file was kept as {aside}", "repaired", games=games, events=events,
+            set_aside=set_aside, lost=lost, kept=aside.name))
         return conn
 
     def _error(self, exc: sqlite3.Error, doing: str) -> JournalError:
@@ -415,8 +479,9 @@ class Journal:
                 "program and try again")
         if name.startswith("SQLITE_IOERR") or "I/O error" in str(exc):
             return JournalError(
-                f"the storage under {where} failed ({exc}), so {doing} failed and the event "
-                "was not accepted; check the disk or SD card")
+                f"the storage under {where} failed ({exc}), so {doing} failed"
+                + (" and the event was not accepted" if doing == "saving the event" else "")
+                + "; check the disk or SD card")
         return JournalError(f"the journal {where} failed while {doing} ({exc})")
 
     @contextlib.contextmanager
@@ -431,6 +496,8 @@ class Journal:
             except sqlite3.Error as exc:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
+                if _errname(exc).startswith("SQLITE_IOERR"):
+                    _drop_unsynced_frames(conn)
                 raise self._error(exc, doing) from exc
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -438,7 +505,19 @@ class Journal:
             try:
                 return self._conn.execute(sql, params).fetchall()
             except sqlite3.Error as exc:
+                if self._repair_live(exc):
+                    return self._read(sql, params)
                 raise self._error(exc, "reading the journal") from exc
+
+    def _repair_live(self, exc: BaseException | None) -> bool:
+        """Damage SQLite's quick check at opening missed, found while reading: rebuild the
+        journal now, once per opening, as damage found at opening is (True: retry)."""
+        if (self.readonly or self._repaired or not isinstance(exc, sqlite3.DatabaseError)
+                or not _is_corrupt(exc)):
+            return False
+        self._repaired = True
+        self._conn = self._salvage(self._conn, str(exc))
+        return True
 
     # --- writing ---
 
@@ -468,8 +547,14 @@ class Journal:
                     "SELECT ?, COALESCE(MAX(seq), -1) + 1, ?, ?, ? FROM events WHERE game_id = ?",
                     (game_id, _now(), text, crc, game_id))
         except JournalError as exc:
-            if isinstance(exc.__cause__, sqlite3.IntegrityError):
+            cause = exc.__cause__
+            if isinstance(cause, sqlite3.IntegrityError) and "FOREIGN KEY" in str(cause):
                 raise JournalError(f"there is no game {game_id} in the journal to add to") from exc
+            if isinstance(cause, sqlite3.IntegrityError):
+                raise JournalError(
+                    f"game {game_id}'s next event number is already taken in the journal "
+                    f"({one_line(str(cause), 80)}): another program is writing to it; close "
+                    "it, the event was not accepted") from exc
             raise
 
     def set_result(self, game_id: int, winner: str | None) -> None:
@@ -512,7 +597,10 @@ class Journal:
             return StoredGame(game_id, _when(started), events, damage, winner, bool(abandoned))
 
     def _good_events(self, game_id: int) -> tuple[list[dict[str, Any]], str | None]:
-        """The clean prefix of the game's events, and why it stops early (if it does)."""
+        """The clean prefix of the game's events, and why it stops early (if it does).
+
+        Damage SQLite's quick check missed (a record that no longer decodes) is repaired
+        here, once, the way damage found at opening is."""
         events: list[dict[str, Any]] = []
         try:
             rows = self._conn.execute(
@@ -524,9 +612,13 @@ class Journal:
                     return events, self._set_aside(game_id, len(events), str(why))
                 events.append(obj)
         except sqlite3.DatabaseError as exc:
-            return events, (
+            if self._repair_live(exc):
+                return self._good_events(game_id)
+            return events, Notice(
                 f"game {game_id} could only be read up to event {len(events) - 1} because the "
-                f"journal file is damaged ({exc}); restart the app to repair it")
+                f"journal file is damaged ({one_line(str(exc), 80)})"
+                + ("; the app repairs it when it next starts" if self.readonly else ""),
+                "unreadable", game=game_id, seq=len(events))
         return events, None
 
     def set_aside(self, game_id: int, seq: int, why: str) -> str:
@@ -547,8 +639,9 @@ class Journal:
         moved_rows = f"it and the {n - 1} events after it were" if n > 1 else "it was"
         resume = ("the game cannot be resumed" if seq == 0
                   else f"the game goes on from event {seq - 1}")
-        moved = (f"game {game_id}: {what} was damaged ({why}), so {moved_rows} set aside "
-                 f"in the journal's set_aside table; {resume}")
+        moved = Notice(f"game {game_id}: {what} was damaged ({why}), so {moved_rows} set "
+                       f"aside in the journal's set_aside table; {resume}", "set_aside",
+                       game=game_id, seq=seq, moved=n, why=why)
         try:
             with self._transaction("setting damaged events aside") as conn:
                 conn.execute(
@@ -559,8 +652,12 @@ class Journal:
                 conn.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?",
                              (game_id, seq))
         except JournalError as exc:
-            return (f"game {game_id}: {what} is damaged ({why}); the game stops before it "
-                    f"(the damaged rows could not be set aside: {exc})")
+            if self._repair_live(exc.__cause__):
+                return self._set_aside(game_id, seq, why)
+            return Notice(f"game {game_id}: {what} is damaged ({why}); the game stops before "
+                          f"it and its {n} events from there are left where they are (they "
+                          f"could not be set aside: {one_line(str(exc), 120)})", "stops_before",
+                          game=game_id, seq=seq, count=n, why=why)
         return moved
 
     def _set_aside_notes(self, game_id: int) -> list[str]:
@@ -589,12 +686,16 @@ def _readable(conn: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
 
     A scan stops at the first damaged page; the next readable rows are found by seeking
     further and further past it, so one bad page does not hide the rest of the table.
+    Each rowid is read once: a damaged page that sends the scan back to rows already read
+    counts as damage, not as more rows.
     """
     rows: list[tuple[Any, ...]] = []
     after = -(2**63)
     for _ in range(64):  # a bound on the damaged stretches skipped
         try:
             for row in conn.execute(sql, (after,)):
+                if not isinstance(row[0], int) or row[0] <= after:
+                    raise sqlite3.DatabaseError("the scan went back to rows already read")
                 rows.append(row)
                 after = row[0]
             return rows
@@ -615,17 +716,42 @@ def _readable(conn: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
     return rows
 
 
-def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection) -> tuple[int, int, int]:
-    """Copy every usable game and each game's clean prefix of events; the rest set aside."""
+def _index_seqs(conn: sqlite3.Connection) -> dict[int, int]:
+    """Each game's highest event number by the (game_id, seq) index, a b-tree of its own:
+    what the table held even where the table's own pages are lost."""
+    top: dict[int, int] = {}
+    with contextlib.suppress(sqlite3.DatabaseError):
+        for gid, seq in conn.execute("SELECT game_id, seq FROM events "
+                                     "INDEXED BY sqlite_autoindex_events_1"):
+            if isinstance(gid, int) and isinstance(seq, int) and 0 <= seq < 2**31:
+                top[gid] = max(seq, top.get(gid, -1))
+    return top
+
+
+def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection,
+                   leaf_rows: dict[tuple[int, int], EventRow]) -> tuple[int, int, int, int]:
+    """Copy every usable game and each game's clean prefix of events; the rest set aside.
+
+    Rows are read through the tables' b-trees, then from the leaf pages themselves (`leaf_rows`,
+    journal_pages) for the rows a damaged interior page hides. Returns the games and events
+    kept, the rows set aside and the events known to have existed that no copy holds.
+    """
     games = {r[0]: r for r in _readable(old, "SELECT id, started, finished, players, winner, "
                                              "abandoned FROM games WHERE rowid > ? "
                                              "ORDER BY rowid")}
     rows = _readable(old, "SELECT id, game_id, seq, at, CAST(json AS BLOB), crc FROM events "
                           "WHERE rowid > ? ORDER BY rowid")
+    seen = {(r[1], r[2]) for r in rows}
     with contextlib.suppress(sqlite3.DatabaseError):
-        rows += [(None, *r[1:]) for r in _readable(
-            old, "SELECT id, game_id, seq, at, json, crc, reason, moved FROM set_aside "
-                 "WHERE rowid > ? ORDER BY rowid")]
+        moved = _readable(old, "SELECT id, game_id, seq, at, json, crc, reason, moved "
+                               "FROM set_aside WHERE rowid > ? ORDER BY rowid")
+        seen |= {(r[1], r[2]) for r in moved}
+        rows += [(None, *r[1:]) for r in moved]
+    rows += [(-1, *row) for key, row in sorted(leaf_rows.items()) if key not in seen]
+    top = _index_seqs(old)
+    for row in rows:
+        if row[0] is not None and isinstance(row[1], int) and isinstance(row[2], int):
+            top[row[1]] = max(row[2], top.get(row[1], -1))
     by_game: dict[int, list[tuple[Any, ...]]] = {}
     aside: list[tuple[Any, ...]] = []
     now = _now()
@@ -640,8 +766,10 @@ def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection) -> tuple[in
     games = {k: v for k, v in games.items() if isinstance(k, int)}
     new.execute("BEGIN")
     kept_games = kept_events = 0
+    lost = 0
     for gid in sorted(set(games) | set(by_game)):
-        evs = sorted(by_game.get(gid, []), key=lambda r: r[2])
+        evs = sorted({r[2]: r for r in reversed(by_game.get(gid, []))}.values(),
+                     key=lambda r: r[2])  # one row per seq, the b-tree's first
         good: list[tuple[Any, ...]] = []
         for row in evs:
             _, why = _read_row(row[2], len(good), row[4], row[5])
@@ -651,8 +779,14 @@ def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection) -> tuple[in
                 aside += [(gid, r[2], r[3], r[4], r[5], reason, now) for r in evs[len(good):]]
                 break
             good.append(row)
+        accounted = {r[2] for r in evs} | {a[1] for a in aside if a[0] == gid}
+        lost += sum(1 for seq in range(top.get(gid, -1) + 1) if seq not in accounted)
         if gid in games:
-            new.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)", games[gid])
+            _, started, finished, players, winner, abandoned = games[gid]
+            new.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)",  # damaged fields: defaults
+                        (gid, started if isinstance(started, str) else _now(), finished,
+                         players if isinstance(players, str) else "[]", winner,
+                         abandoned if isinstance(abandoned, int) else 0))
         elif good:  # the game's own row is lost: rebuild it from its setup
             setup = json.loads(bytes(good[0][4]).decode("utf-8"))
             players = setup.get("players") if isinstance(setup.get("players"), list) else []
@@ -668,4 +802,4 @@ def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection) -> tuple[in
     new.executemany("INSERT INTO set_aside (game_id, seq, at, json, crc, reason, moved) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)", aside)
     new.execute("COMMIT")
-    return kept_games, kept_events, len(aside)
+    return kept_games, kept_events, len(aside), lost

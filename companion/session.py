@@ -117,6 +117,15 @@ class Session:
 
         return Journal.open(data_dir)
 
+    @staticmethod
+    def lock_data_folder(data_dir: str | os.PathLike[str]) -> Any:
+        """Take the data folder (created if need be) for this app alone until `release()`
+        (companion.datalock); DataFolderBusy says who holds it."""
+        from companion.datalock import DataLock
+        from companion.journal import Journal
+
+        return DataLock(Journal.prepare_folder(data_dir)).acquire()
+
     # --- observing ---
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:

@@ -191,6 +191,18 @@ check_system() {
     done
 }
 
+# On a Pi 5, gpiozero 2.0.1 opens /dev/gpiochip4, which only Raspberry Pi OS's udev link
+# provides on recent kernels: without it the buttons are dead (hardware/gpiochip.py).
+check_gpiochip() {
+    local model=""
+    if [[ -r $(at /proc/device-tree/model) ]]; then
+        model=$(tr -d '\0' <"$(at /proc/device-tree/model)")
+    fi
+    if [[ $model == *"Raspberry Pi 5"* ]] && [[ ! -e $(at /dev/gpiochip4) ]]; then
+        say "warning: this Raspberry Pi 5 has no /dev/gpiochip4, which gpiozero 2.0.1 opens for the buttons, so they cannot work; to fix it: sudo apt install --reinstall raspberrypi-sys-mods (Raspberry Pi OS's udev rules make the link), then reboot."
+    fi
+}
+
 install_packages() {
     say "== system packages"
     run apt-get update
@@ -296,6 +308,7 @@ main() {
     WORK=$(mktemp -d)
     trap 'rm -rf -- "$WORK"' EXIT
     install_packages
+    check_gpiochip
     create_user
     install_files
     install_app

@@ -29,7 +29,7 @@ from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
 from ui.kvload import load_kv, register_fonts
 from ui.model import TableModel
-from ui.prefs import Choices, UiSettings
+from ui.prefs import Choices, PrefsNotSaved, UiSettings
 from ui.voice import Voice
 from ui.wording import card_name, refusal
 
@@ -136,7 +136,19 @@ class CompanionApp(App):
 
         self.lang = lang
         self.settings = replace(self.settings, language=lang)
-        self.settings.save(self.data_dir)
+        self.keep(self.settings)
+
+    def keep(self, prefs: UiSettings | Choices) -> bool:
+        """Write settings.json or choices.json; a full disk is a sentence, never a quit."""
+        try:
+            prefs.save(self.data_dir)
+        except PrefsNotSaved as exc:
+            text = tr("prefs_not_saved", self.lang, file=exc.filename, why=exc.strerror)
+            self.model.message = text
+            # again after the session's pending update, which resets the message line
+            Clock.schedule_once(lambda *_: setattr(self.model, "message", text))
+            return False
+        return True
 
     # --- building and starting ---
 
@@ -165,10 +177,22 @@ class CompanionApp(App):
             self.show("resume")
         else:
             self.new_game_form()
+        self.notice_view = self._show_notices()
         Window.bind(on_key_down=self._on_key_down)
         Window.bind(on_flip=self._on_first_frame)
         Window.bind(on_flip=_start_rasterising)
         self.link.start()
+
+    def _show_notices(self) -> Any:
+        """Every repair and set-aside of the journal, over the start screen until OK."""
+        from ui.notices import NoticeView, pending
+
+        records = pending(self.data_dir, list(getattr(self.journal, "damage", [])))
+        if not records:
+            return None
+        view = NoticeView(self, records)
+        view.open(animation=False)
+        return view
 
     def _on_first_frame(self, *_: Any) -> None:
         Window.unbind(on_flip=self._on_first_frame)
@@ -248,7 +272,7 @@ class CompanionApp(App):
             setup.pawns,
             setup.variant.value,
         )
-        self.choices.save(self.data_dir)
+        self.keep(self.choices)
         self.show("table")
         self.model.refresh()
 

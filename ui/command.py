@@ -4,6 +4,7 @@ companion here; Kivy is loaded inside `run`, so the other commands work without 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from companion.config import config_from_args
@@ -45,14 +46,18 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)  # a ConfigError is one sentence, exit 2 (cli.py)
-    data_dir = config.data_dir
+    from companion.errors import DataFolderBusy
     from ui.launch import launch
 
-    return launch(
-        config,
-        data_dir,
-        board_port=args.board,
-        fullscreen=args.fullscreen,
-        language=args.language,
-        start_hardware=args.hardware,
-    )
+    try:
+        return launch(
+            config,
+            config.data_dir,
+            board_port=args.board,
+            fullscreen=args.fullscreen,
+            language=args.language,
+            start_hardware=args.hardware,
+        )
+    except DataFolderBusy as exc:  # a second app on the same folder: refuse, exit 2
+        print(f"sorry-companion: {exc}", file=sys.stderr)
+        return 2

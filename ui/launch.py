@@ -74,15 +74,19 @@ def launch(
     display = getattr(config, "display", None)
     if fullscreen is None:
         fullscreen = bool(getattr(display, "fullscreen", False))
+    from companion.session import Session
+
+    data_lock = Session.lock_data_folder(data_dir)  # one app per folder
+    try:
+        return _run_app(config, data_dir, fullscreen=fullscreen, board_port=board_port,
+                        language=language, start_hardware=start_hardware, on_ready=on_ready)
+    finally:
+        data_lock.release()
+
+
+def _run_app(config: Any, data_dir: Path, *, fullscreen: bool, **options: Any) -> int:
     prepare_kivy(fullscreen=fullscreen)
-    app = build_app(
-        config,
-        data_dir,
-        board_port=board_port,
-        language=language,
-        start_hardware=start_hardware,
-        on_ready=on_ready,
-    )
+    app = build_app(config, data_dir, **options)
     try:
         app.run()
     finally:

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from companion.config import WINDOW_SECONDS
+from companion.config import WINDOW_SECONDS, read_small_file
 from companion.games.revenge import MAX_PAWNS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
@@ -28,21 +28,32 @@ MAX_KNOWN_NAMES = 24
 
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError):
+        data = json.loads(read_small_file(path).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
 
 
+class PrefsNotSaved(OSError):
+    """settings.json or choices.json could not be written (a full disk, no inodes).
+
+    The app goes on with the change in memory and says so; `filename` is the file's
+    name and `strerror` the system's reason."""
+
+
 def _write_json(path: Path, data: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, ensure_ascii=False, indent=1)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(data, f, ensure_ascii=False, indent=1)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise PrefsNotSaved(exc.errno or 0, exc.strerror or str(exc), path.name) from exc
 
 
 @dataclass
@@ -67,6 +78,9 @@ class Choices:
             out.pawns = min(MAX_PAWNS, max(1, int(data.get("pawns", MAX_PAWNS))))
             out.variant = "long" if data.get("variant") == "long" else "standard"
             out.known_names = [str(n) for n in data.get("known_names", [])][:MAX_KNOWN_NAMES]
+        # a hand-edited file may hold names the setup refuses: start from the valid ones
+        out.players = [p for p in out.players if p.isprintable() and len(p) <= 40]
+        out.known_names = [n for n in out.known_names if n.isprintable() and len(n) <= 40]
         return out
 
     def remember(

@@ -59,8 +59,9 @@ class Voice:
             with self._wake:
                 if self._closed:
                     return
+                # "--": a name such as "--phonout=/tmp/x" is text to say, never an option
                 self._speaking = subprocess.Popen(
-                    [self.path, "-v", ESPEAK_VOICES.get(lang, "en"), text],
+                    [self.path, "-v", ESPEAK_VOICES.get(lang, "en"), "--", text],
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from companion.config import config_from_args
 from companion.journal import GameRecord, Journal
 from companion.paths import journal_file
+from companion.safe_text import clip
 from companion.stats import game_stats, replay_events
 
 
@@ -49,7 +50,7 @@ def report_damage(journal: Journal, since: int) -> int:
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]],
                  right: Sequence[int] = ()) -> str:
     """Plain-text columns; the columns numbered in `right` are right-aligned."""
-    cells = [[str(h) for h in headers], *[[str(c) for c in row] for row in rows]]
+    cells = [[str(h) for h in headers], *[[clip(str(c), 40) for c in row] for row in rows]]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
     lines = []
     for row in cells:

@@ -11,6 +11,8 @@ import argparse
 import json
 import sys
 
+from companion.limits import TRANSCRIPT_LIMIT, read_bounded, read_stdin
+from companion.safe_text import one_line
 from companion.transcript import replay_lines
 
 
@@ -24,12 +26,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         if args.file == "-":
-            data = sys.stdin.buffer.read()
+            data = read_stdin(TRANSCRIPT_LIMIT)
         else:
-            with open(args.file, "rb") as f:
-                data = f.read()
+            data = read_bounded(args.file, TRANSCRIPT_LIMIT, args.file)
     except OSError as exc:
-        print(f"cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"cannot read {one_line(args.file, 80)}: {one_line(exc.strerror or str(exc))}",
+              file=sys.stderr)
         return 2
     result = replay_lines(data.splitlines())
     game = result.game

@@ -90,12 +90,17 @@ def _fields(words):
     return fields
 
 
+def _digits(value):
+    """Only ASCII digits: str.isdigit() also says yes to "²", which int() refuses."""
+    return value != "" and all(c in "0123456789" for c in value)
+
+
 def seq_of(text):
     """The `seq=` of a line even when its checksum is wrong, for the `-ERR` answer."""
     for word in text.split(" "):
         if word.startswith("seq="):
             value = word[4:].split("*")[0]
-            if value.isdigit():
+            if _digits(value):
                 return int(value)
     return None
 
@@ -205,7 +210,7 @@ def err_line(seq, code):
 def proto_major(value):
     """The major number of a `proto=` value ("1", "1.2" -> 1); None if it is not one."""
     head = str(value).split(".")[0]
-    return int(head) if head.isdigit() else None
+    return int(head) if _digits(head) else None
 
 
 class LedBoardState:
@@ -254,7 +259,7 @@ class LedBoardState:
 
 def _small_int(fields, key, low, high):
     value = fields.get(key, "")
-    if not value.isdigit() or not low <= int(value) <= high:
+    if not _digits(value) or not low <= int(value) <= high:
         raise LineError("bad", f"{key}={value} is not a whole number from {low} to {high}",
                         _seq_of_fields(fields))
     return int(value)
@@ -262,7 +267,7 @@ def _small_int(fields, key, low, high):
 
 def _seq_of_fields(fields):
     value = fields.get("seq", "")
-    return int(value) if value.isdigit() else None
+    return int(value) if _digits(value) else None
 
 
 def state_from_message(msg):
@@ -271,10 +276,12 @@ def state_from_message(msg):
     seq = _small_int(f, "seq", 0, 4294967295)
     players = _small_int(f, "players", 0, SEATS)
     turn_text = f.get("turn", "-")
-    turn = None if turn_text == "-" else _small_int(f, "turn", 0, max(players - 1, 0))
+    if turn_text != "-" and players == 0:  # no seat for the turn LED: Board.tick needs one
+        raise LineError("bad", "turn needs players from 1 to 4 (turn=- with players=0)", seq)
+    turn = None if turn_text == "-" else _small_int(f, "turn", 0, players - 1)
     home_text = f.get("home", "")
     parts = home_text.split(",") if home_text else []
-    if len(parts) != players or not all(p.isdigit() and int(p) <= PAWNS for p in parts):
+    if len(parts) != players or not all(_digits(p) and int(p) <= PAWNS for p in parts):
         raise LineError("bad", f"home={home_text} needs {players} counts from 0 to {PAWNS}", seq)
     alert = f.get("alert", "none")
     if alert not in ALERTS:

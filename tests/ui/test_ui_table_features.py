@@ -134,7 +134,7 @@ def test_settings_and_last_choices_are_kept_in_data_dir(driver, tmp_path):
 def test_voice_calls_the_total_and_21_in_the_ui_language(driver, tmp_path):
     log = tmp_path / "spoken.txt"
     speak = tmp_path / "fake-espeak"
-    speak.write_text(f'#!/bin/sh\necho "$2 $3" >> "{log}"\n')
+    speak.write_text(f'#!/bin/sh\necho "$2 $4" >> "{log}"\n')
     speak.chmod(speak.stat().st_mode | stat.S_IEXEC)
     voice = Voice(str(speak))
     d = driver(voice=voice)

@@ -23,7 +23,7 @@ def test_stale_utterances_are_dropped_and_say_never_blocks(tmp_path):
     log, gate = tmp_path / "spoken.txt", tmp_path / "gate"
     command = tmp_path / "slow-espeak"
     command.write_text(
-        f'#!/bin/sh\necho "$3" >> "{log}"\nwhile [ ! -e "{gate}" ]; do sleep 0.01; done\n'
+        f'#!/bin/sh\necho "$4" >> "{log}"\nwhile [ ! -e "{gate}" ]; do sleep 0.01; done\n'
     )
     command.chmod(command.stat().st_mode | stat.S_IEXEC)
     voice = Voice(str(command))
@@ -52,7 +52,7 @@ def test_a_missing_command_is_silent(tmp_path):
 def test_closing_cuts_off_an_utterance_instead_of_waiting_for_it(tmp_path):
     log = tmp_path / "spoken.txt"
     command = tmp_path / "endless-espeak"
-    command.write_text(f'#!/bin/sh\necho "$3" >> "{log}"\nexec sleep 3600\n')
+    command.write_text(f'#!/bin/sh\necho "$4" >> "{log}"\nexec sleep 3600\n')
     command.chmod(command.stat().st_mode | stat.S_IEXEC)
     voice = Voice(str(command))
     voice.say("twenty-one", "en")

@@ -120,10 +120,10 @@ class SettingsScreen(PageScreen):
         """Keep the change in settings.json and apply it now."""
         app = App.get_running_app()
         app.settings = replace(app.settings, **changes)
-        app.settings.save(app.data_dir)
+        saved = app.keep(app.settings)
         app.session.set_window_seconds("steal", app.settings.steal_seconds)
         app.session.set_window_seconds("block", app.settings.block_seconds)
         app.voice.enabled = app.settings.voice
         if "brightness" in changes:
             app.link.set_brightness(app.settings.brightness)
-        self.note = tr("settings_saved", app.lang)
+        self.note = tr("settings_saved", app.lang) if saved else app.model.message

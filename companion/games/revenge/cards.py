@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from companion.errors import BadEvent
+from companion.safe_text import quote
 
 MAX_NUMBER = 10
 MAX_SLIDE = 21
@@ -61,7 +62,7 @@ class Card:
         card = _BY_CODE.get(code) if isinstance(code, str) else None
         if card is None:
             raise BadEvent(
-                f"there is no card {code!r}; cards are \"0\" to \"10\", \"slide:0\" to "
+                f"there is no card {quote(code)}; cards are \"0\" to \"10\", \"slide:0\" to "
                 f"\"slide:21\", \"switch\", \"take2\", \"play2\" and \"sorry\""
             )
         return card

@@ -33,6 +33,7 @@ from companion.games.revenge.state import (
     initial_state,
 )
 from companion.rules import Countdown, Transition
+from companion.safe_text import quote
 
 __all__ = [
     "MOVEMENTS", "Happening", "Outcome", "Transition", "apply", "countdown", "initial_state",
@@ -242,7 +243,7 @@ def _seat(state: GameState, name: str) -> int:
     seat = state.seat_of(name)
     if seat is None:
         raise BadEvent(
-            f"no player is called {name!r}; the players are {list(state.setup.players)}",
+            f"no player is called {quote(name)}; the players are {list(state.setup.players)}",
             code="unknown_player", player=name, players=", ".join(state.setup.players),
         )
     return seat

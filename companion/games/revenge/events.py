@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from companion.errors import BadEvent, BadSetup
 from companion.games.revenge.cards import Card
+from companion.safe_text import name_problem, quote
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_PAWNS = 4
@@ -65,18 +66,24 @@ class Setup:
         if any(not n for n in names):
             raise BadSetup("every player needs a name; one of the names is empty",
                            code="empty_name")
+        for name in names:
+            problem = name_problem(name)
+            if problem:
+                raise BadSetup(f"the name {quote(name)} {problem}", code="bad_name",
+                               name=quote(name))
         seen: dict[str, str] = {}
         for name in names:
             if name.casefold() in seen:
                 raise BadSetup(
-                    f"two players are both called {name!r}; give each player a different name",
+                    f"two players are both called {quote(name)}; give each player a different name",
                     code="same_name", name=name,
                 )
             seen[name.casefold()] = name
         first = names[0] if first is None else first
         by_folded = {n.casefold(): n for n in names}
         if not isinstance(first, str) or first.strip().casefold() not in by_folded:
-            raise BadSetup(f"first names {first!r}, who is not one of the players {list(names)}",
+            raise BadSetup(f"first names {quote(first)}, who is not one of the players "
+                           f"{list(names)}",
                            code="first_unknown", first=first)
         first = by_folded[first.strip().casefold()]
         if colors is None:
@@ -91,15 +98,16 @@ class Setup:
             ):
                 raise BadSetup(
                     f"colors must be {len(names)} different ones of {', '.join(allowed)}, "
-                    f"one per player, not {colors!r}",
+                    f"one per player, not {quote(colors)}",
                     code="bad_colors",
                 )
             cols = tuple(Color(c) for c in colors)
         if isinstance(pawns, bool) or not isinstance(pawns, int) or not 1 <= pawns <= MAX_PAWNS:
-            raise BadSetup(f"pawns must be a whole number from 1 to {MAX_PAWNS}, not {pawns!r}",
+            raise BadSetup(f"pawns must be a whole number from 1 to {MAX_PAWNS}, "
+                           f"not {quote(pawns)}",
                            code="bad_pawns", pawns=pawns)
         if variant not in (Variant.STANDARD.value, Variant.LONG.value):
-            raise BadSetup(f"variant must be 'standard' or 'long', not {variant!r}",
+            raise BadSetup(f"variant must be 'standard' or 'long', not {quote(variant)}",
                            code="bad_variant", variant=variant)
         return Setup(names, first, cols, pawns, Variant(variant))
 
@@ -181,8 +189,9 @@ def _name(obj: dict[str, Any], key: str, *, required: bool) -> str | None:
     value = obj.get(key)
     if value is None and not required:
         return None
-    if not isinstance(value, str) or not value.strip():
-        raise BadEvent(f"{obj.get('type')} needs {key!r} with a player's name")
+    if not isinstance(value, str) or not value.strip() or name_problem(value.strip()):
+        raise BadEvent(f"{obj.get('type')} needs {key!r} with a player's name"
+                       + (f", not {quote(value)}" if isinstance(value, str) else ""))
     return value.strip()
 
 
@@ -238,8 +247,9 @@ def parse_event(obj: object) -> Event:
     if kind == "tiebreak":
         total = obj.get("total")
         if isinstance(total, bool) or not isinstance(total, int) or total < 0:
-            raise BadEvent(f"tiebreak 'total' must be a whole number, 0 or more, not {total!r}")
+            raise BadEvent("tiebreak 'total' must be a whole number, 0 or more, "
+                           f"not {quote(total)}")
         return Tiebreak(_player(obj), total)
     if kind is None:
         raise BadEvent("the event has no 'type'")
-    raise BadEvent(f"unknown event type {kind!r}; known types are {', '.join(EVENT_TYPES)}")
+    raise BadEvent(f"unknown event type {quote(kind)}; known types are {', '.join(EVENT_TYPES)}")

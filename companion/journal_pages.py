@@ -1,0 +1,179 @@
+"""Reading event rows straight from the bytes of a journal file and its `-wal`.
+
+SQLite reads a table through its b-tree: one zeroed interior page hides every row below
+it, and a damaged frame in the `-wal` makes SQLite drop that frame and every later one
+without a word. The rows themselves usually survive on their leaf pages. This module
+finds them there, page by page, each page once: every cell of every table leaf page that
+has the shape of an `events` row (NULL id, game, seq, time, JSON, CRC) and whose CRC
+matches its JSON. The journal uses it to count what a damaged file held and to recover
+what its b-tree no longer reaches.
+"""
+
+from __future__ import annotations
+
+import itertools
+import struct
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+WAL_MAGIC = (0x377F0682, 0x377F0683)
+WAL_HEADER = 32
+FRAME_HEADER = 24
+LEAF_TABLE = 13
+
+# (game_id, seq, at, json bytes, crc), keyed by rowid
+EventRow = tuple[int, int, str, bytes, int]
+
+
+def _varint(buf: bytes, at: int) -> tuple[int, int]:
+    value = 0
+    for i in range(8):
+        byte = buf[at + i]
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            return value, at + i + 1
+    return (value << 8) | buf[at + 8], at + 9
+
+
+_INT_SIZES = {1: 1, 2: 2, 3: 3, 4: 4, 5: 6, 6: 8}
+
+
+def _record(payload: bytes) -> list[object] | None:
+    """The values of one record, or None when it is not a well-formed record."""
+    size, at = _varint(payload, 0)
+    if size > len(payload):
+        return None
+    types = []
+    while at < size:
+        kind, at = _varint(payload, at)
+        types.append(kind)
+    values: list[object] = []
+    pos = size
+    for kind in types:
+        if kind == 0:
+            values.append(None)
+        elif kind in _INT_SIZES:
+            n = _INT_SIZES[kind]
+            values.append(int.from_bytes(payload[pos:pos + n], "big", signed=True))
+            pos += n
+        elif kind == 7:
+            values.append(struct.unpack(">d", payload[pos:pos + 8])[0])
+            pos += 8
+        elif kind in (8, 9):
+            values.append(kind - 8)
+        elif kind >= 12:
+            n = (kind - 12) // 2
+            values.append(payload[pos:pos + n] if kind % 2 == 0 else
+                          ("text", payload[pos:pos + n]))
+            pos += n
+        else:
+            return None
+        if pos > len(payload):
+            return None
+    return values
+
+
+def _event(values: list[object]) -> EventRow | None:
+    if len(values) != 6 or values[0] is not None:
+        return None
+    _, game_id, seq, at, raw, crc = values
+    if not (isinstance(game_id, int) and isinstance(seq, int) and isinstance(crc, int)):
+        return None
+    if isinstance(raw, tuple):
+        raw = raw[1]
+    if not isinstance(raw, bytes) or not isinstance(at, tuple) or zlib.crc32(raw) != crc:
+        return None
+    return game_id, seq, bytes(at[1]).decode("utf-8", "replace"), raw, crc
+
+
+def page_events(page: bytes, usable: int, first: bool = False) -> Iterator[tuple[int, EventRow]]:
+    """(rowid, row) of every events-shaped cell of a table leaf page; nothing for others."""
+    base = 100 if first else 0
+    try:
+        if page[base] != LEAF_TABLE:
+            return
+        cells = int.from_bytes(page[base + 3:base + 5], "big")
+        for i in range(min(cells, usable // 2)):
+            ptr = int.from_bytes(page[base + 8 + 2 * i:base + 10 + 2 * i], "big")
+            if not 0 < ptr < usable:
+                continue
+            size, at = _varint(page, ptr)
+            rowid, at = _varint(page, at)
+            if size > usable - 35 or at + size > len(page):
+                continue  # spills to overflow pages: never an event row of ours
+            values = _record(page[at:at + size])
+            row = None if values is None else _event(values)
+            if row is not None:
+                yield rowid, row
+    except (IndexError, struct.error, UnicodeDecodeError):
+        return
+
+
+def _page_size(db: bytes, wal: bytes) -> int:
+    for raw in (db[16:18] if len(db) >= 100 else b"", wal[8:12] if len(wal) >= 32 else b""):
+        if raw:
+            size = int.from_bytes(raw, "big")
+            size = 65536 if size == 1 else size
+            if 512 <= size <= 65536 and size & (size - 1) == 0:
+                return size
+    return 4096
+
+
+def _salts(wal: bytes, heads: list[bytes]) -> bytes:
+    """The current generation's salts: the header's when its checksum holds, else those
+    of the first frames that agree with each other (a damaged header or first frame)."""
+    if int.from_bytes(wal[0:4], "big") in WAL_MAGIC and _checksum(
+            wal[0:24], big=wal[3] == 0x83) == wal[24:32]:
+        return wal[16:24]
+    for a, b in itertools.pairwise(heads):
+        if a[8:16] == b[8:16]:
+            return a[8:16]
+    return heads[0][8:16] if heads else wal[16:24]
+
+
+def _checksum(data: bytes, big: bool, s0: int = 0, s1: int = 0) -> bytes:
+    """SQLite's WAL checksum of `data` (a multiple of 8 bytes)."""
+    words = struct.unpack(f"{'>' if big else '<'}{len(data) // 4}I", data)
+    for i in range(0, len(words), 2):
+        s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
+        s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
+    return struct.pack(">II", s0, s1)
+
+
+def wal_pages(wal: bytes, page_size: int) -> list[tuple[int, bytes]]:
+    """(page number, content) of the `-wal`'s frames of its current generation, up to its
+    last commit, in order; checksums are not checked (a damaged frame is read too)."""
+    if len(wal) < WAL_HEADER + FRAME_HEADER:
+        return []
+    step = FRAME_HEADER + page_size
+    frames = [(off, wal[off:off + FRAME_HEADER]) for off in
+              range(WAL_HEADER, len(wal) - step + 1, step)]
+    salts = _salts(wal, [head for _, head in frames])
+    pages: list[tuple[int, bytes]] = []
+    committed = 0
+    for off, head in frames:
+        if head[8:16] != salts:
+            continue  # a frame of an earlier generation, left in the file
+        pages.append((int.from_bytes(head[0:4], "big"), wal[off + FRAME_HEADER:off + step]))
+        if int.from_bytes(head[4:8], "big"):
+            committed = len(pages)
+    return pages[:committed]
+
+
+def file_events(db_path: Path, *, with_wal: bool = True) -> dict[tuple[int, int], EventRow]:
+    """Every events row found in the file (and its `-wal`), by (game, seq); a row that
+    appears several times (old and new versions of a page) counts once."""
+    db = db_path.read_bytes() if db_path.exists() else b""
+    wal_path = Path(f"{db_path}-wal")
+    wal = wal_path.read_bytes() if with_wal and wal_path.exists() else b""
+    size = _page_size(db, wal)
+    usable = size  # the journal never reserves bytes per page; a damaged header may say so
+    found: dict[tuple[int, int], EventRow] = {}
+    for n in range(len(db) // size):
+        for _, row in page_events(db[n * size:(n + 1) * size], usable, first=n == 0):
+            found[(row[0], row[1])] = row
+    for number, page in wal_pages(wal, size):
+        for _, row in page_events(page, usable, first=number == 1):
+            found[(row[0], row[1])] = row
+    return found

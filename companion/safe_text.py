@@ -1,0 +1,82 @@
+"""Quoting untrusted text in messages, and checking the names players are given.
+
+Everything a message repeats from outside (a transcript line, a config value, a name,
+SQLite's own diagnostics) goes through `quote`: at most 80 characters of it, control
+characters and terminal escape codes written as visible escapes, one line. So a 10 MB
+line or a name carrying `\\x1b[2J` can never flood or repaint the scorekeeper's terminal.
+
+>>> quote("Ana")
+"'Ana'"
+>>> quote("\\x1b[2Jhi")
+"'\\\\x1b[2Jhi'"
+>>> len(quote("x" * 5000)) <= 80 + 30
+True
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+MAX_QUOTED = 80  # characters of outside input a message repeats
+MAX_NAME = 40  # characters of a player's name
+
+
+def escape(text: str) -> str:
+    """`text` with every control, format or lone-surrogate character written as an escape."""
+    out = []
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Cs") or (category == "Cf" and ch != "\u200d"):
+            out.append(ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+                       if category != "Cs" else f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def clip(text: str, limit: int = MAX_QUOTED) -> str:
+    """`text` escaped and cut to `limit` characters, saying how much was left out."""
+    total = len(text)
+    shown = escape(text[:limit])
+    if len(shown) > limit:
+        shown = shown[:limit]
+    if total > limit:
+        return f"{shown}… ({total} characters in all)"
+    return shown
+
+
+def quote(value: object, limit: int = MAX_QUOTED) -> str:
+    """A value from outside, quoted for a message: a str in quotes, anything else as repr,
+    escaped and clipped either way."""
+    if isinstance(value, str):
+        return "'" + clip(value, limit) + "'"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
+        return "a whole number of more than 70 digits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        text = f"a {type(value).__name__}"
+    return clip(text, limit)
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """A diagnostic from a library (SQLite's check output, an OSError) as one short line."""
+    flat = " ".join(str(text).split())
+    return clip(flat, limit)
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` cannot be a player's name, or None when it can.
+
+    Names are shown on screen, spoken, printed in terminals and stored as UTF-8 JSON: they
+    must be valid Unicode (no lone surrogates), without control or format characters.
+    """
+    if len(name) > MAX_NAME:
+        return f"is {len(name)} characters long; use at most {MAX_NAME}"
+    for ch in name:
+        category = unicodedata.category(ch)
+        if category == "Cs":
+            return "is not valid Unicode text"
+        if category == "Cc" or (category == "Cf" and ch != "\u200d"):
+            return "contains a control character; use letters, digits and spaces"
+    return None
