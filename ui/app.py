@@ -26,6 +26,8 @@ from companion.errors import CompanionError
 from companion.events import Setup
 from companion.session import Session
 from companion.windows import WindowTimer
+from ui.board.texts import bt
+from ui.board.wiring import BOARD_SCREENS, make_board_model, start_board_game
 from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
 from ui.kvload import load_kv, register_fonts
@@ -51,6 +53,7 @@ SCREENS = {
     "rules": ("pages.kv", "ui.screens.pages", "RulesScreen"),
     "settings": ("pages.kv", "ui.screens.pages", "SettingsScreen"),
 }
+SCREENS.update(BOARD_SCREENS)
 BACKGROUND = (0.09, 0.10, 0.12, 1)
 PREWARM = ("table", "over", "tiebreak", "menu")
 PREWARM_DELAY = 0.3
@@ -80,6 +83,7 @@ class CompanionApp(App):
         start_hardware: bool = True,
         voice: Voice | None = None,
         on_ready: Callable[[CompanionApp], None] | None = None,
+        board_door: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -104,6 +108,7 @@ class CompanionApp(App):
             self.session, config, board_port=board_port, enabled=start_hardware, lang=self.lang
         )
         self.link.bind(status=self.setter("status"))
+        self.board = make_board_model(self, board_door)
         self._ready = False
         self._shut = False
         self._prewarm_event: Any = None
@@ -114,6 +119,9 @@ class CompanionApp(App):
         """The text for `key` in the current language; kv passes app.lang to re-bind."""
         return tr(key, self.lang, **values)
 
+    def board_text(self, key: str, _lang: str | None = None, **values: Any) -> str:
+        return bt(key, self.lang, **values)
+
     def card_name(self, code: str, _lang: str | None = None) -> str:
         return card_name(code, self.lang)
 
@@ -121,7 +129,7 @@ class CompanionApp(App):
         model = getattr(self, "model", None)
         if model is None:
             return  # still in __init__: the model is made with this language
-        model.lang = self.lang
+        model.lang = self.board.lang = self.lang
         if self.root is not None:
             if self.root.has_screen("resume"):
                 self.root.get_screen("resume").describe()
@@ -210,6 +218,7 @@ class CompanionApp(App):
             self._prewarm_event.cancel()
         self.timer.stop()
         self.model.close()
+        self.board.close()
         self.voice.close()
         self.link.close()
 
@@ -259,6 +268,9 @@ class CompanionApp(App):
         if self.journal is not None and old is not None and state is not None and not state.over:
             self.journal.abandon(old)
         self.session.new_game(setup)
+
+    def start_board_game(self, setup: dict[str, Any], *, companion_draws: bool) -> str | None:
+        return start_board_game(self, setup, companion_draws=companion_draws)
 
     def resume_game(self, stored: Any) -> None:
         if self.submit(lambda: self.session.open_game(stored.game_id, stored.events)):

@@ -1,0 +1,182 @@
+"""The board screen: the board, whose turn, the card, the options, undo/redo, corrections.
+
+Every tap goes to the BoardModel, which asks the door (the game); what is highlighted and
+listed comes from the engine's options, never from a rule of the screen's own. The action
+area (card pad, Draw, the options, game over) is rebuilt when the phase changes; touches
+that began before, or within GUARD_SECONDS after, it changed do nothing, so a double tap
+on a card never lands on the option that replaced it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+
+from ui.board.board_view import BoardView  # noqa: F401  (the kv rules use it)
+from ui.board.texts import CARDS, bt, card_label
+from ui.widgets import TapButton
+
+GUARD_SECONDS = 0.35
+
+
+class GuardBox(BoxLayout):
+    """A box whose children ignore touches that began before it last changed, or within
+    `guard` seconds after (the finger aimed at what was there before)."""
+
+    shown_at = NumericProperty(0.0)
+    guard = NumericProperty(GUARD_SECONDS)
+
+    def mark(self) -> None:
+        self.shown_at = time.time()
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.collide_point(*touch.pos) and touch.time_start < self.shown_at + self.guard:
+            return True  # swallowed: nothing under it reacts
+        return super().on_touch_down(touch)
+
+
+class OptionRow(BoxLayout):
+    index = NumericProperty(0)
+    text = StringProperty("")
+    kind = StringProperty("")
+    __events__ = ("on_pick", "on_why")
+
+    def on_pick(self) -> None:
+        pass
+
+    def on_why(self) -> None:
+        pass
+
+
+class BoardScreen(Screen):
+    why_shown = BooleanProperty(False)
+
+    def on_kv_post(self, *_: Any) -> None:
+        model = self.model
+        model.bind(phase=self._rebuild, rows=self._rebuild, single=self._rebuild,
+                   correcting=self._rebuild, lang=self._rebuild, why_text=self._hide_why)
+        self._built: tuple[Any, ...] = ()
+        self._rebuild()
+
+    @property
+    def app(self) -> Any:
+        return App.get_running_app()
+
+    @property
+    def model(self) -> Any:
+        return self.app.board
+
+    # --- the action area ---
+
+    def _rebuild(self, *_: Any) -> None:
+        m = self.model
+        shape = (m.phase, m.correcting, m.lang, tuple(r["index"] for r in m.rows), m.single,
+                 tuple(r["text"] for r in m.rows))
+        if shape == self._built:
+            return
+        self._built = shape
+        box = self.ids.action
+        box.clear_widgets()
+        box.mark()
+        lang = m.lang
+        if m.correcting:
+            box.add_widget(Factory.FitLabel(text=bt("b_correct_help", lang),
+                                            max_font_size=26, bold=True))
+        elif m.phase == "card":
+            grid = GridLayout(cols=4, spacing=3)
+            for card in CARDS:
+                button = TapButton(text=card_label(card, lang), code=f"card:{card}",
+                                   max_font_size=34, bold=True)
+                button.bind(on_release=lambda b: self.tap_card(b.code[5:]))
+                grid.add_widget(button)
+            box.add_widget(grid)
+        elif m.phase == "draw":
+            button = TapButton(text=bt("b_draw", lang), code="draw", max_font_size=40,
+                               bold=True, bg=(0.16, 0.55, 0.28, 1))
+            button.bind(on_release=lambda _b: self.tap_card(None))
+            box.add_widget(button)
+        elif m.phase == "move":
+            if m.single:
+                one = BoxLayout(size_hint_y=None, height=64, spacing=3)
+                button = TapButton(text=bt("b_move_one", lang), code="move", max_font_size=30,
+                                   bold=True, bg=(0.16, 0.55, 0.28, 1))
+                button.bind(on_release=lambda _b: self.model.move_single())
+                one.add_widget(button)
+                box.add_widget(one)
+            box.add_widget(self._option_list())
+        elif m.phase == "over":
+            button = TapButton(text=bt("b_new_game", lang), code="new_game", max_font_size=30,
+                               bold=True, bg=(0.16, 0.55, 0.28, 1))
+            button.bind(on_release=lambda _b: self.app.new_game_form())
+            box.add_widget(button)
+
+    def _option_list(self) -> ScrollView:
+        rows = BoxLayout(orientation="vertical", size_hint_y=None, spacing=3)
+        rows.bind(minimum_height=rows.setter("height"))
+        for r in self.model.rows:
+            row = OptionRow(index=r["index"], text=r["text"], kind=r["kind"] or "")
+            row.bind(on_pick=lambda w: self.model.choose(w.index),
+                     on_why=lambda w: self.explain(w.index))
+            rows.add_widget(row)
+        scroll = ScrollView(do_scroll_x=False, bar_width=8, scroll_type=["bars", "content"])
+        scroll.add_widget(rows)
+        return scroll
+
+    @staticmethod
+    def left_words(title: str, rows: list[dict[str, Any]]) -> str:
+        """The draw pile's remaining cards: "Left in the deck (31)\n1×4  2×3 …"."""
+        if not title:
+            return ""
+        return title + "\n" + "  ".join(f"{r['card']}×{r['n']}" for r in rows)
+
+    # --- taps ---
+
+    def tap_card(self, card: str | None) -> None:
+        self.model.tap_card(card)
+
+    def tap_place(self, board_key: str, touch: Any) -> None:
+        if touch.time_start < self.ids.action.shown_at and self.model.phase != "move":
+            return
+        self.model.tap_place(board_key)
+
+    def explain(self, index: int | None = None) -> None:
+        self.model.explain(index)
+        self.why_shown = bool(self.model.why_text)
+
+    def show_why(self) -> None:
+        self.explain(None)
+
+    def _hide_why(self, *_: Any) -> None:
+        if not self.model.why_text:
+            self.why_shown = False
+
+    def drop(self, color: str, frm: str, to: str | None) -> None:
+        self.model.drop(color, frm, to)
+
+    def toggle_correct(self) -> None:
+        m = self.model
+        m.correcting = not m.correcting
+        if m.correcting:
+            m.clear_taps()
+
+    def undo(self) -> None:
+        self.model.undo()
+
+    def redo(self) -> None:
+        self.model.redo()
+
+
+class BoardMenuScreen(Screen):
+    pass
+
+
+class BoardRulesScreen(Screen):
+    back_to = StringProperty("board")

@@ -1,0 +1,86 @@
+"""The board screen's sentences in English and French (ui/locales/board_<lang>.json).
+
+Kept apart from the card game's locale files so the two screens' texts never collide;
+`bt` falls back to English, like `ui.i18n.tr`. Option wording is made here from the
+option's facts (kind, legs, bumped), never from a rule of its own.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
+
+_LOCALES = Path(__file__).resolve().parents[1] / "locales"
+CARDS = ("1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "sorry")
+
+
+@cache
+def _table(lang: str) -> dict[str, str]:
+    with open(_LOCALES / f"board_{lang}.json", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def bt(key: str, lang: str = DEFAULT_LANGUAGE, **values: Any) -> str:
+    texts = _table(lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
+    text = texts.get(key)
+    if text is None:
+        text = _table(DEFAULT_LANGUAGE)[key]
+    return text.format(**values) if values else text
+
+
+def card_label(card: str | None, lang: str) -> str:
+    if card is None:
+        return ""
+    return bt("card_sorry", lang) if card == "sorry" else str(card)
+
+
+def color_name(color: str, lang: str) -> str:
+    return bt(f"color_{color}", lang)
+
+
+def loc_name(location: str, lang: str) -> str:
+    """A location as players say it: "square 12", "safety 3", "START", "HOME"."""
+    if location in ("START", "HOME"):
+        return bt(f"loc_{location}", lang)
+    if location.startswith("S"):
+        return bt("loc_S", lang, k=location[1:])
+    return bt("loc_T", lang, n=location[1:])
+
+
+def describe(option: dict[str, Any], lang: str) -> str:
+    """One option in words: "square 20 to square 28, bumps blue"."""
+    kind = option.get("kind", "forward")
+    legs = option.get("legs", [])
+    if kind == "decline" or not legs:
+        text = bt("k_decline", lang)
+    elif kind == "split":
+        text = "; ".join(
+            bt("k_forward", lang, frm=loc_name(f, lang), to=loc_name(t, lang)) for f, t in legs
+        )
+    else:
+        frm, to = legs[0]
+        text = bt(f"k_{kind}", lang, frm=loc_name(frm, lang), to=loc_name(to, lang))
+    bumped = option.get("bumped") or []
+    if bumped:
+        who = ", ".join(color_name(c, lang) for c in bumped)
+        text += ", " + bt("k_bumps", lang, who=who)
+    return text
+
+
+def why(option: dict[str, Any], lang: str) -> str:
+    """Why an option is listed: the engine's own sentence when it gave one (its `why`
+    maps languages to sentences, or is one English sentence), else the rule of its kind."""
+    given = option.get("why")
+    if isinstance(given, dict) and given.get(lang):
+        return str(given[lang])
+    if isinstance(given, str) and given and lang == "en":
+        return given
+    kind = option.get("kind", "forward")
+    parts = [bt(f"why_{kind}", lang)]
+    if option.get("bumped"):
+        parts.append(bt("why_bump", lang))
+    return " ".join(parts)
