@@ -73,7 +73,7 @@ def test_the_companion_draws_with_one_button_and_shows_what_is_left(board):
     d, door = board
     show(d, door, companion_draws=True, draw_pile=45)
     assert d.buttons(code="card:5") == []
-    assert d.label("board", "left_label").startswith("Left in the deck (45)\n1×5  2×4")
+    assert d.label("board", "left_label").startswith("Left in the deck (45)\n1×5  2×4  3×4")
     d.tap_code("draw")
     assert door.calls == [("draw", None)]
 

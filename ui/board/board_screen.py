@@ -132,10 +132,13 @@ class BoardScreen(Screen):
 
     @staticmethod
     def left_words(title: str, rows: list[dict[str, Any]]) -> str:
-        """The draw pile's remaining cards: "Left in the deck (31)\n1×4  2×3 …"."""
+        """The draw pile's remaining cards, on three short lines:
+        "Left in the deck (31)", "1×4  2×3 …", "… Sorry!×4"."""
         if not title:
             return ""
-        return title + "\n" + "  ".join(f"{r['card']}×{r['n']}" for r in rows)
+        cells = [f"{r['card']}×{r['n']}" for r in rows]
+        half = (len(cells) + 1) // 2
+        return "\n".join((title, "  ".join(cells[:half]), "  ".join(cells[half:])))
 
     # --- taps ---
 
