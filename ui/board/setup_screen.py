@@ -26,7 +26,7 @@ class SetupRow(BoxLayout):
 
     def add_widget(self, widget: Any, *args: Any, **kwargs: Any) -> None:
         row = self.ids.get("row")
-        if row is not None:  # the choices given in kv go beside the name
+        if row is not None and isinstance(widget, TapButton):  # choices: beside the name
             row.add_widget(widget, *args, **kwargs)
             return
         super().add_widget(widget, *args, **kwargs)
