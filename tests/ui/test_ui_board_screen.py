@@ -260,3 +260,22 @@ def test_french(driver):
     assert d.label("board", "message_label") == "Ana ne peut pas jouer le 5 : le tour passe."
     rows = [b.text for b in d.buttons() if b.code.startswith("opt")]
     assert rows[0] == "case 10 à case 17"
+
+
+def test_the_win_shows_the_winner_and_a_new_game(board):
+    d, door = board
+    won = {"red": ["HOME"] * 4, "blue": ["START", "T14", "T30", "HOME"]}
+    show(d, door, won, turn=None, winner="Ana", last={"what": "won", "name": "Ana"})
+    assert d.label("board", "turn_label") == "Ana wins!"
+    assert d.label("board", "message_label") == "Ana wins!"
+    d.tap_code("new_game")
+    assert d.screen == "start"
+
+
+def test_the_language_changes_live(board):
+    d, door = board
+    show(d, door, card="7", options=SEVEN)
+    d.app.set_language("fr")
+    d.frames(3)
+    assert d.label("board", "turn_label") == "À Ana de jouer"
+    assert [b.text for b in d.buttons() if b.code == "opt0"] == ["case 10 à case 17"]
