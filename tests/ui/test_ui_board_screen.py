@@ -279,3 +279,10 @@ def test_the_language_changes_live(board):
     d.frames(3)
     assert d.label("board", "turn_label") == "À Ana de jouer"
     assert [b.text for b in d.buttons() if b.code == "opt0"] == ["case 10 à case 17"]
+
+
+def test_a_move_says_what_it_did(board):
+    d, door = board
+    show(d, door, turn="Ben", last={"what": "moved", "name": "Ana", "kind": "forward",
+                                    "legs": [["T10", "T14"]], "bumped": ["blue"]})
+    assert d.label("board", "message_label") == "Ana: square 10 to square 14, bumps blue"

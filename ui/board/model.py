@@ -159,6 +159,8 @@ class BoardModel(EventDispatcher):
             ) if what != "won" else ""
             if self.speak is not None:
                 self.speak(self.message, lang)
+        elif what == "moved":
+            self.message = bt("b_step_move", lang, name=name, move=describe(last, lang))
         elif what == "placed":
             self.message = bt("b_placed", lang, color=color_name(last.get("color", ""), lang),
                               frm=loc_name(last.get("from", ""), lang),
