@@ -21,11 +21,11 @@ import time
 from typing import Any
 
 from bench import Row, percentile
-from companion.events import Event, Setup, parse_event
 from companion.game import Game
+from companion.games.revenge import Event, Setup, parse_event
+from companion.games.revenge.simulate import random_options, simulate
 from companion.journal import Journal
 from companion.session import Session
-from companion.simulate import random_options, simulate
 
 EVENTS_GOAL = 50_000  # events applied per second
 APPEND_P99_GOAL_MS = 10.0

@@ -18,7 +18,7 @@ import threading
 import time
 
 from bench import Row, percentile
-from companion.events import Setup
+from companion.games.revenge import Setup
 from companion.journal import Journal
 from companion.session import Session, Update
 
@@ -64,7 +64,7 @@ def edge_to_event_ms(journal: Journal | None, samples: int) -> list[float]:
 
 
 def state_to_line_ms(samples: int) -> list[float]:
-    from hardware.ledhost import BoardHost
+    from hardware.ledboardhost import LedBoardHost
     from hardware.simulator import SimulatedBoard
 
     arrived = threading.Event()
@@ -80,7 +80,7 @@ def state_to_line_ms(samples: int) -> list[float]:
     session.new_game(Setup.create(PLAYERS))
     out = []
     with SimulatedBoard(on_line=on_line) as board, \
-            BoardHost(ports=lambda: [board.path], heartbeat=3600.0) as host:
+            LedBoardHost(ports=lambda: [board.path], heartbeat=3600.0) as host:
         host.follow(session)
         host.start()
         if not arrived.wait(10):

@@ -87,7 +87,7 @@ def _child_latency(data_dir: str) -> None:
     from kivy.tests.common import UnitTestTouch
 
     from companion.config import Config, WindowsConfig
-    from companion.events import Setup
+    from companion.games.revenge import Setup
 
     samples: list[float] = []
     pending: dict[str, float] = {}

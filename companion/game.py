@@ -1,28 +1,48 @@
-"""A game as a stack of steps: the engine's transitions plus exact undo and redo.
+"""A game as a stack of steps: a game's rules plus exact undo and redo, for every game.
 
 Every step keeps the state before it, so undo is exact (it can reopen a steal or block
-window) and redo re-applies the very same transition. A press the rules ignore is
-accepted (it is part of the record) but is no step: undo never has to take back nothing.
+window) and redo re-applies the very same transition. An event the rules accept without
+changing the game (an ignored press) is kept in the record but is no step: undo never
+has to take back nothing. Undo, redo and the setup are the core's; everything else is
+the rules' (`companion.rules.Rules`), found by the setup's `"game"` (default "revenge").
 
->>> g = Game(Setup.create(["Ana", "Ben"]))
->>> _ = g.push(Play(Card.parse("7")))
->>> g.state.total, g.push(Undo()).state.total
+>>> g = Game.from_json([{"type": "setup", "players": ["Ana", "Ben"]}])
+>>> _ = g.push(g.rules.parse_event({"type": "play", "card": "7"}))
+>>> g.rules.state_json(g.state)["total"], g.rules.state_json(g.push(Undo()).state)["total"]
 (7, 0)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from companion.cards import Card
-from companion.engine import Outcome, apply
+from companion import games
 from companion.errors import BadEvent, CompanionError, NothingToUndo
-from companion.events import Event, Play, Redo, Setup, Undo, parse_event
-from companion.state import GameState, initial_state
+from companion.rules import Rules
 
-__all__ = ["Card", "Game", "Result", "ResultKind", "Step", "StoredReplay"]
+__all__ = [
+    "Game", "Redo", "Result", "ResultKind", "Step", "StoredReplay", "Undo", "read_event",
+    "read_setup", "rules_of",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the last step (any game)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "undo"}
+
+
+@dataclass(frozen=True, slots=True)
+class Redo:
+    """Apply the last undone step again (any game)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "redo"}
 
 
 class ResultKind(StrEnum):
@@ -36,19 +56,19 @@ class ResultKind(StrEnum):
 class Step(NamedTuple):
     """One applied event with the states on both sides of it."""
 
-    event: Event
-    before: GameState
-    after: GameState
-    outcomes: tuple[Outcome, ...]
+    event: Any
+    before: Any
+    after: Any
+    outcomes: tuple[Any, ...]
 
 
 class Result(NamedTuple):
     """What `Game.evaluate` found: the state after, and the step it adds or takes back."""
 
     kind: ResultKind
-    event: Event
-    state: GameState
-    outcomes: tuple[Outcome, ...]
+    event: Any
+    state: Any
+    outcomes: tuple[Any, ...]
     step: Step | None = None  # the new step, or the step undone/redone
 
 
@@ -61,17 +81,47 @@ class StoredReplay(NamedTuple):
     error: CompanionError | None
 
 
+def rules_of(setup: Any) -> Rules:
+    """The rules a setup object belongs to (its `game`, else the default game)."""
+    return games.get(getattr(setup, "game", games.DEFAULT))
+
+
+def read_setup(obj: object) -> Any:
+    """A setup object from its JSON object: the `"game"` key picks the rules (default
+    "revenge", so every journal and transcript from before the board game still reads)."""
+    if not isinstance(obj, dict):
+        raise BadEvent('each line must be a JSON object such as {"type": "play", "card": "7"}')
+    if obj.get("type") != "setup":
+        raise BadEvent("a game must start with its setup", code="no_setup")
+    return games.get(obj.get("game", games.DEFAULT)).parse_setup(obj)
+
+
+def read_event(rules: Rules, obj: object) -> Any:
+    """Any event after the setup: undo and redo are the core's, the rest the game's."""
+    if isinstance(obj, dict):
+        kind = obj.get("type")
+        if kind == "undo":
+            return Undo()
+        if kind == "redo":
+            return Redo()
+        if kind == "setup":
+            raise BadEvent("a game has one setup, at its start; start a new game instead",
+                           code="second_setup")
+    return rules.parse_event(obj)  # type: ignore[arg-type]
+
+
 class Game:
     """One game from its setup: `push` events, read `state`, walk `steps`."""
 
-    def __init__(self, setup: Setup) -> None:
+    def __init__(self, setup: Any, rules: Rules | None = None) -> None:
         self.setup = setup
-        self.initial = initial_state(setup)
+        self.rules = rules_of(setup) if rules is None else rules
+        self.initial = self.rules.initial_state(setup)
         self._done: list[Step] = []
         self._undone: list[Step] = []
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> Any:
         return self._done[-1].after if self._done else self.initial
 
     @property
@@ -87,8 +137,8 @@ class Game:
     def redo_step(self) -> Step | None:
         return self._undone[-1] if self._undone else None
 
-    def evaluate(self, event: Event) -> Result:
-        """What `event` would do, without doing it; raises the engine's refusals."""
+    def evaluate(self, event: Any) -> Result:
+        """What `event` would do, without doing it; raises the rules' refusals."""
         if isinstance(event, Undo):
             if not self._done:
                 raise NothingToUndo("there is nothing to undo", code="nothing_to_undo")
@@ -99,11 +149,11 @@ class Game:
                 raise NothingToUndo("there is nothing to redo", code="nothing_to_redo")
             step = self._undone[-1]
             return Result(ResultKind.REDONE, event, step.after, step.outcomes, step)
-        if isinstance(event, Setup):
+        if isinstance(event, type(self.setup)):
             raise BadEvent("a game has one setup, at its start; start a new game instead",
                            code="second_setup")
         before = self.state
-        tr = apply(before, event)
+        tr = self.rules.apply(before, event)
         if not tr.changed:
             return Result(ResultKind.IGNORED, event, before, tr.outcomes)
         if tr.amends and self._done:
@@ -127,14 +177,23 @@ class Game:
             self._done.append(result.step)
             self._undone.clear()
 
-    def push(self, event: Event) -> Result:
+    def push(self, event: Any) -> Result:
         result = self.evaluate(event)
         self.accept(result)
         return result
 
+    def push_json(self, obj: object) -> Result:
+        """Parse one stored or transcript object (undo and redo included) and push it."""
+        return self.push(read_event(self.rules, obj))
+
+    def act(self, kind: str, **fields: Any) -> Result:
+        """Push the event `kind` with `fields` (None ones left out), parsed by the rules."""
+        return self.push_json({"type": kind, **{k: v for k, v in fields.items()
+                                                if v is not None}})
+
     def play(self, card: str, player: str | None = None, target: str | None = None) -> Result:
-        """Shorthand for the common case: `game.play("7")`."""
-        return self.push(Play(Card.parse(card), player, target))
+        """Shorthand for the card game's commonest event: `game.play("7")`."""
+        return self.act("play", card=card, player=player, target=target)
 
     @classmethod
     def replay_stored(cls, objs: Iterable[dict[str, Any]]) -> StoredReplay:
@@ -146,27 +205,34 @@ class Game:
         """
         it = iter(objs)
         try:
-            first = parse_event(next(it, None))
+            game = cls(read_setup(next(it, None)))
         except CompanionError as exc:
             return StoredReplay(None, 0, exc)
-        if not isinstance(first, Setup):
-            missing = BadEvent("a game must start with its setup", code="no_setup")
-            return StoredReplay(None, 0, missing)
-        game, applied = cls(first), 1
+        applied = 1
         for obj in it:
             try:
-                game.push(parse_event(obj))
+                game.push_json(obj)
             except CompanionError as exc:
                 return StoredReplay(game, applied, exc)
             applied += 1
         return StoredReplay(game, applied, None)
 
     @classmethod
-    def from_events(cls, events: Iterable[Event]) -> Game:
+    def from_json(cls, objs: Iterable[dict[str, Any]]) -> Game:
+        """Replay a whole list of event objects whose first is the setup; raises at the
+        first that does not replay."""
+        game, _, error = cls.replay_stored(objs)
+        if error is not None:
+            raise error
+        assert game is not None
+        return game
+
+    @classmethod
+    def from_events(cls, events: Iterable[Any]) -> Game:
         """Replay a whole event list whose first event is the setup."""
         it = iter(events)
         first = next(it, None)
-        if not isinstance(first, Setup):
+        if not isinstance(getattr(first, "game", None), str):
             raise BadEvent("a game must start with its setup", code="no_setup")
         game = cls(first)
         for event in it:

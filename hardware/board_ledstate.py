@@ -9,19 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from hardware.firmware.pawnled import BoardState
+from hardware.firmware.pawnled import LedBoardState
 
 MAX_HOME = 4  # PAWNLED/1 lights at most four HOME pawns a seat (the classic edition's four)
 
 
-def board_game_state(position: dict[str, Any], *, brightness: int = 64) -> BoardState:
+def board_game_state(position: dict[str, Any], *, brightness: int = 64) -> LedBoardState:
     """The `=STATE` of a board-game position: seats in seating order, the winner's seat
     flashing `win` when the game is over."""
     players = list(position.get("players", []))
     names = [p.get("name") for p in players]
     turn = position.get("turn")
     winner = position.get("winner")
-    return BoardState(
+    return LedBoardState(
         players=len(players),
         turn=names.index(turn) if turn in names and winner is None else None,
         home=[min(MAX_HOME, int(p.get("home", 0))) for p in players],

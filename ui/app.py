@@ -22,10 +22,9 @@ from kivy.graphics.opengl import glFlush
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion.errors import CompanionError
-from companion.events import Setup
+from companion.errors import REFUSALS
+from companion.games.revenge import Setup
 from companion.session import Session
-from companion.windows import WindowTimer
 from ui.board.texts import bt
 from ui.board.wiring import BOARD_SCREENS, make_board_model, start_board_game
 from ui.hardware_link import HardwareLink
@@ -94,15 +93,15 @@ class CompanionApp(App):
         self.on_ready = on_ready
         self.lang = settings.language if settings.language in LANGUAGES else "en"
         self.choices = Choices.load(self.data_dir)
-        self.session = Session(journal)
-        self.timer = WindowTimer(
-            self.session, steal_seconds=settings.steal_seconds, block_seconds=settings.block_seconds
+        self.session = Session(
+            journal,
+            window_seconds={"steal": settings.steal_seconds, "block": settings.block_seconds},
         )
         self.voice = (
             voice if voice is not None else Voice(settings.voice_command, enabled=settings.voice)
         )
         self.model = TableModel(
-            self.session, remaining=self.timer.remaining, speak=self.voice.say, lang=self.lang
+            self.session, remaining=self.session.remaining, speak=self.voice.say, lang=self.lang
         )
         self.link = HardwareLink(
             self.session, config, board_port=board_port, enabled=start_hardware, lang=self.lang
@@ -168,7 +167,7 @@ class CompanionApp(App):
         return root.get_screen(name)
 
     def on_start(self) -> None:
-        stored = self.journal.unfinished() if self.journal is not None else None
+        stored = self.session.preview()
         if stored is not None:
             self.screen("resume").offer(stored)
             self.show("resume")
@@ -216,7 +215,7 @@ class CompanionApp(App):
         Window.unbind(on_flip=_start_rasterising)
         if self._prewarm_event is not None:
             self._prewarm_event.cancel()
-        self.timer.stop()
+        self.session.close()
         self.model.close()
         self.board.close()
         self.voice.close()
@@ -243,13 +242,13 @@ class CompanionApp(App):
         """Run one session call; a refusal becomes one sentence on screen, nothing else."""
         try:
             action()
-        except CompanionError as exc:
+        except REFUSALS as exc:
             self.model.message = refusal(exc, self.lang)
             return False
         return True
 
     def start_game(self, setup: Setup) -> None:
-        if not self.submit(lambda: self._new_game(setup)):
+        if not self.submit(lambda: self.session.new_game(setup, abandon=True)):
             return
         self.choices.remember(
             list(setup.players),
@@ -262,18 +261,11 @@ class CompanionApp(App):
         self.show("table")
         self.model.refresh()
 
-    def _new_game(self, setup: Setup) -> None:
-        old = self.session.game_id
-        state = self.session.state
-        if self.journal is not None and old is not None and state is not None and not state.over:
-            self.journal.abandon(old)
-        self.session.new_game(setup)
-
     def start_board_game(self, setup: dict[str, Any], *, companion_draws: bool) -> str | None:
         return start_board_game(self, setup, companion_draws=companion_draws)
 
     def resume_game(self, stored: Any) -> None:
-        if self.submit(lambda: self.session.open_game(stored.game_id, stored.events)):
+        if self.submit(lambda: self.session.resume(stored.game_id)):
             self.model.refresh()
             self.show(PHASE_SCREENS.get(self.model.phase, "table"))
 
@@ -281,7 +273,7 @@ class CompanionApp(App):
         """To the new-game form; the stored game stays open (and resumable) until a new
         game really starts, so this tap can be taken back with "Back to the game"."""
         if stored is not None:
-            self.submit(lambda: self.session.open_game(stored.game_id, stored.events))
+            self.submit(lambda: self.session.resume(stored.game_id))
             self.model.refresh()
         self.new_game_form()
 

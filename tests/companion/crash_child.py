@@ -26,12 +26,14 @@ import random
 import sys
 from typing import Any
 
-from companion.cards import Card
 from companion.errors import CompanionError
-from companion.events import Close, EndPlay2, Event, Play, Press, Redo, Setup, Tiebreak, Undo
+from companion.game import Redo, Undo
+from companion.games.revenge import flip_targets, legal_cards
+from companion.games.revenge.cards import Card
+from companion.games.revenge.events import Close, EndPlay2, Event, Play, Press, Setup, Tiebreak
+from companion.games.revenge.state import GameState
 from companion.journal import Journal
 from companion.session import Session
-from companion.state import GameState
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev")
 MAX_EVENTS = 20_000  # a runaway child stops by itself
@@ -55,9 +57,9 @@ def new_setup(rng: random.Random) -> Setup:
 
 def next_event(session: Session, rng: random.Random, clock: list[float]) -> Event:
     """One random event a table could produce now; sometimes one the rules refuse."""
-    state = session.state
-    game = session.game
-    assert state is not None and game is not None
+    update = session.update
+    assert update is not None
+    state = update.state
     players = state.setup.players
     clock[0] += rng.uniform(0.001, 0.5)
     r = rng.random()
@@ -65,9 +67,9 @@ def next_event(session: Session, rng: random.Random, clock: list[float]) -> Even
         open_seats = [s for s, t in zip(state.tiebreak.tied, state.tiebreak.totals,
                                         strict=True) if t is None]
         return Tiebreak(state.name(rng.choice(open_seats)), rng.randint(12, 23))
-    if r < 0.05 and game.undo_step is not None:
+    if r < 0.05 and update.undo is not None:
         return Undo()
-    if r < 0.08 and game.redo_step is not None:
+    if r < 0.08 and update.redo is not None:
         return Redo()
     if state.winner is not None:
         return Undo()
@@ -82,13 +84,13 @@ def next_event(session: Session, rng: random.Random, clock: list[float]) -> Even
         return EndPlay2()
     elif r < 0.16:
         return Press(rng.choice(players), clock[0])  # "no SORRY! now": journalled, ignored
-    legal = sorted(session.legal_cards())
+    legal = sorted(legal_cards(update.legal))
     if not legal:  # e.g. the open window decides the game: only closing it goes on
         return Close() if state.window is not None else EndPlay2() if state.owed else Undo()
     code = rng.choice(legal)
     target = None
     if code == "sorry":
-        targets = session.flip_targets()
+        targets = flip_targets(update.legal)
         target = rng.choice(targets) if targets else None
     return Play(Card.parse(code), None, target)
 
@@ -96,7 +98,7 @@ def next_event(session: Session, rng: random.Random, clock: list[float]) -> Even
 def open_game(journal: Journal, session: Session, rng: random.Random) -> int:
     stored = journal.unfinished()
     if stored is not None:
-        state = session.open_game(stored.game_id, stored.events)
+        state = session.open_game(stored.game_id, stored.events).state
         if state.winner is None:
             say("G", stored.game_id, len(stored.events) - 1, state_hash(state))
             return len(stored.events) - 1
@@ -104,7 +106,7 @@ def open_game(journal: Journal, session: Session, rng: random.Random) -> int:
         say("F", stored.game_id, state.name(state.winner))
     setup = new_setup(rng)
     say("N", json.dumps(setup.to_json(), ensure_ascii=False))
-    state = session.new_game(setup)
+    state = session.new_game(setup).state
     say("G", session.game_id, 0, state_hash(state))
     return 0
 
