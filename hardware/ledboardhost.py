@@ -82,14 +82,22 @@ class LedBoardHost:
 
     def follow(self, session: Session) -> Callable[[], None]:
         """Show `session`'s game from now on; returns the unsubscribe function."""
-        state = session.state
-        if state is not None:
-            self.show(ledboard_state(state, brightness=self.brightness))
+        def frame(update: Update) -> LedBoardState:
+            if update.game == "board":
+                from companion.games import get
+                from hardware.board_ledstate import board_game_state
+
+                position = get("board").state_json(update.state)
+                return board_game_state(position, brightness=self.brightness)
+            return ledboard_state(update.state, update.result, brightness=self.brightness)
+
+        if session.update is not None:
+            self.show(frame(session.update))
 
         def on_update(update: Update) -> None:
             if update.result is not None and update.result.kind is ResultKind.IGNORED:
                 return  # the state did not change
-            self.show(ledboard_state(update.state, update.result, brightness=self.brightness))
+            self.show(frame(update))
 
         return session.subscribe(on_update)
 

@@ -26,7 +26,12 @@ from companion.errors import REFUSALS
 from companion.games.revenge import Setup
 from companion.session import Session
 from ui.board.texts import bt
-from ui.board.wiring import BOARD_SCREENS, make_board_model, start_board_game
+from ui.board.wiring import (
+    BOARD_SCREENS,
+    make_board_model,
+    resume_board_game,
+    start_board_game,
+)
 from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
 from ui.kvload import load_kv, register_fonts
@@ -266,6 +271,8 @@ class CompanionApp(App):
 
     def resume_game(self, stored: Any) -> None:
         if self.submit(lambda: self.session.resume(stored.game_id)):
+            if resume_board_game(self):
+                return
             self.model.refresh()
             self.show(PHASE_SCREENS.get(self.model.phase, "table"))
 

@@ -64,8 +64,8 @@ class ScriptDoor:
     def draw(self, card: str | None) -> None:
         self._call("draw", card)
 
-    def move(self, legs: list[list[str]]) -> None:
-        self._call("move", legs)
+    def move(self, option: dict[str, Any]) -> None:
+        self._call("move", option["legs"])
 
     def place(self, color: str, frm: str, to: str) -> None:
         self._call("place", color, frm, to)

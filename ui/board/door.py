@@ -47,8 +47,9 @@ class BoardDoor(Protocol):
     def draw(self, card: str | None) -> None:
         """The card drawn for the player whose turn it is; None: the companion draws."""
 
-    def move(self, legs: list[list[str]]) -> None:
-        """The option whose legs these are (`[]` declines an 11)."""
+    def move(self, option: dict[str, Any]) -> None:
+        """Take one of the snapshot's options (its `event` when it has one, else its legs;
+        `[]` declines an 11)."""
 
     def place(self, color: str, frm: str, to: str) -> None:
         """Correct the board: a `color` pawn stands on `to`, not on `frm`."""

@@ -208,7 +208,9 @@ class BoardModel(EventDispatcher):
         try:
             action()
         except CompanionError as exc:
-            self.message = refusal(exc, self.lang)
+            words = getattr(self.door, "words", None)
+            self.message = (words and words(exc, self.lang)) or refusal(exc, self.lang)
+            self.message = self.message[:1].upper() + self.message[1:]
             self.why_text = ""
             return False
         return True
@@ -242,8 +244,8 @@ class BoardModel(EventDispatcher):
     def choose(self, index: int) -> bool:
         """One listed option: the door applies its legs."""
         assert self.snap is not None
-        legs = [list(leg) for leg in self.snap.options[index].get("legs", [])]
-        ok = self._submit(lambda: self.door.move(legs))
+        option = self.snap.options[index]
+        ok = self._submit(lambda: self.door.move(option))
         if not ok and self.picker is not None:
             self.picker.reset()
             self._show_picking(list(range(len(self.snap.options))))

@@ -69,12 +69,16 @@ def _vacated(before: dict[str, list[str]], after: dict[str, Any], mover: str) ->
 def paths(option: dict[str, Any], mover: str, before: dict[str, list[str]]) -> list[list[Step]]:
     """Every order of taps that picks `option`: its legs in the listed order first."""
     steps: list[Step] = []
-    extra = (
-        _vacated(before, option.get("pawns", {}), mover)
-        if option.get("kind") in ("switch", "sorry")
-        else set()
-    )
-    for frm, to in option.get("legs", []):
+    special = option.get("kind") in ("switch", "sorry")
+    legs = option.get("legs", [])
+    landed = option.get("landed") or [None] * len(legs)
+    for (frm, to), land in zip(legs, landed, strict=False):
+        if special and land is not None:  # the opponent's square the pawn landed on
+            extra = {key(land, mover)}
+        elif special:
+            extra = _vacated(before, option.get("pawns", {}), mover)
+        else:
+            extra = set()
         targets = {key(to, mover), *extra}
         steps.append((key(frm, mover), frozenset(targets)))
     if len(steps) < 2:

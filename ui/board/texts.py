@@ -55,15 +55,19 @@ def describe(option: dict[str, Any], lang: str) -> str:
     """One option in words: "square 20 to square 28, bumps blue"."""
     kind = option.get("kind", "forward")
     legs = option.get("legs", [])
+    landed = option.get("landed") or [t for _f, t in legs]
     if kind == "decline" or not legs:
-        text = bt("k_decline", lang)
-    elif kind == "split":
-        text = "; ".join(
-            bt("k_forward", lang, frm=loc_name(f, lang), to=loc_name(t, lang)) for f, t in legs
-        )
-    else:
-        frm, to = legs[0]
-        text = bt(f"k_{kind}", lang, frm=loc_name(frm, lang), to=loc_name(to, lang))
+        return bt("k_decline", lang)
+    parts = []
+    for (frm, to), land in zip(legs, landed, strict=False):
+        if kind in ("switch", "sorry"):
+            parts.append(bt(f"k_{kind}", lang, frm=loc_name(frm, lang), to=loc_name(land, lang)))
+        else:
+            word = "forward" if kind == "split" else kind
+            parts.append(bt(f"k_{word}", lang, frm=loc_name(frm, lang), to=loc_name(land, lang)))
+        if land != to:
+            parts[-1] += ", " + bt("k_slides", lang, to=loc_name(to, lang))
+    text = "; ".join(parts)
     bumped = option.get("bumped") or []
     if bumped:
         who = ", ".join(color_name(c, lang) for c in bumped)
@@ -74,6 +78,9 @@ def describe(option: dict[str, Any], lang: str) -> str:
 def why(option: dict[str, Any], lang: str) -> str:
     """Why an option is listed: the engine's own sentence when it gave one (its `why`
     maps languages to sentences, or is one English sentence), else the rule of its kind."""
+    engine_option = option.get("option")
+    if engine_option is not None:
+        return str(engine_option.why(lang))
     given = option.get("why")
     if isinstance(given, dict) and given.get(lang):
         return str(given[lang])

@@ -23,8 +23,30 @@ def make_board_model(app: Any, door: BoardDoor | None = None) -> BoardModel:
     if door is None:
         from ui.board.session_door import SessionDoor
 
-        door = SessionDoor(app.session)
+        door = SessionDoor(app.session, data_dir=app.data_dir)
     return BoardModel(door, speak=app.voice.say, lang=app.lang)
+
+
+def describe_stored(state: Any, lang: str) -> str:
+    """The resume screen's line for an unfinished board game."""
+    from companion.games import get
+    from ui.board.texts import bt
+
+    position = get("board").state_json(state)
+    players = ", ".join(p["name"] for p in position["players"])
+    turn = position.get("turn")
+    return bt("b_resume", lang, players=players, turn=turn or "")
+
+
+def resume_board_game(app: Any) -> bool:
+    """After the session resumed a game: show it on the board screen if it is a board
+    game (True), else leave it to the card table (False)."""
+    update = app.session.update
+    if update is None or update.game != "board":
+        return False
+    app.board.refresh()
+    app.show("board")
+    return True
 
 
 def open_board_setup(app: Any, players: list[str], colors: list[str], first: str) -> None:

@@ -199,6 +199,12 @@ class ResumeScreen(Screen):
             self.description = tr("damage", lang, damage=unplayable)
             self.damage = ""
             return
+        if getattr(state.setup, "game", "revenge") == "board":
+            from ui.board.wiring import describe_stored
+
+            self.description = describe_stored(state, lang)
+            self.damage = tr("damage", lang, damage=unplayable) if unplayable else ""
+            return
         players = ", ".join(state.setup.players)
         if state.running:
             self.description = tr(

@@ -13,7 +13,7 @@ Move(legs=(('T20', 'T28'),), kind=None, landed=None)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.errors import BadEvent, BadSetup
 from companion.games.board.cards import parse_card
@@ -31,6 +31,7 @@ GAME = "board"
 class BoardSetup:
     """A new board game: names and colours in the order given, who draws first."""
 
+    game: ClassVar[str] = GAME  # the setup's "game" key: how the core finds these rules
     players: tuple[str, ...]
     colors: tuple[str, ...]
     first: str
