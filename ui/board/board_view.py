@@ -30,9 +30,11 @@ from ui.theme import player_rgba
 
 BOARD_BG = (0.93, 0.91, 0.84, 1)
 GRID_LINE = (0.55, 0.53, 0.48, 1)
-SOURCE_RING = (1, 1, 1, 1)
-TARGET_FILL = (1, 0.85, 0.1, 0.85)
-SELECTED_RING = (1, 0.55, 0.0, 1)
+SOURCE_RING = (0.05, 0.75, 0.25, 1)  # a pawn that can move: green, seen on every colour
+TARGET_FILL = (1, 0.8, 0.0, 0.55)  # where the selected pawn can go
+TARGET_RING = (0.85, 0.45, 0.0, 1)
+SELECTED_RING = (1, 0.45, 0.0, 1)
+OUTLINE = (0.08, 0.08, 0.08, 1)
 TAP_REACH = 1.6  # cells: a finger may miss a highlighted place by this much
 ANY_REACH = 0.75  # cells: a tap on no highlighted place still names the place under it
 
@@ -196,9 +198,11 @@ class BoardView(Widget):
         with self.canvas.after:
             for k in self.targets:
                 x, y = self.key_px(k)
-                Color(*TARGET_FILL)
                 r = c * 0.5
-                Line(circle=(x, y, r), width=max(1.5, c * 0.1))
+                Color(*TARGET_FILL)
+                Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r))
+                Color(*TARGET_RING)
+                Line(circle=(x, y, r), width=max(1.5, c * 0.08))
             for color in colors:
                 for location in (g.START, g.HOME):
                     self._draw_zone_pawns(color, location, occupants)
@@ -211,9 +215,11 @@ class BoardView(Widget):
                 self._pawn(color, x, y, c * 0.34)
             for k in self.sources:
                 x, y = self.key_px(k)
-                r = c * (layout.ZONE_RADIUS if layout.is_zone(layout.unkey(k)[1]) else 0.48)
+                r = c * (layout.ZONE_RADIUS if layout.is_zone(layout.unkey(k)[1]) else 0.5)
+                Color(*OUTLINE)
+                Line(circle=(x, y, r + c * 0.06), width=1)
                 Color(*SOURCE_RING)
-                Line(circle=(x, y, r), width=max(1.5, c * 0.07))
+                Line(circle=(x, y, r), width=max(2.0, c * 0.1))
             if self.selected:
                 x, y = self.key_px(self.selected)
                 r = c * (layout.ZONE_RADIUS if layout.is_zone(layout.unkey(self.selected)[1])
