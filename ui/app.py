@@ -113,6 +113,7 @@ class CompanionApp(App):
         )
         self.link.bind(status=self.setter("status"))
         self.board = make_board_model(self, board_door)
+        self.link.board_draws = lambda: bool(getattr(self.board.door, "companion_draws", False))
         self._ready = False
         self._shut = False
         self._prewarm_event: Any = None

@@ -113,10 +113,29 @@ class BoardScreen(Screen):
                 box.add_widget(one)
             box.add_widget(self._option_list())
         elif m.phase == "over":
+            figures = self.app.session.game_stats()
+            if figures is not None and figures.players and "moves" in figures.players[0].counters:
+                box.add_widget(self._figures(figures))
             button = TapButton(text=bt("b_new_game", lang), code="new_game", max_font_size=30,
                                bold=True, bg=(0.16, 0.55, 0.28, 1))
             button.bind(on_release=lambda _b: self.app.new_game_form())
             box.add_widget(button)
+
+    def _figures(self, figures: Any) -> GridLayout:
+        """The game-over figures of each player (companion.games.board.stats)."""
+        lang = self.model.lang
+        columns = ("moves", "bumps", "sorrys", "forfeits", "pawns_home")
+        grid = GridLayout(cols=len(columns) + 1, spacing=2)
+        grid.add_widget(Factory.FitLabel(text="", max_font_size=16))
+        for c in columns:
+            grid.add_widget(Factory.FitLabel(text=bt(f"st_{c}", lang), bold=True,
+                                             max_font_size=15))
+        for p in figures.players:
+            grid.add_widget(Factory.FitLabel(text=p.name, bold=True, max_font_size=17))
+            for c in columns:
+                grid.add_widget(Factory.FitLabel(text=str(p.counters.get(c, 0)),
+                                                 max_font_size=17))
+        return grid
 
     def _option_list(self) -> ScrollView:
         rows = BoxLayout(orientation="vertical", size_hint_y=None, spacing=3)

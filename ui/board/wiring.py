@@ -67,3 +67,30 @@ def start_board_game(app: Any, setup: dict[str, Any], *, companion_draws: bool) 
     app.board.refresh()
     app.show("board")
     return None
+
+
+# The board game's columns in the history's leaderboard (companion.games.board.stats).
+BOARD_COLUMNS = ("bumps", "sorrys", "pawns_home")
+
+
+def is_board_game(figures: Any) -> bool:
+    """Whether a stored game's figures are a board game's (they count bumps)."""
+    return bool(figures.players) and "bumps" in figures.players[0].counters
+
+
+def board_leaders(grid: Any, leaders: list[Any], lang: str) -> None:
+    """The board game's own rows under the card game's in the history's 6-column grid."""
+    from kivy.factory import Factory
+
+    from ui.board.texts import bt
+    from ui.i18n import tr
+
+    if not leaders:
+        return
+    heads = (bt("b_title", lang), tr("lb_games", lang), tr("lb_wins", lang),
+             *(bt(f"st_{c}", lang) for c in BOARD_COLUMNS))
+    for text in heads:
+        grid.add_widget(Factory.StatCell(text=text, bold=True))
+    for p in leaders:
+        for value in (p.name, p.games, p.wins, *(p.counters.get(c, 0) for c in BOARD_COLUMNS)):
+            grid.add_widget(Factory.StatCell(text=str(value)))
