@@ -28,6 +28,7 @@ from companion.session import Session
 from ui.board.texts import bt
 from ui.board.wiring import (
     BOARD_SCREENS,
+    board_seat_key,
     make_board_model,
     resume_board_game,
     start_board_game,
@@ -320,5 +321,7 @@ class CompanionApp(App):
             return False
         if self.root.current == "name":
             return False  # typing a name, not pressing SORRY!
+        if self.session.update is not None and self.session.update.game == "board":
+            return board_seat_key(self, seat)
         self.submit(lambda: self.session.press(state.setup.players[seat]))
         return True

@@ -67,6 +67,9 @@ class ScriptDoor:
     def move(self, option: dict[str, Any]) -> None:
         self._call("move", option["legs"])
 
+    def no_play(self, card: str) -> None:
+        self._call("no_play", card)
+
     def place(self, color: str, frm: str, to: str) -> None:
         self._call("place", color, frm, to)
 

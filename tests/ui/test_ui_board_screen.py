@@ -286,3 +286,15 @@ def test_a_move_says_what_it_did(board):
     show(d, door, turn="Ben", last={"what": "moved", "name": "Ana", "kind": "forward",
                                     "legs": [["T10", "T14"]], "bumped": ["blue"]})
     assert d.label("board", "message_label") == "Ana: square 10 to square 14, bumps blue"
+
+
+def test_adult_variation_no_playable_card_then_the_card_discarded(board):
+    d, door = board
+    show(d, door, settings={"adult": True})
+    d.tap_code("no_play")
+    assert d.label("board", "message_label") == "Tap the card Ana discards"
+    assert d.buttons(code="no_play") == []
+    d.tap_code("card:12")
+    assert door.calls == [("no_play", "12")]
+    d.tap_code("card:5")  # after it, the pad is the card played again
+    assert door.calls[-1] == ("draw", "5")

@@ -127,6 +127,21 @@ def check_record(d, tmp_path):
     return events
 
 
+def game_over_and_history(d, final_winner):
+    """The game-over figures on the board screen, then the history's board leaderboard."""
+    texts = [w.text for w in d.widgets() if d.visible(w) and hasattr(w, "text")]
+    assert "Bumps" in texts and "Pawns HOME" in texts and final_winner in texts
+    assert not d.overflowing_labels(), d.overflowing_labels()
+    d.screenshot("board-over-en")
+    d.tap_id("board", "board_menu_button")
+    d.tap_id("board_menu", "board_menu_history")
+    grid = d.app.screen("history").ids.board_grid
+    cells = [w.text for w in reversed(grid.children)]
+    assert "Sorry! board game" in cells and "Sorry!s" in cells
+    row = cells.index(final_winner)
+    assert cells[row + 1:row + 3] == ["1", "1"]  # one game, one win
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("edition,seed", [("classic", 5), ("2016", 7)])
 def test_a_whole_board_game_by_touch(driver, tmp_path, edition, seed):
@@ -150,4 +165,5 @@ def test_a_whole_board_game_by_touch(driver, tmp_path, edition, seed):
     assert all(keeper.taps.values()), keeper.taps
     if edition == "classic":
         assert "DrawAgain" in happened
+        game_over_and_history(d, final_winner=d.app.board.state["winner"])
     print(f"{edition}: {turns} turns, {keeper.kinds}, taps {keeper.taps}")

@@ -62,6 +62,7 @@ class BoardScreen(Screen):
     def on_kv_post(self, *_: Any) -> None:
         model = self.model
         model.bind(phase=self._rebuild, rows=self._rebuild, single=self._rebuild,
+                   adult=self._rebuild, discarding=self._rebuild,
                    correcting=self._rebuild, lang=self._rebuild, why_text=self._hide_why)
         self._built: tuple[Any, ...] = ()
         self._rebuild()
@@ -79,7 +80,7 @@ class BoardScreen(Screen):
     def _rebuild(self, *_: Any) -> None:
         m = self.model
         shape = (m.phase, m.correcting, m.lang, tuple(r["index"] for r in m.rows), m.single,
-                 tuple(r["text"] for r in m.rows))
+                 tuple(r["text"] for r in m.rows), m.adult, m.discarding)
         if shape == self._built:
             return
         self._built = shape
@@ -96,6 +97,11 @@ class BoardScreen(Screen):
                 button = TapButton(text=card_label(card, lang), code=f"card:{card}",
                                    max_font_size=34, bold=True)
                 button.bind(on_release=lambda b: self.tap_card(b.code[5:]))
+                grid.add_widget(button)
+            if m.adult and not m.discarding:
+                button = TapButton(text=bt("b_no_play", lang), code="no_play", max_font_size=18,
+                                   bg=(0.45, 0.3, 0.2, 1))
+                button.bind(on_release=lambda _b: self.no_playable_card())
                 grid.add_widget(button)
             box.add_widget(grid)
         elif m.phase == "draw":
@@ -163,6 +169,11 @@ class BoardScreen(Screen):
 
     def tap_card(self, card: str | None) -> None:
         self.model.tap_card(card)
+
+    def no_playable_card(self) -> None:
+        """Adult variation: the player has no playable card; the pad asks which goes."""
+        self.model.discarding = True
+        self.model.hint = bt("b_tap_discard", self.model.lang, name=self.model.state.get("turn"))
 
     def tap_place(self, board_key: str, touch: Any) -> None:
         if touch.time_start < self.ids.action.shown_at and self.model.phase != "move":

@@ -51,6 +51,9 @@ class BoardDoor(Protocol):
         """Take one of the snapshot's options (its `event` when it has one, else its legs;
         `[]` declines an 11)."""
 
+    def no_play(self, card: str) -> None:
+        """Adult variation: the player has no playable card and discards `card`."""
+
     def place(self, color: str, frm: str, to: str) -> None:
         """Correct the board: a `color` pawn stands on `to`, not on `frm`."""
 

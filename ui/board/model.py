@@ -55,6 +55,8 @@ class BoardModel(EventDispatcher):
     legs = ListProperty([])
 
     correcting = BooleanProperty(False)
+    adult = BooleanProperty(False)  # the adult variation: hands of 5, "no playable card"
+    discarding = BooleanProperty(False)  # "no playable card" tapped: which card goes?
     undo_text = StringProperty("")
     redo_text = StringProperty("")
     can_undo = BooleanProperty(False)
@@ -90,9 +92,11 @@ class BoardModel(EventDispatcher):
         lang = self.lang
         self.state = st
         self.slide_colors = dict((st.get("settings") or {}).get("slide_colors") or {})
+        self.adult = bool((st.get("settings") or {}).get("adult"))
         players = {p["name"]: p for p in st.get("players", [])}
         turn = st.get("turn")
-        self.turn_color = players[turn]["color"] if turn in players else ""
+        shown = turn if turn in players else st.get("winner")
+        self.turn_color = players[shown]["color"] if shown in players else ""
         self.turn_text = bt("b_turn", lang, name=turn) if turn else ""
         self.card_text = card_label(st.get("card"), lang)
         remaining = st.get("remaining") or {}
@@ -184,8 +188,9 @@ class BoardModel(EventDispatcher):
         p = self.picker
         if p is None:
             self.sources, self.targets, self.selected, self.legs, self.rows = [], [], "", [], []
-            self.hint = (bt("b_tap_card", lang, name=self.state.get("turn", ""))
-                         if self.phase == "card" else "")
+            key = "b_tap_discard" if self.discarding else "b_tap_card"
+            turn = self.state.get("turn", "")
+            self.hint = bt(key, lang, name=turn) if self.phase == "card" else ""
             return
         self.sources = p.sources()
         self.targets = p.targets()
@@ -216,7 +221,11 @@ class BoardModel(EventDispatcher):
         return True
 
     def tap_card(self, card: str | None) -> bool:
-        """A card on the pad (None: the Draw button)."""
+        """A card on the pad (None: the Draw button); after "no playable card", the card
+        the player discards."""
+        if self.discarding and card is not None:
+            self.discarding = False
+            return self._submit(lambda: self.door.no_play(card))
         return self._submit(lambda: self.door.draw(card))
 
     def tap_place(self, board_key: str) -> None:

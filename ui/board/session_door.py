@@ -151,6 +151,10 @@ class SessionDoor:
             card = _board().draw_card(self.session.state)
         self._submit({"type": "draw", "card": card})
 
+    def no_play(self, card: str) -> None:
+        """Adult variation: no playable card in hand; `card` is discarded."""
+        self._submit({"type": "no_play", "discard": card})
+
     def move(self, option: dict[str, Any]) -> None:
         self._submit(option.get("event") or {"type": "move", "legs": option.get("legs", [])})
 

@@ -94,3 +94,19 @@ def board_leaders(grid: Any, leaders: list[Any], lang: str) -> None:
     for p in leaders:
         for value in (p.name, p.games, p.wins, *(p.counters.get(c, 0) for c in BOARD_COLUMNS)):
             grid.add_widget(Factory.StatCell(text=str(value)))
+
+
+def board_seat_key(app: Any, seat: int) -> bool:
+    """Laptop keys 1-4 during a board game: the seat's button, "Draw" for that seat
+    (hardware.board_presses); a refusal is the board screen's one sentence."""
+    from companion.errors import REFUSALS
+    from hardware.board_presses import board_seat_draw
+
+    door = app.board.door
+    try:
+        board_seat_draw(app.session, seat, lambda: bool(getattr(door, "companion_draws", False)))
+    except REFUSALS as exc:
+        from ui.wording import refusal
+
+        app.board.message = refusal(exc, app.lang)
+    return True
