@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -61,10 +62,14 @@ class BoardScreen(Screen):
 
     def on_kv_post(self, *_: Any) -> None:
         model = self.model
-        model.bind(phase=self._rebuild, rows=self._rebuild, single=self._rebuild,
-                   adult=self._rebuild, discarding=self._rebuild,
-                   correcting=self._rebuild, lang=self._rebuild, why_text=self._hide_why)
+        self._rebuild_trigger = Clock.create_trigger(self._rebuild, -1)
+        model.bind(phase=self._rebuild_trigger, rows=self._rebuild_trigger,
+                   single=self._rebuild_trigger, adult=self._rebuild_trigger,
+                   discarding=self._rebuild_trigger, correcting=self._rebuild_trigger,
+                   lang=self._rebuild_trigger, why_text=self._hide_why)
         self._built: tuple[Any, ...] = ()
+        self._panels: dict[str, Any] = {}
+        self._rows: list[OptionRow] = []  # made once, reused: making widgets costs frames
         self._rebuild()
 
     @property
@@ -76,6 +81,51 @@ class BoardScreen(Screen):
         return self.app.board
 
     # --- the action area ---
+
+    def _panel(self, name: str) -> Any:
+        """One of the action area's panels, made the first time it is shown, then kept."""
+        panel = self._panels.get(name)
+        if panel is None:
+            panel = self._panels[name] = getattr(self, f"_make_{name}")()
+        return panel
+
+    def _make_help(self) -> Any:
+        return Factory.FitLabel(max_font_size=26, bold=True)
+
+    def _make_pad(self) -> GridLayout:
+        grid = GridLayout(cols=4, spacing=3)
+        for card in CARDS:
+            button = TapButton(code=f"card:{card}", max_font_size=34, bold=True)
+            button.bind(on_release=lambda b: self.tap_card(b.code[5:]))
+            grid.add_widget(button)
+        self._no_play = TapButton(code="no_play", max_font_size=18, bg=(0.45, 0.3, 0.2, 1))
+        self._no_play.bind(on_release=lambda _b: self.no_playable_card())
+        return grid
+
+    def _make_draw(self) -> TapButton:
+        button = TapButton(code="draw", max_font_size=40, bold=True, bg=(0.16, 0.55, 0.28, 1))
+        button.bind(on_release=lambda _b: self.tap_card(None))
+        return button
+
+    def _make_move(self) -> BoxLayout:
+        one = BoxLayout(size_hint_y=None, height=64, spacing=3)
+        button = TapButton(code="move", max_font_size=30, bold=True, bg=(0.16, 0.55, 0.28, 1))
+        button.bind(on_release=lambda _b: self.model.move_single())
+        one.add_widget(button)
+        return one
+
+    def _make_options(self) -> ScrollView:
+        rows = BoxLayout(orientation="vertical", size_hint_y=None, spacing=3)
+        rows.bind(minimum_height=rows.setter("height"))
+        scroll = ScrollView(do_scroll_x=False, bar_width=8, scroll_type=["bars", "content"])
+        scroll.add_widget(rows)
+        return scroll
+
+    def _make_new_game(self) -> TapButton:
+        button = TapButton(code="new_game", max_font_size=30, bold=True,
+                           bg=(0.16, 0.55, 0.28, 1))
+        button.bind(on_release=lambda _b: self.app.new_game_form())
+        return button
 
     def _rebuild(self, *_: Any) -> None:
         m = self.model
@@ -89,43 +139,54 @@ class BoardScreen(Screen):
         box.mark()
         lang = m.lang
         if m.correcting:
-            box.add_widget(Factory.FitLabel(text=bt("b_correct_help", lang),
-                                            max_font_size=26, bold=True))
+            help_label = self._panel("help")
+            help_label.text = bt("b_correct_help", lang)
+            box.add_widget(help_label)
         elif m.phase == "card":
-            grid = GridLayout(cols=4, spacing=3)
-            for card in CARDS:
-                button = TapButton(text=card_label(card, lang), code=f"card:{card}",
-                                   max_font_size=34, bold=True)
-                button.bind(on_release=lambda b: self.tap_card(b.code[5:]))
-                grid.add_widget(button)
+            pad = self._panel("pad")
+            for button in pad.children:
+                if button.code.startswith("card:"):
+                    button.text = card_label(button.code[5:], lang)
+            if self._no_play.parent is not None:
+                pad.remove_widget(self._no_play)
             if m.adult and not m.discarding:
-                button = TapButton(text=bt("b_no_play", lang), code="no_play", max_font_size=18,
-                                   bg=(0.45, 0.3, 0.2, 1))
-                button.bind(on_release=lambda _b: self.no_playable_card())
-                grid.add_widget(button)
-            box.add_widget(grid)
+                self._no_play.text = bt("b_no_play", lang)
+                pad.add_widget(self._no_play)
+            box.add_widget(pad)
         elif m.phase == "draw":
-            button = TapButton(text=bt("b_draw", lang), code="draw", max_font_size=40,
-                               bold=True, bg=(0.16, 0.55, 0.28, 1))
-            button.bind(on_release=lambda _b: self.tap_card(None))
+            button = self._panel("draw")
+            button.text = bt("b_draw", lang)
             box.add_widget(button)
         elif m.phase == "move":
             if m.single:
-                one = BoxLayout(size_hint_y=None, height=64, spacing=3)
-                button = TapButton(text=bt("b_move_one", lang), code="move", max_font_size=30,
-                                   bold=True, bg=(0.16, 0.55, 0.28, 1))
-                button.bind(on_release=lambda _b: self.model.move_single())
-                one.add_widget(button)
+                one = self._panel("move")
+                one.children[0].text = bt("b_move_one", lang)
                 box.add_widget(one)
-            box.add_widget(self._option_list())
+            box.add_widget(self._fill_options())
         elif m.phase == "over":
             figures = self.app.session.game_stats()
             if figures is not None and figures.players and "moves" in figures.players[0].counters:
                 box.add_widget(self._figures(figures))
-            button = TapButton(text=bt("b_new_game", lang), code="new_game", max_font_size=30,
-                               bold=True, bg=(0.16, 0.55, 0.28, 1))
-            button.bind(on_release=lambda _b: self.app.new_game_form())
+            button = self._panel("new_game")
+            button.text = bt("b_new_game", lang)
             box.add_widget(button)
+
+    def _fill_options(self) -> ScrollView:
+        """The listed options, in rows made once and reused."""
+        scroll = self._panel("options")
+        rows = scroll.children[0]
+        wanted = self.model.rows
+        while len(self._rows) < len(wanted):
+            row = OptionRow()
+            row.bind(on_pick=lambda w: self.model.choose(w.index),
+                     on_why=lambda w: self.explain(w.index))
+            self._rows.append(row)
+        rows.clear_widgets()
+        for row, r in zip(self._rows, wanted, strict=False):
+            row.index, row.text, row.kind = r["index"], r["text"], r["kind"] or ""
+            rows.add_widget(row)
+        scroll.scroll_y = 1
+        return scroll
 
     def _figures(self, figures: Any) -> GridLayout:
         """The game-over figures of each player (companion.games.board.stats)."""
@@ -142,18 +203,6 @@ class BoardScreen(Screen):
                 grid.add_widget(Factory.FitLabel(text=str(p.counters.get(c, 0)),
                                                  max_font_size=17))
         return grid
-
-    def _option_list(self) -> ScrollView:
-        rows = BoxLayout(orientation="vertical", size_hint_y=None, spacing=3)
-        rows.bind(minimum_height=rows.setter("height"))
-        for r in self.model.rows:
-            row = OptionRow(index=r["index"], text=r["text"], kind=r["kind"] or "")
-            row.bind(on_pick=lambda w: self.model.choose(w.index),
-                     on_why=lambda w: self.explain(w.index))
-            rows.add_widget(row)
-        scroll = ScrollView(do_scroll_x=False, bar_width=8, scroll_type=["bars", "content"])
-        scroll.add_widget(rows)
-        return scroll
 
     @staticmethod
     def left_words(title: str, rows: list[dict[str, Any]]) -> str:

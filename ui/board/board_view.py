@@ -14,7 +14,17 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Line, Rectangle, Triangle
+from kivy.graphics import (
+    ClearBuffers,
+    ClearColor,
+    Color,
+    Ellipse,
+    Fbo,
+    Line,
+    Mesh,
+    Rectangle,
+    Triangle,
+)
 from kivy.properties import (
     BooleanProperty,
     DictProperty,
@@ -35,6 +45,7 @@ TARGET_FILL = (1, 0.8, 0.0, 0.55)  # where the selected pawn can go
 TARGET_RING = (0.85, 0.45, 0.0, 1)
 SELECTED_RING = (1, 0.45, 0.0, 1)
 OUTLINE = (0.08, 0.08, 0.08, 1)
+SEGMENTS = 28  # circles drawn every frame: round enough at these sizes, cheap to rasterise
 TAP_REACH = 1.6  # cells: a finger may miss a highlighted place by this much
 ANY_REACH = 0.75  # cells: a tap on no highlighted place still names the place under it
 
@@ -88,6 +99,8 @@ class BoardView(Widget):
                      "drag_ghost"):
             self.fbind(prop, self._pawn_trigger)
         self._drag: tuple[str, str] | None = None  # (colour, from key) while a pawn is held
+        self._in_fbo = False  # drawing the board into its texture: coordinates from (0, 0)
+        self._fbo: Fbo | None = None
 
     # --- geometry ---
 
@@ -104,7 +117,7 @@ class BoardView(Widget):
         return self.x + (self.width - self.side) / 2, self.y + (self.height - self.side) / 2
 
     def to_px(self, point: tuple[float, float]) -> tuple[float, float]:
-        ox, oy = self.origin()
+        ox, oy = (0.0, 0.0) if self._in_fbo else self.origin()
         gx, gy = point
         return ox + gx * self.cell, oy + self.side - gy * self.cell
 
@@ -122,22 +135,42 @@ class BoardView(Widget):
     # --- the board ---
 
     def draw_board(self, *_: Any) -> None:
+        """Draw the board once into a texture (an Fbo); each frame then draws one textured
+        rectangle, so a software renderer does not redraw hundreds of shapes per frame."""
         self.canvas.before.clear()
         if self.side <= 1:
             return
-        c = self.cell
+        side = int(self.side)
+        fbo = self._fbo = Fbo(size=(side, side))
+        self._in_fbo = True
+        try:
+            with fbo:
+                ClearColor(0, 0, 0, 0)
+                ClearBuffers()
+                self._draw_board_shapes()
+            fbo.draw()
+        finally:
+            self._in_fbo = False
         with self.canvas.before:
-            Color(*BOARD_BG)
-            ox, oy = self.origin()
-            Rectangle(pos=(ox, oy), size=(self.side, self.side))
-            Color(*GRID_LINE)
-            for n in range(g.TRACK_LEN):
-                x, y = self.to_px(layout.spot(f"T{n}"))
-                Line(rectangle=(x - c / 2, y - c / 2, c, c), width=1)
-            for slide in g.SLIDES:
-                self._draw_slide(slide)
-            for color in g.COLORS:
-                self._draw_zones(color)
+            Color(1, 1, 1, 1)
+            Rectangle(texture=fbo.texture, pos=self.origin(), size=(side, side))
+
+    def _draw_board_shapes(self) -> None:
+        c = self.cell
+        Color(*BOARD_BG)
+        Rectangle(pos=(0, 0), size=(self.side, self.side))
+        Color(*GRID_LINE)
+        edges: list[float] = []
+        for n in range(g.TRACK_LEN):
+            x, y = self.to_px(layout.spot(f"T{n}"))
+            x0, y0, x1, y1 = x - c / 2, y - c / 2, x + c / 2, y + c / 2
+            edges += [x0, y0, x1, y0, x1, y0, x1, y1, x1, y1, x0, y1, x0, y1, x0, y0]
+        Mesh(vertices=[v for i in range(0, len(edges), 2) for v in (edges[i], edges[i + 1], 0, 0)],
+             indices=list(range(len(edges) // 2)), mode="lines")
+        for slide in g.SLIDES:
+            self._draw_slide(slide)
+        for color in g.COLORS:
+            self._draw_zones(color)
 
     def _draw_slide(self, slide: g.Slide) -> None:
         c = self.cell
@@ -200,9 +233,9 @@ class BoardView(Widget):
                 x, y = self.key_px(k)
                 r = c * 0.5
                 Color(*TARGET_FILL)
-                Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r))
+                Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r), segments=SEGMENTS)
                 Color(*TARGET_RING)
-                Line(circle=(x, y, r), width=max(1.5, c * 0.08))
+                Line(circle=(x, y, r, 0, 360, SEGMENTS), width=max(1.5, c * 0.08))
             for color in colors:
                 for location in (g.START, g.HOME):
                     self._draw_zone_pawns(color, location, occupants)
@@ -217,15 +250,15 @@ class BoardView(Widget):
                 x, y = self.key_px(k)
                 r = c * (layout.ZONE_RADIUS if layout.is_zone(layout.unkey(k)[1]) else 0.5)
                 Color(*OUTLINE)
-                Line(circle=(x, y, r + c * 0.06), width=1)
+                Line(circle=(x, y, r + c * 0.06, 0, 360, SEGMENTS), width=1)
                 Color(*SOURCE_RING)
-                Line(circle=(x, y, r), width=max(2.0, c * 0.1))
+                Line(circle=(x, y, r, 0, 360, SEGMENTS), width=max(2.0, c * 0.1))
             if self.selected:
                 x, y = self.key_px(self.selected)
                 r = c * (layout.ZONE_RADIUS if layout.is_zone(layout.unkey(self.selected)[1])
                          else 0.52)
                 Color(*SELECTED_RING)
-                Line(circle=(x, y, r), width=max(2.0, c * 0.12))
+                Line(circle=(x, y, r, 0, 360, SEGMENTS), width=max(2.0, c * 0.12))
             Color(*SELECTED_RING)
             for frm, to in self.legs:
                 (x0, y0), (x1, y1) = self.key_px(frm), self.key_px(to)
@@ -254,9 +287,9 @@ class BoardView(Widget):
     @staticmethod
     def _pawn(color: str, x: float, y: float, r: float) -> None:
         Color(0.08, 0.08, 0.08, 1)
-        Ellipse(pos=(x - r - 1.5, y - r - 1.5), size=(2 * r + 3, 2 * r + 3))
+        Ellipse(pos=(x - r - 1.5, y - r - 1.5), size=(2 * r + 3, 2 * r + 3), segments=SEGMENTS)
         Color(*player_rgba(color))
-        Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r))
+        Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r), segments=SEGMENTS)
 
     # --- touches ---
 
