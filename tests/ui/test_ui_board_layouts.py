@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from board_helpers import ScriptDoor, position
+from board_screen_helpers import ScriptDoor, position
 from kivy.core.window import Window
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView

@@ -60,3 +60,18 @@ def test_a_forfeit_is_said_in_french_with_its_why(driver):
     d.tap_id("board", "why_button")
     assert d.label("board", "why_label").startswith("Aucun coup pour rouge avec un 5")
     assert d.label("board", "turn_label") == "À Ben de jouer"
+
+
+def test_a_tapped_pawn_that_cannot_move_says_the_engines_reason(driver):
+    d = driver()
+    start_by_touch(d, ["Ana", "Ben"], "classic")
+    d.tap_code("card:1")
+    d.tap_code("move")  # Ana starts a pawn
+    d.tap_code("card:3")  # Ben: all in START, forfeited
+    d.tap_code("card:4")  # Ana: the pawn on T4 goes back 4
+    from board_play import tap_key
+
+    tap_key(d, "red:START")
+    assert d.label("board", "message_label").startswith("No move of the 4 starts there")
+    d.tap_id("board", "why_button")
+    assert d.label("board", "why_label") == "A pawn in START cannot move backward"

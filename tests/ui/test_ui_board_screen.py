@@ -5,7 +5,7 @@ a scorekeeper means, and nothing else."""
 from __future__ import annotations
 
 import pytest
-from board_helpers import ScriptDoor, position
+from board_screen_helpers import ScriptDoor, position
 from kivy.tests.common import UnitTestTouch
 
 from ui.board.door import BoardSnapshot

@@ -7,7 +7,7 @@ from __future__ import annotations
 import stat
 import time
 
-from board_helpers import ScriptDoor, position
+from board_screen_helpers import ScriptDoor, position
 from ui_helpers import type_name
 
 from ui.board.door import BoardSnapshot

@@ -240,7 +240,7 @@ class BoardModel(EventDispatcher):
         if result.what == "refused":
             card = self.card_text
             self.message = bt(f"b_{result.reason}", lang, card=card)
-            self.why_text = bt("why_must", lang)
+            self.why_text = self._blocked_why(board_key) or bt("why_must", lang)
             listed = p.remaining()
         elif result.what == "ambiguous":
             self.message = bt("b_pick_one", lang)
@@ -249,6 +249,18 @@ class BoardModel(EventDispatcher):
             self.message = ""
             listed = p.remaining()
         self._show_picking(listed)
+
+    def _blocked_why(self, board_key: str) -> str | None:
+        """The engine's reason a tapped pawn of the mover's cannot move, if it has one."""
+        color, location = layout.unkey(board_key)
+        occupant = next((p["color"] for p in self.state.get("players", [])
+                         if location in p["pawns"] and (color is None or color == p["color"])),
+                        None)
+        ask = getattr(self.door, "blocked_why", None)
+        if ask is None or occupant != self.turn_color:
+            return None
+        why_text: str | None = ask(location, self.lang)
+        return why_text[:1].upper() + why_text[1:] if why_text else None
 
     def choose(self, index: int) -> bool:
         """One listed option: the door applies its legs."""

@@ -120,6 +120,25 @@ class SessionDoor:
         out["name"] = _board().RULES.state_json(step.before).get("turn") or ""
         return out
 
+    def blocked_why(self, location: str, lang: str) -> str | None:
+        """Why the mover's pawn on `location` cannot use the card drawn (None: the engine
+        names no reason for that pawn)."""
+        update = self.session.update
+        if update is None or update.game != "board":
+            return None
+        from companion.games.board.moves import blocked
+        from companion.games.board.position import name_of
+
+        board = _board()
+        st = board.RULES.state_json(update.state)
+        mover = next((p["color"] for p in st["players"] if p["name"] == st["turn"]), None)
+        if st["card"] is None or mover is None:
+            return None
+        for reason in blocked(update.state.position, st["card"], mover):
+            if name_of(reason.src) == location:
+                return str(board.explain(reason, lang))
+        return None
+
     def words(self, exc: CompanionError, lang: str) -> str | None:
         """A refusal of the board rules in `lang` (None: not the board's; the caller words
         it)."""

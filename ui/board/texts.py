@@ -7,28 +7,20 @@ option's facts (kind, legs, bumped), never from a rule of its own.
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, table
 
-_LOCALES = Path(__file__).resolve().parents[1] / "locales"
 CARDS = ("1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "sorry")
 
 
-@cache
-def _table(lang: str) -> dict[str, str]:
-    with open(_LOCALES / f"board_{lang}.json", encoding="utf-8") as f:
-        return json.load(f)
-
-
 def bt(key: str, lang: str = DEFAULT_LANGUAGE, **values: Any) -> str:
-    texts = _table(lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
-    text = texts.get(key)
+    """The board text `key` in `lang`, from ui/locales/board_<lang>.json (read and cached
+    by ui.i18n like the card game's files); English when `lang` lacks it."""
+    lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    text = table(f"board_{lang}").get(key)
     if text is None:
-        text = _table(DEFAULT_LANGUAGE)[key]
+        text = table(f"board_{DEFAULT_LANGUAGE}")[key]
     return text.format(**values) if values else text
 
 
