@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.errors import CompanionError
-from companion.game import read_event
 from companion.session import Result, Session
 
 
@@ -38,4 +37,4 @@ def board_seat_draw(session: Session, seat: int, companion_draws: Callable[[], b
     if position["card"] is not None:
         raise CompanionError("a card is waiting for its move; move first",
                              code="board_card_waiting")
-    return session.submit(read_event(rules, {"type": "draw", "card": draw_card(state)}))
+    return session.submit(RULES.parse_event({"type": "draw", "card": draw_card(state)}))

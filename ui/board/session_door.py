@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.game import ResultKind, read_event
+from companion.session import ResultKind
 from ui.board.door import BoardSnapshot
 from ui.prefs import _read_json, _write_json
 
@@ -89,24 +89,23 @@ class SessionDoor:
             return None
         names = self._names(st)
         board = _board()
-        from companion.games.board import outcomes as oc
-
         last: dict[str, Any] | None = None
-        for o in result.outcomes:
+        for o in result.outcomes:  # the engine's outcomes, known by their names
             name = names.get(getattr(o, "color", ""), "")
-            if isinstance(o, oc.Forfeited):
+            what = type(o).__name__
+            if what == "Forfeited":
                 last = {"what": "forfeit", "name": name, "card": o.card, "draw_again": o.again,
                         "why": {lang: board.explain(o, lang) for lang in LANGS}}
-            elif isinstance(o, oc.Finished) and o.place == 1:
+            elif what == "Finished" and o.place == 1:
                 return {"what": "won", "name": name}
-            elif isinstance(o, oc.DrawAgain) and last is None:
+            elif what == "DrawAgain" and last is None:
                 last = {"what": "draw_again", "name": name, "card": "2"}
-            elif isinstance(o, oc.Moved) and last is None:
+            elif what == "Moved" and last is None:
                 opt = o.option
                 last = {"what": "moved", "name": name, "kind": opt.kind,
                         "legs": [list(leg) for leg in opt.legs], "bumped": list(opt.bumped),
                         "option": opt}
-            elif isinstance(o, oc.Placed):
+            elif what == "Placed":
                 last = {"what": "placed", "name": name, "color": o.color, "from": o.src,
                         "to": o.dst}
         if last is not None:
@@ -126,16 +125,15 @@ class SessionDoor:
         update = self.session.update
         if update is None or update.game != "board":
             return None
-        from companion.games.board.moves import blocked
-        from companion.games.board.position import name_of
+        from companion.games.board import geometry
 
         board = _board()
         st = board.RULES.state_json(update.state)
         mover = next((p["color"] for p in st["players"] if p["name"] == st["turn"]), None)
         if st["card"] is None or mover is None:
             return None
-        for reason in blocked(update.state.position, st["card"], mover):
-            if name_of(reason.src) == location:
+        for reason in board.blocked(update.state.position, st["card"], mover):
+            if geometry.LOCATIONS[reason.src] == location:
                 return str(board.explain(reason, lang))
         return None
 
@@ -163,7 +161,7 @@ class SessionDoor:
             from companion.errors import NoGame
 
             raise NoGame("no board game is open; start a new game first", code="no_game")
-        session.submit(read_event(rules, obj))
+        session.submit(_board().RULES.parse_event(obj))
 
     def draw(self, card: str | None) -> None:
         if card is None:

@@ -24,6 +24,8 @@ Public API (what the board screen uses)::
                               # outcomes), a Blocked (moves.blocked) or a CompanionError
                               # the board rules raised (uses its code and params)
     draw_card(state, rng=None)  # the electronic deck: a fair card to submit as a draw event
+    blocked(state.position, card, color)  # why each pawn cannot use `card` (Blocked: src is
+                              # an index of geometry.LOCATIONS); explain() words each
 
 Events: setup, draw, move, no_play, place (the screen's "correct the board":
 {"type": "place", "color": "red", "from": "T4", "to": "T10"}), undo, redo.
@@ -34,7 +36,7 @@ deck (draw_card), stats.
 
 from companion.games.board.deck import draw_card
 from companion.games.board.explain import explain
-from companion.games.board.moves import Option
+from companion.games.board.moves import Blocked, Option, blocked
 from companion.games.board.rules import RULES, options
 
-__all__ = ["RULES", "Option", "draw_card", "explain", "options"]
+__all__ = ["RULES", "Blocked", "Option", "blocked", "draw_card", "explain", "options"]
