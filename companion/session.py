@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 from companion.errors import JournalError, NoGame
 from companion.game import Game, Redo, Result, ResultKind, Step, Undo, read_event, read_setup
-from companion.rules import Rules
+from companion.rules import GameSummary, Rules
 from companion.stats import GameStats, aggregate, game_stats, replay_events
 from companion.windows import WindowTimer
 
@@ -62,7 +62,9 @@ class Update:
     game: the rules' name ("revenge"); result: what the event did (None for a game just
     started or resumed); steps: the effective history (oldest first; the card table shows
     the round's cards from it); undo/redo: the step each would take back or apply again;
-    legal: `Rules.legal_events(state)`; damage: what resuming had to set aside, if anything.
+    legal: `Rules.legal_events(state)`; summary: the players (seating order), the winner and
+    whether the game is over, for any game (`Rules.summary`): what a part serving every
+    game reads; damage: what resuming had to set aside, if anything.
     """
 
     game_id: int | None
@@ -73,6 +75,7 @@ class Update:
     undo: Step | None
     redo: Step | None
     legal: tuple[Any, ...]
+    summary: GameSummary
     damage: str | None = None
 
 
@@ -134,7 +137,7 @@ class Session:
         state = game.state
         update = Update(self._game_id, game.rules.name, state, result, game.steps,
                         game.undo_step, game.redo_step, tuple(game.rules.legal_events(state)),
-                        self._damage)
+                        game.rules.summary(state), self._damage)
         self._update = update
         for listener in list(self._listeners):
             listener(update)
@@ -171,9 +174,10 @@ class Session:
         """A setup object from its JSON (`"game"` picks the rules; default the card game)."""
         return read_setup(obj)
 
-    def new_game(self, setup: Any, *, abandon: bool = True) -> Update:
-        """Start `setup`'s game. With `abandon`, an open game without a winner is marked
-        abandoned in the journal (listed as unfinished, never offered for resuming)."""
+    def new_game(self, setup: Any, *, abandon: bool = False) -> Update:
+        """Start `setup`'s game. With `abandon` (the table's new-game button), an open game
+        without a winner is marked abandoned in the journal: still listed as unfinished,
+        never offered for resuming. Without it, that game stays resumable."""
         game = Game(setup)
         with self._lock:
             old, state = self._game_id, self.state

@@ -15,7 +15,10 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
+from companion.config import BRIGHTNESS
+from companion.games.revenge import RULES
 from companion.session import ResultKind, Session, Update
+from hardware.errors import HardwareConfigError
 from hardware.firmware import pawnled
 from hardware.firmware.pawnled import LedBoardState
 from hardware.ledboardlink import (
@@ -38,10 +41,11 @@ RETRY_S = 0.2  # after the board answered -ERR, resend this soon
 
 
 def check_brightness(brightness: int) -> int:
+    low, high = BRIGHTNESS
     if isinstance(brightness, bool) or not isinstance(brightness, int) \
-            or not 0 <= brightness <= 255:
-        raise ValueError("ledboard.brightness must be a whole number from 0 to 255, "
-                         f"not {brightness!r}")
+            or not low <= brightness <= high:
+        raise HardwareConfigError(f"ledboard.brightness must be a whole number from {low} to "
+                                  f"{high}, not {brightness!r}")
     return brightness
 
 
@@ -83,6 +87,7 @@ class LedBoardHost:
     def follow(self, session: Session) -> Callable[[], None]:
         """Show `session`'s game from now on; returns the unsubscribe function."""
         def frame(update: Update) -> LedBoardState:
+            """The card game's HOME pawn cards, or the board game's HOME pawns."""
             if update.game == "board":
                 from companion.games import get
                 from hardware.board_ledstate import board_game_state
@@ -95,6 +100,8 @@ class LedBoardHost:
             self.show(frame(session.update))
 
         def on_update(update: Update) -> None:
+            if update.game not in (RULES.name, "board"):
+                return  # a game the LED board has no picture of
             if update.result is not None and update.result.kind is ResultKind.IGNORED:
                 return  # the state did not change
             self.show(frame(update))

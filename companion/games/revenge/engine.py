@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 from enum import StrEnum
-from typing import NamedTuple
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.errors import BadEvent, BadTarget, CardRefused, GameOver, IllegalEvent, NotYourTurn
 from companion.games.revenge.cards import ALL_CARDS, CardKind
@@ -34,7 +35,8 @@ from companion.games.revenge.state import (
 from companion.rules import Countdown, Transition
 
 __all__ = [
-    "Happening", "Outcome", "Transition", "apply", "countdown", "initial_state", "legal_events",
+    "MOVEMENTS", "Happening", "Outcome", "Transition", "apply", "countdown", "initial_state",
+    "legal_events",
 ]
 
 WINNING_TOTAL = 21
@@ -62,6 +64,13 @@ class Happening(StrEnum):
     WON = "won"  # seat won the game
     EARLIER_EDGE = "earlier_edge"  # the caller's own earlier edge arrived late; value = s
     IGNORED = "ignored"  # a press that changes nothing ("no SORRY! now"); seat pressed
+    # Card movements, in the order they happen, so real cards can follow the counts
+    # (the simulator's deck): with RESHUFFLED and ROUND_ENDED (the pile set aside).
+    DRAWN = "drawn"  # seat took cards from the draw pile; value = how many
+    LAID = "laid"  # seat laid a card from the hand on the play pile (the event's card)
+
+
+MOVEMENTS = frozenset({Happening.DRAWN, Happening.LAID})
 
 
 class Outcome(NamedTuple):
@@ -71,30 +80,34 @@ class Outcome(NamedTuple):
     value: float | None = None
 
 
+_ALL_FIELDS = attrgetter(*GameState._fields)
+assert GameState._fields[:3] == ("setup", "progress", "hands")  # what freeze() relies on
+
+
 class _Draft:
     """A mutable copy of a state while one event is applied; frozen again at the end."""
 
-    __slots__ = (
-        "direction", "discards", "draw_pile", "hands", "out", "owed", "pile", "progress",
-        "reshuffles", "round", "s", "tiebreak", "total", "turn", "window", "winner",
-    )
+    # GameState's own fields (one definition: state.py), plus the state drafted from and
+    # the outcomes so far. `progress` and `hands` are lists while drafting.
+    __slots__ = (*GameState._fields, "out", "s")
+
+    if TYPE_CHECKING:  # for the checker: the fields whose drafting type it cannot infer
+        progress: list[int]
+        hands: list[int]
+        window: Window | None
+        tiebreak: TiebreakRound | None
+        pile: int
+        discards: int
+        draw_pile: int
+        def __getattr__(self, name: str) -> Any: ...  # the other fields, as GameState's
+        def __setattr__(self, name: str, value: Any) -> None: ...
 
     def __init__(self, s: GameState) -> None:
-        self.s = s
+        for name, value in zip(GameState._fields, s, strict=True):
+            setattr(self, name, value)
         self.progress = list(s.progress)
         self.hands = list(s.hands)
-        self.total = s.total
-        self.direction = s.direction
-        self.turn = s.turn
-        self.round = s.round
-        self.pile = s.pile
-        self.discards = s.discards
-        self.draw_pile = s.draw_pile
-        self.owed = s.owed
-        self.window = s.window
-        self.tiebreak = s.tiebreak
-        self.winner = s.winner
-        self.reshuffles = s.reshuffles
+        self.s = s
         self.out: list[Outcome] = []
 
     def emit(self, what: Happening, seat: int | None = None, other: int | None = None,
@@ -102,11 +115,8 @@ class _Draft:
         self.out.append(Outcome(what, seat, other, value))
 
     def freeze(self) -> Transition:
-        state = GameState(
-            self.s.setup, tuple(self.progress), tuple(self.hands), self.total, self.direction,
-            self.turn, self.round, self.pile, self.discards, self.draw_pile, self.owed,
-            self.window, self.tiebreak, self.winner, self.reshuffles,
-        )
+        setup, _progress, _hands, *rest = _ALL_FIELDS(self)  # one C call for all fields
+        state = GameState(setup, tuple(self.progress), tuple(self.hands), *rest)
         return Transition(state, tuple(self.out))
 
     # --- cards and hands (tracked, advisory: they never refuse a real card) ---
@@ -114,16 +124,20 @@ class _Draft:
     def draw(self, seat: int, n: int) -> None:
         """Draw n cards; when the draw pile runs out mid-draw the old piles are shuffled in."""
         take = min(n, self.draw_pile)
-        self.draw_pile -= take
-        self.hands[seat] += take
+        if take:
+            self.draw_pile -= take
+            self.hands[seat] += take
+            self.emit(Happening.DRAWN, seat, value=take)
         n -= take
         if n and self.discards:
             self.draw_pile, self.discards = self.discards, 0
             self.reshuffles += 1
             self.emit(Happening.RESHUFFLED)
             take = min(n, self.draw_pile)
-            self.draw_pile -= take
-            self.hands[seat] += take
+            if take:
+                self.draw_pile -= take
+                self.hands[seat] += take
+                self.emit(Happening.DRAWN, seat, value=take)
 
     def refill(self, seat: int) -> None:
         """Draw back up to 5 (a player holding more keeps them)."""
@@ -147,6 +161,7 @@ class _Draft:
                 )
         self.hands[seat] -= 1
         self.pile += 1
+        self.emit(Happening.LAID, seat)
 
     # --- turns, rounds, progress ---
 
@@ -383,17 +398,18 @@ def _press(state: GameState, ev: Press) -> Transition:
         and w.caller_t is not None
         and ev.t < w.caller_t
     )
-    if earlier and seat == w.caller:
+    if not earlier:
+        return _ignored(state, seat)
+    assert ev.t is not None and w.caller_t is not None  # what `earlier` says
+    if seat == w.caller:
         # The caller's own earlier edge arrived late: it is their call time from now on.
         refined = state._replace(window=replace(w, caller_t=ev.t))
         edge = Outcome(Happening.EARLIER_EDGE, seat, value=w.caller_t - ev.t)
         return Transition(refined, (edge,), amends=True)
-    if earlier:
-        assert w.before_call is not None and w.caller is not None
-        tr = _call(w.before_call, seat, ev.t)
-        replaced = Outcome(Happening.CALLER_REPLACED, seat, w.caller, w.caller_t - ev.t)
-        return Transition(tr.state, (replaced, *tr.outcomes))
-    return _ignored(state, seat)
+    assert w.before_call is not None and w.caller is not None
+    tr = _call(w.before_call, seat, ev.t)
+    replaced = Outcome(Happening.CALLER_REPLACED, seat, w.caller, w.caller_t - ev.t)
+    return Transition(tr.state, (replaced, *tr.outcomes))
 
 
 def _call(state: GameState, seat: int, t: float | None) -> Transition:
