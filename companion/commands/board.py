@@ -18,7 +18,7 @@ from companion.games.board.moves import blocked, generate
 from companion.games.board.position import Position
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("board", help="the Sorry! board game's referee tools")
     board_sub = p.add_subparsers(dest="board_command", metavar="SUBCOMMAND", required=True)
     o = board_sub.add_parser("options", help="every legal option of a card in a position")

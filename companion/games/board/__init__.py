@@ -24,8 +24,12 @@ Public API (what the board screen uses)::
                               # outcomes), a Blocked (moves.blocked) or a CompanionError
                               # the board rules raised (uses its code and params)
     draw_card(state, rng=None)  # the electronic deck: a fair card to submit as a draw event
-    blocked(state.position, card, color)  # why each pawn cannot use `card` (Blocked: src is
-                              # an index of geometry.LOCATIONS); explain() words each
+
+Also exported (the screen may import only this package): the events (Draw, Move, NoPlay,
+Place, BoardSetup), the outcomes a Transition carries (Drew, Moved, Forfeited, DrawAgain,
+Finished, NoPlayed, Placed, Reshuffled, Returned), BoardState, Position, generate and
+blocked (options of any card and colour in a position), the errors, CARDS and `geometry`
+(squares, slides, E and X for drawing the board).
 
 Events: setup, draw, move, no_play, place (the screen's "correct the board":
 {"type": "place", "color": "red", "from": "T4", "to": "T10"}), undo, redo.
@@ -34,9 +38,32 @@ generator: the rules of movement), events, state, outcomes, rules (RULES), expla
 deck (draw_card), stats.
 """
 
+from companion.games.board import geometry
+from companion.games.board.cards import CARDS, SORRY, deck_counts
 from companion.games.board.deck import draw_card
+from companion.games.board.errors import BadPosition, IllegalMove, IllegalPlace
+from companion.games.board.events import BoardSetup, Draw, Move, NoPlay, Place
 from companion.games.board.explain import explain
-from companion.games.board.moves import Blocked, Option, blocked
+from companion.games.board.moves import Blocked, Leg, Option, blocked, generate
+from companion.games.board.outcomes import (
+    DrawAgain,
+    Drew,
+    Finished,
+    Forfeited,
+    Moved,
+    NoPlayed,
+    Placed,
+    Reshuffled,
+    Returned,
+)
+from companion.games.board.position import Position
 from companion.games.board.rules import RULES, options
+from companion.games.board.state import BoardState
 
-__all__ = ["RULES", "Blocked", "Option", "blocked", "draw_card", "explain", "options"]
+__all__ = [
+    "CARDS", "RULES", "SORRY", "BadPosition", "Blocked", "BoardSetup", "BoardState", "Draw",
+    "DrawAgain", "Drew", "Finished", "Forfeited", "IllegalMove", "IllegalPlace", "Leg", "Move",
+    "Moved", "NoPlay", "NoPlayed", "Option", "Place", "Placed", "Position", "Reshuffled",
+    "Returned", "blocked", "deck_counts", "draw_card", "explain", "generate", "geometry",
+    "options",
+]

@@ -13,7 +13,7 @@ Move(legs=(('T20', 'T28'),), kind=None, landed=None)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from companion.errors import BadEvent, BadSetup
 from companion.games.board.cards import parse_card
@@ -31,12 +31,16 @@ GAME = "board"
 class BoardSetup:
     """A new board game: names and colours in the order given, who draws first."""
 
-    game: ClassVar[str] = GAME  # the setup's "game" key: how the core finds these rules
     players: tuple[str, ...]
     colors: tuple[str, ...]
     first: str
     edition: str = "classic"
     settings: Settings = field(default_factory=Settings)
+
+    @property
+    def game(self) -> str:
+        """The registry's name of this game (the core finds the rules by it)."""
+        return GAME
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "setup", "game": GAME, "edition": self.edition,

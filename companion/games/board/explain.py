@@ -30,7 +30,9 @@ __all__ = ["LANGS", "TEXTS", "blocked_text", "explain", "forfeit_text", "option_
 
 LANGS = ("en", "fr")
 _COLOR_FR = {"red": "rouge", "blue": "bleu", "yellow": "jaune", "green": "vert"}
+_COLOR_FR_F = {"red": "rouge", "blue": "bleue", "yellow": "jaune", "green": "verte"}  # glissade
 _SQUARE_FR = {"START": "DÉPART", "HOME": "MAISON"}
+_SEP = {"en": "; ", "fr": " ; "}  # French sets a space before the semicolon
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
@@ -110,7 +112,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "start_circle": "édition 2016 : toute carte qui avance peut faire sortir un pion de "
                         "DÉPART, sur le rond sous DÉPART quelle que soit la carte "
                         "(start_move circle)",
-        "forward": "un {card} avance un pion de {n} cases",
+        "forward": "un {card} avance un pion de {cases}",
         "sorry_four": "la carte Sorry! de 2016 peut aussi avancer un pion de 4 cases",
         "backward_four": "un 4 fait reculer un pion de 4 cases",
         "back_one": "un 10 peut faire reculer un pion d'une case au lieu d'avancer de 10",
@@ -136,7 +138,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "draw_again": "puis piochez de nouveau (2 classique)",
         "home": "un pion à la MAISON ne bouge plus",
         "overshoot": "un {card} dépasserait la MAISON, et on n'entre à la MAISON qu'au "
-                     "compte exact (la MAISON est à {need})",
+                     "compte exact (la MAISON est à {need} cases)",
         "own_pawn": "il tomberait sur votre propre pion en {square}",
         "start_card": "un pion ne sort de DÉPART qu'avec un 1, un 2 ou un Sorry!",
         "start_backward": "un pion à DÉPART ne peut pas reculer",
@@ -207,6 +209,8 @@ def render(code: str, params: dict[str, Any], lang: str = "en") -> str:
     if isinstance(facts.get("card"), str):
         facts["card"] = _card(facts["card"])
         facts["a_card"] = ("an " if facts["card"] in ("8", "11") else "a ") + facts["card"]
+    if isinstance(facts.get("n"), int):
+        facts["cases"] = "1 case" if facts["n"] == 1 else f"{facts['n']} cases"
     if isinstance(facts.get("why"), Blocked):
         facts["why"] = blocked_text(facts["why"], lang)
     return TEXTS[lang][code].format_map(facts)
@@ -224,11 +228,13 @@ def forfeit_text(color: str, card: str, why: tuple[Blocked, ...], lang: str = "e
         if b.code == "home":
             continue
         text = blocked_text(b, lang)
-        parts.append(text if b.src < 0 else f"{_square(LOCATIONS[b.src], lang)}: {text}")
+        colon = " : " if lang == "fr" else ": "
+        parts.append(text if b.src < 0 else f"{_square(LOCATIONS[b.src], lang)}{colon}{text}")
+    sep = _SEP[_lang(lang)]
     sentence = render("forfeit", {"color": color, "card": card,
-                                  "reasons": "; ".join(dict.fromkeys(parts))}, lang)
+                                  "reasons": sep.join(dict.fromkeys(parts))}, lang)
     if again:
-        sentence += "; " + TEXTS[_lang(lang)]["draw_again"]
+        sentence += sep + TEXTS[_lang(lang)]["draw_again"]
     return sentence + "."
 
 
@@ -302,7 +308,9 @@ def option_why(option: Option, lang: str = "en") -> str:
             parts.append(t["exact_home"])
         if leg.slid:
             slide = "slide_classic" if option.edition == "classic" else "slide_2016"
-            parts.append(t[slide].format(color=_color(leg.slide_color, lang),
+            color = (_COLOR_FR_F.get(leg.slide_color, leg.slide_color) if lang == "fr"
+                     else leg.slide_color)
+            parts.append(t[slide].format(color=color,
                                          end=LOCATIONS[leg.dst]))
         if leg.held:
             parts.append(t["held"])
@@ -313,7 +321,7 @@ def option_why(option: Option, lang: str = "en") -> str:
         parts.append(t["wins"])
     elif option.draw_again:
         parts.append(t["draw_again"])
-    text = "; ".join(dict.fromkeys(parts))
+    text = _SEP[lang].join(dict.fromkeys(parts))
     return text[:1].upper() + text[1:] + "."
 
 

@@ -17,7 +17,6 @@ When nothing is possible, the generator's own failures say why, pawn by pawn (`B
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -25,6 +24,7 @@ from companion.games.board.cards import SORRY, steps_of
 from companion.games.board.geometry import SLIDES, TRACK_LEN, entry, start_exit
 from companion.games.board.position import (
     HOME_I,
+    LOC,
     START_I,
     Position,
     is_safety,
@@ -34,7 +34,10 @@ from companion.games.board.position import (
 )
 from companion.games.board.settings import Settings
 
-__all__ = ["KINDS", "Blocked", "Leg", "Option", "candidates", "generate", "match"]
+__all__ = [
+    "KINDS", "Blocked", "Leg", "Option", "blocked", "candidates", "generate", "has_options",
+    "match",
+]
 
 KINDS = ("start", "forward", "backward", "split", "switch", "sorry", "decline")
 Board = tuple[tuple[int, ...], ...]
@@ -63,8 +66,7 @@ class Blocked(NamedTuple):
     params: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+class Option(NamedTuple):
     """One legal option. `legs`, `pawns`, `bumped`, `text`, `event` and `why(lang)` are what
     the screen and the CLI show; `board` is the engine's form of `pawns`."""
 
@@ -189,16 +191,28 @@ def _start_dst(book: _Book, seat: int, n: int) -> int:
     return _forward(book, seat, x, n - 1) or x
 
 
-def _occupant(b: list[list[int]], loc: int) -> int:
+Work = list[Any]  # a board being changed: unchanged rows stay tuples, changed ones are lists
+
+
+def _row(b: Work, seat: int) -> list[int]:
+    """`seat`'s row of `b`, made a list (copy on write) so it can change."""
+    row = b[seat]
+    if type(row) is tuple:
+        row = b[seat] = list(row)
+    return row  # type: ignore[no-any-return]
+
+
+def _occupant(b: Work, loc: int) -> int:
     for seat, locs in enumerate(b):
         if loc in locs:
             return seat
     return -1
 
 
-def _to_start(b: list[list[int]], seat: int, loc: int) -> None:
-    b[seat].remove(loc)
-    b[seat].append(START_I)
+def _to_start(b: Work, seat: int, loc: int) -> None:
+    row = _row(b, seat)
+    row.remove(loc)
+    row.append(START_I)
 
 
 class _Slid(NamedTuple):
@@ -209,14 +223,15 @@ class _Slid(NamedTuple):
     color: str = ""
 
 
-def _slide(book: _Book, b: list[list[int]], seat: int, at: int) -> _Slid:
-    """The slide check after the mover lands on `at` (b is changed if it slides)."""
+def _slide(book: _Book, b: Work, seat: int, at: int) -> _Slid | None:
+    """The slide check after the mover lands on `at` (b is changed if it slides); None
+    when `at` is no triangle or its slide is not for this mover."""
     slide = book.slides.get(at)
     if slide is None:
-        return _Slid(at)
+        return None
     end, others, color = slide
     if (color != book.colors[seat]) != book.classic:
-        return _Slid(at)
+        return None
     if (seat, at) in book.g1:
         return _Slid(at, held=True, color=color)
     bumped = []
@@ -224,32 +239,35 @@ def _slide(book: _Book, b: list[list[int]], seat: int, at: int) -> _Slid:
         for x in [x for x in locs if x in others]:
             _to_start(b, s, x)
             bumped.append(book.colors[s])
-    b[seat].remove(at)
-    b[seat].append(end)
+    mine = _row(b, seat)
+    mine.remove(at)
+    mine.append(end)
     return _Slid(end, True, False, tuple(bumped), color)
 
 
-def _land(book: _Book, b: list[list[int]], seat: int, src: int, dst: int,
-          steps: int) -> Leg | Blocked:
-    """Move one pawn of `seat` from `src` to `dst` on `b` (mutated only on success)."""
-    bumped = []
+def _land(book: _Book, b: Work, seat: int, src: int, dst: int, steps: int) -> Leg | Blocked:
+    """Move one pawn of `seat` from `src` to `dst` on `b` (changed only on success)."""
+    bumped: tuple[str, ...] = ()
     if is_track(dst):
         occ = _occupant(b, dst)
         if occ == seat:
             return Blocked(src, "own_pawn", {"square": name_of(dst)})
         if occ >= 0:
             _to_start(b, occ, dst)
-            bumped.append(book.colors[occ])
+            bumped = (book.colors[occ],)
     elif dst != HOME_I and dst in b[seat]:
         return Blocked(src, "own_pawn", {"square": name_of(dst)})
-    b[seat].remove(src)
-    b[seat].append(dst)
+    mine = _row(b, seat)
+    mine.remove(src)
+    mine.append(dst)
     s = _slide(book, b, seat, dst)
+    if s is None:
+        return Leg(src, dst, dst, steps, False, False, bumped)
     return Leg(src, dst, s.end, steps, s.slid, s.held, (*bumped, *s.bumped), "", s.color)
 
 
-def _canon(b: list[list[int]]) -> Board:
-    return tuple(tuple(sorted(locs)) for locs in b)
+def _canon(b: Work) -> Board:
+    return tuple([tuple(sorted(r)) if type(r) is list else r for r in b])
 
 
 class _Raw(NamedTuple):
@@ -258,12 +276,9 @@ class _Raw(NamedTuple):
     board: Board
 
 
-def _one(book: _Book, board: Board, seat: int, kind: str, src: int, dst: int | None,
-         steps: int, fails: list[Blocked], why: Blocked) -> _Raw | None:
-    if dst is None:
-        fails.append(why)
-        return None
-    b = [list(locs) for locs in board]
+def _one(book: _Book, board: Board, seat: int, kind: str, src: int, dst: int, steps: int,
+         fails: list[Blocked]) -> _Raw | None:
+    b: Work = list(board)
     leg = _land(book, b, seat, src, dst, steps)
     if isinstance(leg, Blocked):
         fails.append(leg)
@@ -286,18 +301,19 @@ def _forwards(book: _Book, board: Board, seat: int, card: str, n: int,
         if src == START_I:
             if book.classic:
                 if n in (1, 2):
-                    raw = _one(book, board, seat, "start", src, book.exit[seat], 0, fails,
-                               Blocked(src, "start_card", {}))
+                    raw = _one(book, board, seat, "start", src, book.exit[seat], 0, fails)
                     if raw:
                         out.append(raw)
                 else:
                     fails.append(Blocked(src, "start_card", {"card": card}))
                 continue
-            raw = _one(book, board, seat, "start", src, _start_dst(book, seat, n), n, fails,
-                       Blocked(src, "start_card", {}))
+            raw = _one(book, board, seat, "start", src, _start_dst(book, seat, n), n, fails)
         else:
-            raw = _one(book, board, seat, "forward", src, _forward(book, seat, src, n), n,
-                       fails, _overshoot(book, seat, src, n, card))
+            dst = _forward(book, seat, src, n)
+            if dst is None:
+                fails.append(_overshoot(book, seat, src, n, card))
+                continue
+            raw = _one(book, board, seat, "forward", src, dst, n, fails)
         if raw:
             out.append(raw)
     return out
@@ -310,8 +326,9 @@ def _backwards(book: _Book, board: Board, seat: int, n: int,
         if src in (START_I, HOME_I):
             fails.append(Blocked(src, "home" if src == HOME_I else "start_backward", {}))
             continue
-        raw = _one(book, board, seat, "backward", src, _backward(book, seat, src, n), -n,
-                   fails, Blocked(src, "start_backward", {}))
+        dst = _backward(book, seat, src, n)
+        assert dst is not None  # a track or safety pawn can always step back
+        raw = _one(book, board, seat, "backward", src, dst, -n, fails)
         if raw:
             out.append(raw)
     return out
@@ -320,19 +337,19 @@ def _backwards(book: _Book, board: Board, seat: int, n: int,
 def _splits(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[_Raw]:
     """7 split in two forward legs a + (7 - a), each on the board the previous one left."""
     out = []
-    scratch: list[Blocked] = []
     for first in sorted(set(board[seat])):
         if first == HOME_I or (first == START_I and book.classic):
             continue
         for a in range(1, 7):
-            b1 = [list(locs) for locs in board]
             dst = (_start_dst(book, seat, a) if first == START_I
                    else _forward(book, seat, first, a))
             if dst is None:
                 continue
-            leg1 = _land(book, b1, seat, first, dst, a)
+            work: Work = list(board)
+            leg1 = _land(book, work, seat, first, dst, a)
             if isinstance(leg1, Blocked):
                 continue
+            b1 = _canon(work)
             mine = set(b1[seat])
             mine.discard(leg1.dst)
             for second in sorted(mine):
@@ -342,19 +359,17 @@ def _splits(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[
                         else _forward(book, seat, second, 7 - a))
                 if dst2 is None:
                     continue
-                b2 = [list(locs) for locs in b1]
+                b2: Work = list(b1)
                 leg2 = _land(book, b2, seat, second, dst2, 7 - a)
-                if isinstance(leg2, Blocked):
-                    scratch.append(leg2)
-                    continue
-                out.append(_Raw("split", (leg1, leg2), _canon(b2)))
+                if not isinstance(leg2, Blocked):
+                    out.append(_Raw("split", (leg1, leg2), _canon(b2)))
     if not out and sum(1 for x in board[seat] if x != HOME_I) >= 2:
         fails.append(Blocked(-1, "no_split", {}))
     return out
 
 
 def _switches(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[_Raw]:
-    out = []
+    out: list[_Raw] = []
     mine = [x for x in board[seat] if is_track(x)]
     theirs = [(x, s) for s, locs in enumerate(board) if s != seat for x in locs if is_track(x)]
     if not mine or not theirs:
@@ -362,19 +377,20 @@ def _switches(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> lis
         return out
     for a in sorted(mine):
         for x, s in sorted(theirs):
-            b = [list(locs) for locs in board]
-            b[seat].remove(a)
-            b[seat].append(x)
-            b[s].remove(x)
-            b[s].append(a)
-            sl = _slide(book, b, seat, x)
+            b: Work = list(board)
+            mine_row, their_row = _row(b, seat), _row(b, s)
+            mine_row.remove(a)
+            mine_row.append(x)
+            their_row.remove(x)
+            their_row.append(a)
+            sl = _slide(book, b, seat, x) or _Slid(x)
             leg = Leg(a, x, sl.end, 0, sl.slid, sl.held, sl.bumped, book.colors[s], sl.color)
             out.append(_Raw("switch", (leg,), _canon(b)))
     return out
 
 
 def _sorrys(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[_Raw]:
-    out = []
+    out: list[_Raw] = []
     if START_I not in board[seat]:
         fails.append(Blocked(-1, "sorry_needs_start", {}))
         return out
@@ -383,11 +399,12 @@ def _sorrys(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[
     if not targets:
         fails.append(Blocked(START_I, "no_target", {}))
     for x, s in targets:
-        b = [list(locs) for locs in board]
+        b: Work = list(board)
         _to_start(b, s, x)
-        b[seat].remove(START_I)
-        b[seat].append(x)
-        sl = _slide(book, b, seat, x)
+        mine_row = _row(b, seat)
+        mine_row.remove(START_I)
+        mine_row.append(x)
+        sl = _slide(book, b, seat, x) or _Slid(x)
         leg = Leg(START_I, x, sl.end, 0, sl.slid, sl.held, (book.colors[s], *sl.bumped),
                   book.colors[s], sl.color)
         out.append(_Raw("sorry", (leg,), _canon(b)))
@@ -423,49 +440,73 @@ def _raw(position: Position, card: str, color: str,
     return book, out
 
 
-def _option(book: _Book, position: Position, card: str, color: str, raw: _Raw,
-            compulsory: bool) -> Option:
-    seat = position.colors.index(color)
-    wins = all(x == HOME_I for x in raw.board[seat])
-    return Option(raw.kind, card, color, position.colors, raw.legs, raw.board,
-                  position.edition, wins, compulsory, position.settings.start_move)
+class _Analysis:
+    """A card worked out for one position: every way to play it (boards repeated), the
+    distinct ones, and why pawns cannot move. Options are built when first asked for."""
+
+    __slots__ = ("_options", "blocked", "compulsory", "distinct", "key", "raws")
+
+    def __init__(self, key: tuple[Position, str, str], raws: tuple[_Raw, ...],
+                 distinct: tuple[_Raw, ...], blocked: tuple[Blocked, ...],
+                 compulsory: bool) -> None:
+        self.key, self.raws, self.distinct = key, raws, distinct
+        self.blocked, self.compulsory = blocked, compulsory
+        self._options: tuple[Option, ...] | None = None
+
+    def option(self, raw: _Raw) -> Option:
+        position, card, color = self.key
+        seat = position.colors.index(color)
+        wins = all(x == HOME_I for x in raw.board[seat])
+        return Option(raw.kind, card, color, position.colors, raw.legs, raw.board,
+                      position.edition, wins, self.compulsory and raw.kind == "backward",
+                      position.settings.start_move)
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        if self._options is None:
+            self._options = tuple(self.option(raw) for raw in self.distinct)
+        return self._options
 
 
-def candidates(position: Position, card: str, color: str) -> list[Option]:
+@lru_cache(maxsize=256)
+def _analyse(position: Position, card: str, color: str) -> _Analysis:
+    """The card worked out once per position: a turn asks for it at the draw, on the
+    screen and at the move."""
+    fails: list[Blocked] = []
+    _, raws = _raw(position, card, color, fails)
+    compulsory = card == "10" and not any(r.kind in ("forward", "start") for r in raws)
+    seen: set[Board] = set()
+    distinct = []
+    for raw in raws:
+        key = raw.board if raw.kind != "decline" else ()
+        if key not in seen:
+            seen.add(key)
+            distinct.append(raw)
+    reasons = tuple({(f.src, f.code): f for f in reversed(fails)}.values())[::-1]
+    return _Analysis((position, card, color), tuple(raws), tuple(distinct), reasons,
+                     compulsory)
+
+
+def has_options(position: Position, card: str, color: str) -> bool:
+    """Whether the card has any option (a forfeit when not), without building them."""
+    return bool(_analyse(position, card, color).raws)
+
+
+def candidates(position: Position, card: str, color: str) -> tuple[Option, ...]:
     """Every way to play `card`, boards repeated: what a transcript's legs may name."""
-    book, raws = _raw(position, card, color, [])
-    no_forward = card == "10" and not any(r.kind in ("forward", "start") for r in raws)
-    return [_option(book, position, card, color, r, no_forward and r.kind == "backward")
-            for r in raws]
+    found = _analyse(position, card, color)
+    return tuple(found.option(r) for r in found.raws)
 
 
 def generate(position: Position, card: str, color: str) -> tuple[Option, ...]:
     """Every legal option, one per distinct resulting board (decline: the board unchanged)."""
-    book, raws = _raw(position, card, color, [])
-    no_forward = card == "10" and not any(r.kind in ("forward", "start") for r in raws)
-    seen: set[Board] = set()
-    out = []
-    for r in raws:
-        key = r.board if r.kind != "decline" else ()
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(_option(book, position, card, color, r, no_forward and r.kind == "backward"))
-    return tuple(out)
+    return _analyse(position, card, color).options
 
 
 def blocked(position: Position, card: str, color: str) -> tuple[Blocked, ...]:
-    """Why each pawn cannot use `card` (meaningful when `generate` is empty)."""
-    fails: list[Blocked] = []
-    _raw(position, card, color, fails)
-    seen = set()
-    out = []
-    for f in fails:
-        key = (f.src, f.code)
-        if key not in seen:
-            seen.add(key)
-            out.append(f)
-    return tuple(out)
+    """Why each pawn cannot use `card` (meaningful when `generate` is empty), each reason
+    once, in the order found."""
+    return _analyse(position, card, color).blocked
 
 
 def match(position: Position, card: str, color: str, legs: tuple[tuple[str, str], ...],
@@ -474,14 +515,18 @@ def match(position: Position, card: str, color: str, legs: tuple[tuple[str, str]
     landed on; None when no way to play the card has these legs. `kind` and `landed` tell
     apart options that share legs (an 11 forward onto an opponent and the switch with it;
     two Sorry!s ending on one slide's end); without them the first listed is meant."""
-    for option in candidates(position, card, color):
-        if kind is not None and option.kind != kind:
+    found = _analyse(position, card, color)
+    want = tuple((LOC[a], LOC[b]) for a, b in legs)
+    want_landed = None if landed is None else tuple(LOC[x] for x in landed)
+    for raw in found.raws:
+        if kind is not None and raw.kind != kind:
             continue
-        if landed is not None and option.landed != landed:
+        if len(raw.legs) != len(want):
             continue
-        if option.legs == legs:
-            return option
-        if option.kind in ("switch", "sorry") and len(legs) == 1 and legs[0] == (
-                name_of(option.moves[0].src), name_of(option.moves[0].landed)):
-            return option
+        if want_landed is not None and tuple(leg.landed for leg in raw.legs) != want_landed:
+            continue
+        if all((leg.src, leg.dst) == w for leg, w in zip(raw.legs, want, strict=True)) or (
+                raw.kind in ("switch", "sorry") and len(want) == 1
+                and (raw.legs[0].src, raw.legs[0].landed) == want[0]):
+            return found.option(raw)
     return None

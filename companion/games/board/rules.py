@@ -38,7 +38,7 @@ from companion.games.board.outcomes import (
 )
 from companion.games.board.position import HOME_I, LOC, START_I, is_safety, is_track
 from companion.games.board.state import BoardState, initial_state
-from companion.games.board.stats import game_counters
+from companion.games.board.stats import COUNTERS, game_counters
 from companion.rules import GameSummary, Transition
 
 __all__ = ["RULES", "BoardRules", "options"]
@@ -131,16 +131,17 @@ def _finish(state: BoardState, seat: int, out: list[Any]) -> BoardState:
 def _forfeit_or_wait(state: BoardState, out: list[Any]) -> BoardState:
     """After a card is drawn (or the board corrected): with no option, the turn is forfeited
     (adult variation: the card goes back to the hand)."""
-    if state.card is None or state.color is None or options(state):
+    color = state.color
+    if state.card is None or color is None or moves.has_options(state.position, state.card,
+                                                                color):
         return state
     card, seat = state.card, state.turn
     assert seat is not None
     if state.position.settings.adult:
-        out.append(Returned(state.color, card))
+        out.append(Returned(color, card))
         return state.with_(card=None, unseen=_count(state.unseen, card, 1))
     again = state.position.edition == "classic" and card == "2"
-    out.append(Forfeited(state.color, card, moves.blocked(state.position, card, state.color),
-                         again))
+    out.append(Forfeited(color, card, moves.blocked(state.position, card, color), again))
     state = state.with_(card=None, discards=_discard(state, card))
     return _end_turn(state, seat, again, out)
 
@@ -152,7 +153,8 @@ def _draw(state: BoardState, event: Draw, out: list[Any]) -> BoardState:
         state = _reshuffle(state, out)
     state = state.with_(unseen=_take(state, event.card), card=event.card)
     assert state.color is not None
-    if state.position.settings.adult and not options(state):
+    if state.position.settings.adult and not moves.has_options(state.position, event.card,
+                                                              state.color):
         raise _refuse(IllegalMove, "unplayable", card=event.card, color=state.color)
     out.append(Drew(state.color, event.card))
     return _forfeit_or_wait(state, out)
@@ -242,6 +244,7 @@ class BoardRules:
     """The Sorry! board game, both editions (BOARD.md)."""
 
     name = GAME
+    counters = COUNTERS  # the stats' columns, in this order
 
     def parse_setup(self, obj: dict[str, Any]) -> BoardSetup:
         return parse_setup(obj)
@@ -302,8 +305,33 @@ class BoardRules:
             "settings": pos.settings.to_json(),
         }
 
+    def describe(self, state: BoardState) -> str:
+        """`replay` without --json: each player's pawns, the deck, whose turn or the winner."""
+        pos = state.position
+        n = len(pos.pawns[0])
+        lines = [f"{name:<12} {color:<6} home {state.home(seat)}/{n}  "
+                 + " ".join(pos.pawns_json()[color])
+                 for seat, (name, color) in enumerate(zip(state.names, pos.colors,
+                                                          strict=True))]
+        lines.append(f"{pos.edition} edition, draw pile {state.draw_pile}, "
+                     f"discards {sum(state.discards)}")
+        if state.over:
+            lines.append("ranking: " + ", ".join(state.names[s] for s in state.finished)
+                         if pos.settings.play_on else f"winner: {state.winner}")
+        else:
+            waiting = f" ({state.card} drawn, waiting for a move)" if state.card else ""
+            lines.append(f"next: {state.names[state.turn or 0]}{waiting}")
+        return "\n".join(lines)
+
+    def rounds_played(self, steps: Sequence[Any]) -> int:
+        """History's ROUNDS column for a board game: the turns taken (cards drawn)."""
+        return sum(1 for step in steps for o in step.outcomes if isinstance(o, Drew))
+
     def summary(self, state: BoardState) -> GameSummary:
-        return GameSummary(state.setup.players, state.winner, state.over)
+        """The winner only once the game is over: with `play_on` the others go on after
+        the first finishes, and the journal must still resume that game."""
+        return GameSummary(state.setup.players, state.winner if state.over else None,
+                           state.over)
 
     def stats(self, steps: Sequence[Any]) -> dict[str, dict[str, int]]:
         return game_counters(steps)

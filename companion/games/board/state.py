@@ -8,8 +8,7 @@ companion cannot see). A draw that finds the pile empty first shuffles the disca
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.games.board.cards import CARDS, deck_counts
 from companion.games.board.events import BoardSetup
@@ -21,8 +20,7 @@ __all__ = ["HAND", "BoardState", "initial_state"]
 HAND = 5  # cards in each hand in the adult variation
 
 
-@dataclass(frozen=True, slots=True)
-class BoardState:
+class BoardState(NamedTuple):
     setup: BoardSetup
     position: Position
     names: tuple[str, ...]  # per seat, in `position.colors` (clockwise) order
@@ -67,7 +65,12 @@ class BoardState:
         return self.position.colors.index(color)
 
     def with_(self, **changes: Any) -> BoardState:
-        return replace(self, **changes)
+        """A copy with some fields changed (faster than `_replace`: it runs on every event)."""
+        get = changes.get
+        return BoardState(get("setup", self.setup), get("position", self.position),
+                          get("names", self.names), get("turn", self.turn),
+                          get("card", self.card), get("unseen", self.unseen),
+                          get("discards", self.discards), get("finished", self.finished))
 
 
 def initial_state(setup: BoardSetup) -> BoardState:

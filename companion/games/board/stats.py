@@ -15,7 +15,7 @@ from companion.games.board.outcomes import Forfeited, Moved
 
 __all__ = ["COUNTERS", "game_counters"]
 
-COUNTERS = ("moves", "bumps", "sorrys", "forfeits", "pawns_home")
+COUNTERS = ("bumps", "sorrys", "forfeits", "moves", "pawns_home")
 
 
 def game_counters(steps: Iterable[Any]) -> dict[str, dict[str, int]]:

@@ -15,12 +15,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.errors import CompanionError
+from companion.game import Game, Redo, Undo
 from companion.games.board import RULES, draw_card, explain, options
 from companion.games.board.cards import CARDS
-from companion.games.board.events import Place
+from companion.games.board.events import Draw, NoPlay, Place
 from companion.games.board.geometry import COLORS, LOCATIONS
 from companion.games.board.moves import blocked, generate, match
 from companion.games.board.position import Position
+from companion.games.board.simulate import simulate_board
 from companion.games.board.state import BoardState
 
 EXAMPLES = int(os.environ.get("BOARD_EXAMPLES", "150"))
@@ -121,31 +123,29 @@ def _invariants(state: BoardState) -> None:
        faster=st.booleans())
 def test_random_games_with_corrections_undo_and_redo_are_exact(seed, edition, players, adult,
                                                                play_on, faster):
+    """Through the core's undo stack (companion.game.Game), as the session uses it."""
     rng = random.Random(seed)
-    setup = RULES.parse_setup({
+    game = Game(RULES.parse_setup({
         "type": "setup", "game": "board", "edition": edition,
         "players": ["Ana", "Ben", "Cy", "Dee"][:players],
         "settings": {"adult": adult and edition == "classic", "play_on": play_on,
-                     "faster_start": faster}})
-    done: list[tuple[BoardState, object, BoardState]] = []
-    undone: list[tuple[BoardState, object, BoardState]] = []
-    state = RULES.initial_state(setup)
+                     "faster_start": faster}}))
+    history = [game.state]  # the state after each effective step, the initial one first
     for _ in range(160):
+        state = game.state
         _invariants(state)
         roll = rng.random()
-        if roll < 0.08 and done:
-            before, event, after = done.pop()
-            assert after == state
-            state = before
-            undone.append((before, event, after))
+        if roll < 0.08 and game.undo_step is not None:
+            game.push(Undo())
+            history.pop()
+            assert game.state == history[-1]  # undo is exact
             continue
-        if roll < 0.14 and undone:
-            before, event, after = undone.pop()
-            assert before == state
-            again = RULES.apply(state, event).state  # type: ignore[arg-type]
-            assert again == after and RULES.state_json(again) == RULES.state_json(after)
-            state = again
-            done.append((before, event, after))
+        if roll < 0.14 and game.redo_step is not None:
+            redone = game.redo_step.after
+            game.push(Redo())
+            assert game.state == redone
+            assert RULES.apply(state, game.steps[-1].event).state == redone  # deterministic
+            history.append(game.state)
             continue
         if state.over:
             break
@@ -154,17 +154,49 @@ def test_random_games_with_corrections_undo_and_redo_are_exact(seed, edition, pl
             event = Place(color, rng.choice(["START", *state.position.pawns_json()[color]]),
                           rng.choice(LOCATIONS))
         elif state.card is None:
-            legal = RULES.legal_events(state)
             event = (RULES.parse_event({"type": "draw", "card": draw_card(state, rng)})
-                     if not adult else rng.choice(legal))
+                     if not adult else rng.choice(RULES.legal_events(state)))
         else:
             event = RULES.parse_event(rng.choice(options(state)).event)
         try:
-            tr = RULES.apply(state, event)
+            game.push(event)
         except CompanionError as exc:
             assert isinstance(event, Place) or adult, exc
             assert exc.code and explain(exc, "fr")
+            assert game.state is state  # a refusal changes nothing
             continue
-        done.append((state, event, tr.state))
-        undone.clear()
-        state = tr.state
+        history.append(game.state)
+
+
+def _accepted(state: BoardState, event: object) -> bool:
+    try:
+        RULES.apply(state, event)
+    except CompanionError:
+        return False
+    return True
+
+
+@settings(max_examples=max(5, GAMES // 3), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), edition=st.sampled_from(["classic", "2016"]),
+       adult=st.booleans())
+def test_legal_events_are_what_the_rules_accept(seed, edition, adult):
+    """legal_events against trial and error on the states of a simulated game."""
+    rng = random.Random(seed)
+    steps: list[object] = []
+    simulate_board(rng, edition=edition, players=rng.randint(2, 4), record=steps,
+                   settings={"adult": adult and edition == "classic"}, max_events=120)
+    for step in steps[::3]:
+        state = step.before  # type: ignore[attr-defined]
+        legal = set(RULES.legal_events(state))
+        assert all(_accepted(state, e) for e in legal)
+        if state.card is None:
+            tried = {e for c in CARDS for e in (Draw(c), NoPlay(c)) if _accepted(state, e)}
+            assert tried == legal
+        else:
+            others = [o for c in CARDS if c != state.card
+                      for o in generate(state.position, c, state.color)]
+            wrong = [RULES.parse_event(o.event) for o in others]
+            assert {e for e in wrong if _accepted(state, e)} <= legal | {
+                e for e in wrong if match(state.position, state.card, state.color, e.legs,
+                                          e.kind, e.landed)}
