@@ -96,12 +96,13 @@ class LedBoardHost:
                 return board_game_state(position, brightness=self.brightness)
             return ledboard_state(update.state, update.result, brightness=self.brightness)
 
-        if session.update is not None:
+        shown = (RULES.name, "board")  # the games the LED board has a picture of
+        if session.update is not None and session.update.game in shown:
             self.show(frame(session.update))
 
         def on_update(update: Update) -> None:
-            if update.game not in (RULES.name, "board"):
-                return  # a game the LED board has no picture of
+            if update.game not in shown:
+                return  # another game: the board is left alone
             if update.result is not None and update.result.kind is ResultKind.IGNORED:
                 return  # the state did not change
             self.show(frame(update))

@@ -119,3 +119,19 @@ def test_the_board_screen_fits_every_display(sized, size, lang):
     assert pixel_spread(path) > 12
     if size in README_SIZES:
         shutil.copy(path, REPO / "docs" / "screenshots" / f"{name}.png")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_board_setup_fits_every_display(sized, size, lang):
+    d, _door = sized(size, lang, None)
+    d.app.screen("board_setup").offer(["Ana", "Ben", "Chloé"], ["red", "blue", "yellow"],
+                                      "Ana")
+    d.app.show("board_setup")
+    d.frames(4)
+    assert not d.overflowing_labels(), d.overflowing_labels()
+    assert not overlaps(d), overlaps(d)
+    assert not small_targets(d), small_targets(d)
+    path = SCREENSHOTS / f"board-setup-{size[0]}x{size[1]}-{lang}.png"
+    d.app.root.current_screen.export_to_png(str(path))
+    assert pixel_spread(path) > 12

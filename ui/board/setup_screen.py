@@ -47,12 +47,11 @@ class BoardSetupScreen(Screen):
     message = StringProperty("")
 
     def on_kv_post(self, *_: Any) -> None:
-        row = self.ids.slides_row
+        row = self.ids.slide_grid
         self._slide_buttons: dict[str, TapButton] = {}
         for slide in g.SLIDES:
             triangle = f"T{slide.start}"
-            button = TapButton(code=f"slide_{triangle}", size_hint_y=None, height=56,
-                               max_font_size=16)
+            button = TapButton(code=f"slide_{triangle}", max_font_size=16)
             button.bind(on_release=lambda b, t=triangle: self.next_slide_color(t))
             self._slide_buttons[triangle] = button
             row.add_widget(button)
