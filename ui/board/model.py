@@ -45,6 +45,7 @@ class BoardModel(EventDispatcher):
     hint = StringProperty("")
     message = StringProperty("")  # the one big sentence: forfeit, draw again, refusal
     why_text = StringProperty("")  # the rule behind the last message or option asked
+    why_open = BooleanProperty(False)  # a forfeit: its why is shown without asking
     rows = ListProperty([])  # the listed options: {"index", "text", "kind"}
     single = BooleanProperty(False)  # exactly one option: one tap "Move"
     can_decline = BooleanProperty(False)
@@ -146,6 +147,7 @@ class BoardModel(EventDispatcher):
         """The big sentence and the voice for what the last event did."""
         lang = self.lang
         self.why_text = ""
+        self.why_open = last is not None and last.get("what") == "forfeit"
         if last is None:
             self.message = ""
             return
