@@ -248,7 +248,7 @@ def _slide(book: _Book, b: Work, seat: int, at: int) -> _Slid | None:
 def _land(book: _Book, b: Work, seat: int, src: int, dst: int, steps: int) -> Leg | Blocked:
     """Move one pawn of `seat` from `src` to `dst` on `b` (changed only on success)."""
     bumped: tuple[str, ...] = ()
-    if is_track(dst):
+    if 1 <= dst <= TRACK_LEN:  # on the track (is_track, inline: this runs for every option)
         occ = _occupant(b, dst)
         if occ == seat:
             return Blocked(src, "own_pawn", {"square": name_of(dst)})
@@ -260,7 +260,7 @@ def _land(book: _Book, b: Work, seat: int, src: int, dst: int, steps: int) -> Le
     mine = _row(b, seat)
     mine.remove(src)
     mine.append(dst)
-    s = _slide(book, b, seat, dst)
+    s = _slide(book, b, seat, dst) if dst in book.slides else None
     if s is None:
         return Leg(src, dst, dst, steps, False, False, bumped)
     return Leg(src, dst, s.end, steps, s.slid, s.held, (*bumped, *s.bumped), "", s.color)
@@ -444,14 +444,21 @@ class _Analysis:
     """A card worked out for one position: every way to play it (boards repeated), the
     distinct ones, and why pawns cannot move. Options are built when first asked for."""
 
-    __slots__ = ("_options", "blocked", "compulsory", "distinct", "key", "raws")
+    __slots__ = ("_fails", "_options", "compulsory", "distinct", "key", "raws")
 
     def __init__(self, key: tuple[Position, str, str], raws: tuple[_Raw, ...],
-                 distinct: tuple[_Raw, ...], blocked: tuple[Blocked, ...],
-                 compulsory: bool) -> None:
+                 distinct: tuple[_Raw, ...], fails: list[Blocked], compulsory: bool) -> None:
         self.key, self.raws, self.distinct = key, raws, distinct
-        self.blocked, self.compulsory = blocked, compulsory
+        self._fails, self.compulsory = fails, compulsory
         self._options: tuple[Option, ...] | None = None
+
+    @property
+    def blocked(self) -> tuple[Blocked, ...]:
+        """Each reason once (per pawn and code), in the order found."""
+        first: dict[tuple[int, str], Blocked] = {}
+        for f in self._fails:
+            first.setdefault((f.src, f.code), f)
+        return tuple(first.values())
 
     def option(self, raw: _Raw) -> Option:
         position, card, color = self.key
@@ -482,8 +489,7 @@ def _analyse(position: Position, card: str, color: str) -> _Analysis:
         if key not in seen:
             seen.add(key)
             distinct.append(raw)
-    reasons = tuple({(f.src, f.code): f for f in reversed(fails)}.values())[::-1]
-    return _Analysis((position, card, color), tuple(raws), tuple(distinct), reasons,
+    return _Analysis((position, card, color), tuple(raws), tuple(distinct), fails,
                      compulsory)
 
 

@@ -274,3 +274,27 @@ def test_an_eleven_forward_onto_an_opponent_and_the_switch_share_legs_kind_tells
     assert match(p, "11", "red", (("T19", "T30"),)) == found[0]  # no kind: the first listed
     assert match(p, "11", "red", (("T19", "T30"),), "switch") == found[1]
     assert found[1].pawns["blue"][-1] == "T19"
+
+
+# --- What published engines get wrong (issue 11) ------------------------------------------
+
+def test_safety_squares_belong_to_their_colour():
+    """Red's S2 and blue's S2 are different squares: both may be taken, and red lands on its
+    own S2 while blue stands on blue's S2."""
+    p = pos(red=["S1", "HOME", "HOME", "HOME"], blue=["S2", "HOME", "HOME", "HOME"])
+    assert only(p, "1").legs == (("S1", "S2"),)
+    assert only(p, "1", "blue").legs == (("S2", "S3"),)
+
+
+@pytest.mark.parametrize("edition", ["classic", "2016"])
+def test_never_forward_past_your_own_entry(edition):
+    assert (("T2", "S1"),) in legs(pos(edition, red=["T2"]), "1")
+    assert (("T1", "S4"),) in legs(pos(edition, red=["T1"]), "5")
+
+
+def test_slides_never_chain_and_home_never_moves():
+    from companion.games.board.geometry import SLIDES
+    triangles = {s.start for s in SLIDES}
+    assert not any(s.end in triangles for s in SLIDES)  # no slide ends on a triangle
+    p = pos(red=["HOME", "HOME", "HOME", "S5"])
+    assert all(o.legs[0][0] != "HOME" for c in ("1", "4", "10") for o in generate(p, c, "red"))
