@@ -298,3 +298,13 @@ def test_adult_variation_no_playable_card_then_the_card_discarded(board):
     assert door.calls == [("no_play", "12")]
     d.tap_code("card:5")  # after it, the pad is the card played again
     assert door.calls[-1] == ("draw", "5")
+
+
+def test_play_on_the_first_home_wins_and_the_others_go_on(board):
+    d, door = board
+    pawns = {"red": ["HOME"] * 4, "blue": ["START", "T14", "T30", "HOME"]}
+    show(d, door, pawns, turn="Ben", winner="Ana", last={"what": "won", "name": "Ana"})
+    assert d.label("board", "message_label") == "Ana wins!"
+    assert d.label("board", "turn_label") == "Ben's turn"
+    d.tap_code("card:5")
+    assert door.calls == [("draw", "5")]

@@ -106,7 +106,7 @@ class BoardModel(EventDispatcher):
         self.left_text = (
             bt("b_left", lang, n=st.get("draw_pile", 0)) if snap.companion_draws else ""
         )
-        if st.get("winner"):
+        if st.get("winner") and st.get("turn") is None:  # play_on: the others go on first
             self.phase = "over"
             self.winner_text = bt("b_won", lang, name=st["winner"])
         elif st.get("card") is not None:

@@ -43,6 +43,7 @@ class BoardSetupScreen(Screen):
     deck_1939 = BooleanProperty(False)
     faster = BooleanProperty(False)
     adult = BooleanProperty(False)
+    play_on = BooleanProperty(False)
     slide_colors = DictProperty({})  # only the triangles that differ from their side
     message = StringProperty("")
 
@@ -99,6 +100,8 @@ class BoardSetupScreen(Screen):
             out["faster_start"] = True
         if self.adult and self.edition == "classic":
             out["adult"] = True
+        if self.play_on:
+            out["play_on"] = True
         return out
 
     def setup_json(self) -> dict[str, Any]:
