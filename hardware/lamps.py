@@ -32,7 +32,7 @@ class LampState:
 
     @classmethod
     def of(cls, state: GameState | None) -> LampState:
-        if state is None:
+        if state is None or not hasattr(state, "pressers"):  # no game, or the board game
             return cls(frozenset())
         return cls(frozenset(state.pressers()), state.winner)
 

@@ -86,16 +86,26 @@ class LedBoardHost:
 
     def follow(self, session: Session) -> Callable[[], None]:
         """Show `session`'s game from now on; returns the unsubscribe function."""
-        update = session.update
-        if update is not None and update.game == RULES.name:
-            self.show(ledboard_state(update.state, brightness=self.brightness))
+        def frame(update: Update) -> LedBoardState:
+            """The card game's HOME pawn cards, or the board game's HOME pawns."""
+            if update.game == "board":
+                from companion.games import get
+                from hardware.board_ledstate import board_game_state
+
+                position = get("board").state_json(update.state)
+                return board_game_state(position, brightness=self.brightness)
+            return ledboard_state(update.state, update.result, brightness=self.brightness)
+
+        shown = (RULES.name, "board")  # the games the LED board has a picture of
+        if session.update is not None and session.update.game in shown:
+            self.show(frame(session.update))
 
         def on_update(update: Update) -> None:
-            if update.game != RULES.name:
-                return  # the board shows the card game's HOME pawns (LEDBOARD.md)
+            if update.game not in shown:
+                return  # another game: the board is left alone
             if update.result is not None and update.result.kind is ResultKind.IGNORED:
                 return  # the state did not change
-            self.show(ledboard_state(update.state, update.result, brightness=self.brightness))
+            self.show(frame(update))
 
         return session.subscribe(on_update)
 

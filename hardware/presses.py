@@ -20,9 +20,12 @@ log = logging.getLogger(__name__)
 
 class PressRouter:
     def __init__(self, session: Session, *,
-                 on_refused: Callable[[str], None] | None = None) -> None:
+                 on_refused: Callable[[str], None] | None = None,
+                 board_draws: Callable[[], bool] | None = None) -> None:
         self.session = session
         self.on_refused = on_refused
+        # a board game: whether the companion draws, so a seat's button is its "Draw"
+        self.board_draws = board_draws or (lambda: False)
 
     def __call__(self, press: ButtonPress) -> Result | None:
         try:
@@ -33,6 +36,11 @@ class PressRouter:
 
     def _submit(self, press: ButtonPress) -> Result | None:
         use = press.use
+        update = self.session.update
+        if use.seat is not None and update is not None and update.game == "board":
+            from hardware.board_presses import board_seat_draw
+
+            return board_seat_draw(self.session, use.seat, self.board_draws)
         if use.seat is not None:
             update = self.session.update
             if update is None:

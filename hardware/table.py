@@ -76,21 +76,24 @@ class TableHardware:
 
 def start_table_hardware(session: Session, config: Config, *, board_port: str | None = None,
                          on_status: StatusCallback | None = None,
-                         pin_factory: Any = None) -> TableHardware:
+                         pin_factory: Any = None,
+                         board_draws: Callable[[], bool] | None = None) -> TableHardware:
     """Start the SORRY! buttons, their lamps and the LED board for `session`.
 
     board_port: a serial port to use as the LED board whatever the configuration says
     (`run --board PATH`, e.g. the pseudo-terminal of `sorry-companion ledboard-sim`).
     pin_factory: a gpiozero pin factory (tests); default GPIOZERO_PIN_FACTORY or lgpio.
+    board_draws: during a board game, whether the companion draws the cards (a seat's
+    button is then that seat's "Draw").
     """
     hw = TableHardware(on_status)
-    _start_buttons(hw, session, config.gpio, pin_factory)
+    _start_buttons(hw, session, config.gpio, pin_factory, board_draws)
     _start_board(hw, session, config.ledboard, board_port)
     return hw
 
 
 def _start_buttons(hw: TableHardware, session: Session, gpio: GpioConfig,
-                   pin_factory: Any) -> None:
+                   pin_factory: Any, board_draws: Callable[[], bool] | None = None) -> None:
     if not gpio.enabled:
         hw.report(Status("buttons", StatusKind.OFF, "[gpio] enabled = false: touch buttons only"))
         return
@@ -106,7 +109,8 @@ def _start_buttons(hw: TableHardware, session: Session, gpio: GpioConfig,
     try:
         uses = plan_pins(pins=gpio.pins, lamps=gpio.lamps, undo_pin=gpio.undo_pin,
                          close_pin=gpio.close_pin)
-        hw.buttons = ButtonPanel(uses, on_press=PressRouter(session), pull_up=gpio.pull_up,
+        router = PressRouter(session, board_draws=board_draws)
+        hw.buttons = ButtonPanel(uses, on_press=router, pull_up=gpio.pull_up,
                                  lockout_ms=gpio.lockout_ms, pin_factory=pin_factory)
     except (PinPlanError, GpioSetupError) as exc:
         hw.report(Status("buttons", StatusKind.TOUCH_ONLY, str(exc)))

@@ -25,6 +25,14 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion.errors import REFUSALS
 from companion.games.revenge import Setup
 from companion.session import Session
+from ui.board.texts import bt
+from ui.board.wiring import (
+    BOARD_SCREENS,
+    board_seat_key,
+    make_board_model,
+    resume_board_game,
+    start_board_game,
+)
 from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
 from ui.kvload import load_kv, register_fonts
@@ -50,6 +58,7 @@ SCREENS = {
     "rules": ("pages.kv", "ui.screens.pages", "RulesScreen"),
     "settings": ("pages.kv", "ui.screens.pages", "SettingsScreen"),
 }
+SCREENS.update(BOARD_SCREENS)
 BACKGROUND = (0.09, 0.10, 0.12, 1)
 PREWARM = ("table", "over", "tiebreak", "menu")
 PREWARM_DELAY = 0.3
@@ -79,6 +88,7 @@ class CompanionApp(App):
         start_hardware: bool = True,
         voice: Voice | None = None,
         on_ready: Callable[[CompanionApp], None] | None = None,
+        board_door: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -103,6 +113,8 @@ class CompanionApp(App):
             self.session, config, board_port=board_port, enabled=start_hardware, lang=self.lang
         )
         self.link.bind(status=self.setter("status"))
+        self.board = make_board_model(self, board_door)
+        self.link.board_draws = lambda: bool(getattr(self.board.door, "companion_draws", False))
         self._ready = False
         self._shut = False
         self._prewarm_event: Any = None
@@ -113,6 +125,9 @@ class CompanionApp(App):
         """The text for `key` in the current language; kv passes app.lang to re-bind."""
         return tr(key, self.lang, **values)
 
+    def board_text(self, key: str, _lang: str | None = None, **values: Any) -> str:
+        return bt(key, self.lang, **values)
+
     def card_name(self, code: str, _lang: str | None = None) -> str:
         return card_name(code, self.lang)
 
@@ -120,7 +135,7 @@ class CompanionApp(App):
         model = getattr(self, "model", None)
         if model is None:
             return  # still in __init__: the model is made with this language
-        model.lang = self.lang
+        model.lang = self.board.lang = self.lang
         if self.root is not None:
             if self.root.has_screen("resume"):
                 self.root.get_screen("resume").describe()
@@ -233,6 +248,7 @@ class CompanionApp(App):
             self._prewarm_event.cancel()
         self.session.close()
         self.model.close()
+        self.board.close()
         self.voice.close()
         self.link.close()
 
@@ -276,8 +292,13 @@ class CompanionApp(App):
         self.show("table")
         self.model.refresh()
 
+    def start_board_game(self, setup: dict[str, Any], *, companion_draws: bool) -> str | None:
+        return start_board_game(self, setup, companion_draws=companion_draws)
+
     def resume_game(self, stored: Any) -> None:
         if self.submit(lambda: self.session.resume(stored.game_id)):
+            if resume_board_game(self):
+                return
             self.model.refresh()
             self.show(PHASE_SCREENS.get(self.model.phase, "table"))
 
@@ -324,5 +345,7 @@ class CompanionApp(App):
             return False
         if self.root.current == "name":
             return False  # typing a name, not pressing SORRY!
+        if self.session.update is not None and self.session.update.game == "board":
+            return board_seat_key(self, seat)
         self.submit(lambda: self.session.press(state.setup.players[seat]))
         return True

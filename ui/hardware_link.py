@@ -37,6 +37,8 @@ class HardwareLink(EventDispatcher):
         self.enabled = enabled
         self.hardware: Any = None
         self._parts: dict[str, tuple[str, str]] = {}  # part: (kind, detail)
+        # a board game: whether the companion draws (seat buttons are then "Draw")
+        self.board_draws: Any = lambda: False
         super().__init__(**kwargs)  # after the fields: `lang=` fires on_lang
 
     def start(self) -> None:
@@ -52,6 +54,7 @@ class HardwareLink(EventDispatcher):
                 self.config,
                 board_port=self.board_port,
                 on_status=self._from_hardware_thread,
+                board_draws=self.board_draws,
             )
         except Exception as exc:  # any failure here must leave a playable touch app
             self._set("hardware", "touch only", str(exc) or type(exc).__name__)

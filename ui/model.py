@@ -115,6 +115,8 @@ class TableModel(EventDispatcher):
     def _drain(self, *_: object) -> None:
         while self._inbox:
             update = self._inbox.popleft()
+            if update.game != "revenge":
+                continue  # a board game: ui.board.model shows it
             if update.result is None:  # a new or resumed game
                 self.warning = self.notice = ""
                 damage = update.damage
@@ -164,7 +166,7 @@ class TableModel(EventDispatcher):
     def refresh(self, *_: object) -> None:
         """Recompute every property from the session's current game."""
         update = self.session.update  # immutable: read without the session's lock
-        if update is None:
+        if update is None or update.game != "revenge":
             self.phase = "none"
             return
         state = update.state

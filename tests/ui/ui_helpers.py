@@ -44,6 +44,7 @@ def make_app(
     block_seconds: float = LONG_WINDOW,
     config: Any = None,
     start_hardware: bool = False,
+    board_door: Any = None,
 ) -> CompanionApp:
     """The app as `sorry-companion run` makes it, with long windows; voice off unless a
     Voice is given; hardware only when asked (with a gpiozero mock pin factory)."""
@@ -63,6 +64,7 @@ def make_app(
         config=config,
         start_hardware=start_hardware,
         voice=voice or Voice("no-such-speech-command", enabled=False),
+        board_door=board_door,
     )
 
 

@@ -58,6 +58,10 @@ class HistoryScreen(PageScreen):
         listing = app.session.stored_stats(self._finished)
         records = [record for record, _figures in listing]
         stats = [figures for _record, figures in listing if figures is not None]
+        from ui.board.wiring import board_leaders, is_board_game
+
+        board_stats = [figures for figures in stats if is_board_game(figures)]
+        stats = [figures for figures in stats if not is_board_game(figures)]
         leaders = app.session.leaders(stats)[:LEADERS_SHOWN]
         heads = (
             "",
@@ -75,6 +79,7 @@ class HistoryScreen(PageScreen):
             for p in leaders:
                 for value in (p.name, p.games, p.wins, p.rounds_won, p.busts, p.steals):
                     grid.add_widget(Factory.StatCell(text=str(value)))
+        board_leaders(grid, app.session.leaders(board_stats)[:LEADERS_SHOWN], lang)
         for record in reversed(records[-RECENT_SHOWN:]):
             date = record.started.astimezone().strftime("%d/%m %H:%M")
             players = ", ".join(record.players)

@@ -127,6 +127,22 @@ class StartScreen(Screen):
         app.start_game(setup)
 
 
+    def to_board(self) -> None:
+        """The same players, on to the board game's own choices (ui.board.setup_screen)."""
+        from ui.board.wiring import open_board_setup
+
+        app = App.get_running_app()
+        players = [n.strip() for n in self.names[: self.count]]
+        colors = self.colors[: self.count]
+        try:  # the names and colours are checked as for the card game
+            Setup.create(players, first=players[self.first], colors=colors)
+        except CompanionError as exc:
+            self.message = refusal(exc, app.lang)
+            return
+        self.message = ""
+        open_board_setup(app, players, colors, players[self.first])
+
+
 class NameScreen(Screen):
     index = NumericProperty(0)
     text = StringProperty("")
@@ -182,6 +198,12 @@ class ResumeScreen(Screen):
         if state is None:
             self.description = tr("damage", lang, damage=unplayable)
             self.damage = ""
+            return
+        if getattr(state.setup, "game", "revenge") == "board":
+            from ui.board.wiring import describe_stored
+
+            self.description = describe_stored(state, lang)
+            self.damage = tr("damage", lang, damage=unplayable) if unplayable else ""
             return
         players = ", ".join(state.setup.players)
         if state.running:

@@ -1,0 +1,134 @@
+"""A scorekeeper at the board screen, by touch only: taps the card drawn (or Draw), then
+picks an option the way a person does, tapping the pawn and where it goes (each leg of a
+split, the opponent of a switch or Sorry!), or its row in the list, or "Move".
+
+The choice of option is the test's (seeded); each choice is then made by real touches on
+the real app, and the test checks the engine received exactly that option.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from kivy.tests.common import UnitTestTouch
+
+from ui.board.layout import key
+
+PREFERRED = ("split", "switch", "decline", "sorry", "backward", "start")
+
+
+def tap_at(d: Any, x: float, y: float) -> None:
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+    d.frames(2)
+
+
+def key_window(d: Any, board_key: str) -> tuple[float, float]:
+    board = d.app.screen("board").ids.board
+    return board.to_window(*board.key_px(board_key))
+
+
+def tap_key(d: Any, board_key: str) -> None:
+    tap_at(d, *key_window(d, board_key))
+
+
+class Scorekeeper:
+    def __init__(self, d: Any, seed: int) -> None:
+        self.d = d
+        self.rng = random.Random(seed)
+        self.kinds: dict[str, int] = {}
+        self.taps = {"board": 0, "list": 0, "move": 0}
+
+    @property
+    def model(self) -> Any:
+        return self.d.app.board
+
+    def draw(self) -> str | None:
+        """Tap the card: one the deck still holds (real cards), or the Draw button."""
+        m = self.model
+        if m.phase == "draw":
+            self.d.tap_code("draw")
+            return None
+        left = sorted(c for c, n in m.state["remaining"].items() if n > 0)
+        if not left:  # the pile is empty: the discards are shuffled in by this draw
+            left = sorted(m.state["remaining"])
+        steps = len(self.d.app.session.update.steps)
+        order = self.rng.sample(left, len(left))
+        wanted = self.wanted_card(left)
+        if wanted is not None and self.rng.random() < 0.5:
+            order.insert(0, wanted)  # a card that shows the table something not seen yet
+        for card in order:
+            self.d.tap_code(f"card:{card}")
+            if len(self.d.app.session.update.steps) != steps:
+                return card
+        raise AssertionError("no card could be drawn")
+
+    def wanted_card(self, left: list[str]) -> str | None:
+        """A card whose options include a kind this game has not had yet (the engine is
+        asked what the card would allow, as a player looks at the board)."""
+        from companion.games.board import RULES, options
+
+        state = self.d.app.session.state
+        for card in left:
+            try:
+                after = RULES.apply(state, RULES.parse_event({"type": "draw", "card": card}))
+            except Exception:  # a card the deck cannot give now
+                continue
+            kinds = {o.kind for o in options(after.state)}
+            if kinds & (set(PREFERRED) - set(self.kinds)):
+                return card
+        return None
+
+    def choose(self) -> dict[str, Any]:
+        """The option to take: one that wins, else a kind not seen yet, else any."""
+        options = self.model.snap.options
+        wins = [o for o in options if o["option"].wins]
+        if wins:
+            return wins[0]
+        fresh = [o for o in options if o["kind"] in PREFERRED and o["kind"] not in self.kinds]
+        if fresh and self.rng.random() < 0.9:
+            return fresh[0]
+        forward = [o for o in options if o["kind"] in ("forward", "start", "split", "sorry")]
+        pool = forward if forward and self.rng.random() < 0.8 else options
+        return self.rng.choice(pool)
+
+    def take(self, option: dict[str, Any]) -> None:
+        """Pick `option` by touch: on the board, from the list, or with "Move"."""
+        d, m = self.d, self.model
+        index = m.snap.options.index(option)
+        steps = len(d.app.session.update.steps)
+        way = self.rng.random()
+        if m.single and way < 0.3:
+            self.taps["move"] += 1
+            d.tap_code("move")
+        elif option["legs"] and way < 0.75:
+            self.taps["board"] += 1
+            mover = m.turn_color
+            for (frm, to), land in zip(option["legs"], option["landed"], strict=True):
+                tap_key(d, key(frm, mover))
+                target = land if option["kind"] in ("switch", "sorry") else to
+                tap_key(d, key(target, mover))
+            if len(d.app.session.update.steps) == steps:
+                # the taps fit several options (an 11 forward onto a pawn and the switch
+                # with it): the list shows them, and the row is tapped
+                d.tap_code(f"opt{index}")
+        else:
+            self.taps["list"] += 1
+            scroll_to(d, f"opt{index}")
+            d.tap_code(f"opt{index}")
+        self.kinds[option["kind"]] = self.kinds.get(option["kind"], 0) + 1
+
+
+def scroll_to(d: Any, code: str) -> None:
+    """Scroll the option list until the row is in view (a finger scrolls too)."""
+    from kivy.uix.scrollview import ScrollView
+
+    button = next(w for w in d.widgets() if getattr(w, "code", None) == code)
+    node = button.parent
+    while node is not None and not isinstance(node, ScrollView):
+        node = node.parent
+    if node is not None:
+        node.scroll_to(button, padding=0, animate=False)
+        d.frames(2)

@@ -1,0 +1,80 @@
+"""Hand-written board positions and a door that serves them, for the board screen's tests
+before (and beside) the engine: the screen is built against BOARD.md's JSON contracts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.errors import IllegalEvent
+from ui.board.door import BoardSnapshot
+
+FULL_DECK = {"1": 5, "2": 4, "3": 4, "4": 4, "5": 4, "7": 4, "8": 4, "10": 4, "11": 4,
+             "12": 4, "sorry": 4}
+
+
+def position(pawns: dict[str, list[str]], *, turn: str | None = "Ana", card: str | None = None,
+             winner: str | None = None, edition: str = "classic",
+             names: dict[str, str] | None = None, draw_pile: int = 45,
+             settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A state dict as `replay --json` prints it."""
+    names = names or {"red": "Ana", "blue": "Ben", "yellow": "Cy", "green": "Dee"}
+    out: dict[str, Any] = {
+        "game": "board", "edition": edition,
+        "players": [{"name": names[c], "color": c, "pawns": list(p),
+                     "home": p.count("HOME")} for c, p in pawns.items()],
+        "turn": turn, "card": card, "winner": winner, "draw_pile": draw_pile,
+        "remaining": dict(FULL_DECK),
+    }
+    if settings:
+        out["settings"] = settings
+    return out
+
+
+class ScriptDoor:
+    """Serves the snapshot a test sets and records every call the screen makes. It is no
+    engine: what a call leads to is the next snapshot the test sets."""
+
+    def __init__(self, snap: BoardSnapshot | None = None) -> None:
+        self.snap = snap
+        self.calls: list[tuple[Any, ...]] = []
+        self.refuse: str | None = None
+        self._listeners: list[Callable[[], None]] = []
+
+    def show(self, snap: BoardSnapshot) -> None:
+        self.snap = snap
+        for listener in list(self._listeners):
+            listener()
+
+    def snapshot(self) -> BoardSnapshot | None:
+        return self.snap
+
+    def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _call(self, *call: Any) -> None:
+        if self.refuse:
+            raise IllegalEvent(self.refuse, code="scripted")
+        self.calls.append(call)
+
+    def new_game(self, setup: dict[str, Any], *, companion_draws: bool) -> None:
+        self._call("new_game", setup, companion_draws)
+
+    def draw(self, card: str | None) -> None:
+        self._call("draw", card)
+
+    def move(self, option: dict[str, Any]) -> None:
+        self._call("move", option["legs"])
+
+    def no_play(self, card: str) -> None:
+        self._call("no_play", card)
+
+    def place(self, color: str, frm: str, to: str) -> None:
+        self._call("place", color, frm, to)
+
+    def undo(self) -> None:
+        self._call("undo")
+
+    def redo(self) -> None:
+        self._call("redo")

@@ -1,0 +1,310 @@
+"""The board screen on a real offscreen Kivy window, fed hand-written positions and
+options (BOARD.md's JSON contracts) through a scripted door: taps become the door calls
+a scorekeeper means, and nothing else."""
+
+from __future__ import annotations
+
+import pytest
+from board_screen_helpers import ScriptDoor, position
+from kivy.tests.common import UnitTestTouch
+
+from ui.board.door import BoardSnapshot
+
+PAWNS = {"red": ["START", "START", "T10", "S2"], "blue": ["START", "T14", "T30", "HOME"]}
+ONE = [
+    {"kind": "start", "legs": [["START", "T4"]], "bumped": []},
+    {"kind": "forward", "legs": [["T10", "T11"]], "bumped": []},
+    {"kind": "forward", "legs": [["S2", "S3"]], "bumped": []},
+]
+SEVEN = [
+    {"kind": "forward", "legs": [["T10", "T17"]], "bumped": []},
+    {"kind": "split", "legs": [["T10", "T16"], ["S2", "S3"]], "bumped": []},
+    {"kind": "split", "legs": [["T10", "T15"], ["S2", "S4"]], "bumped": []},
+    {"kind": "split", "legs": [["T10", "T14"], ["S2", "S5"]], "bumped": ["blue"]},
+    {"kind": "split", "legs": [["T10", "T13"], ["S2", "HOME"]], "bumped": []},
+]
+
+
+def tap_at(d, x, y):
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+    d.frames(2)
+
+
+def key_window(d, key):
+    board = d.app.screen("board").ids.board
+    return board.to_window(*board.key_px(key))
+
+
+def tap_key(d, key):
+    tap_at(d, *key_window(d, key))
+
+
+def show(d, door, pawns=PAWNS, options=(), **kw):
+    last = kw.pop("last", None)
+    companion = kw.pop("companion_draws", False)
+    undo, redo = kw.pop("undo", None), kw.pop("redo", None)
+    door.show(BoardSnapshot(position(pawns, **kw), list(options), last=last, undo=undo,
+                            redo=redo, companion_draws=companion))
+    d.frames(3)
+
+
+@pytest.fixture
+def board(driver):
+    door = ScriptDoor(BoardSnapshot(position(PAWNS)))
+    d = driver(board_door=door)
+    d.app.show("board")
+    d.app.screen("board").ids.action.guard = 0  # the guard has its own test
+    d.app.board.refresh()
+    d.frames(3)
+    return d, door
+
+
+def test_a_card_on_the_pad_is_the_card_drawn(board):
+    d, door = board
+    assert d.label("board", "message_label") == "Tap the card Ana drew"
+    assert len(d.buttons(code="card:sorry")) == 1
+    d.tap_code("card:5")
+    assert door.calls == [("draw", "5")]
+
+
+def test_the_companion_draws_with_one_button_and_shows_what_is_left(board):
+    d, door = board
+    show(d, door, companion_draws=True, draw_pile=45)
+    assert d.buttons(code="card:5") == []
+    assert d.label("board", "left_label").startswith("Left in the deck (45)\n1×5  2×4  3×4")
+    d.tap_code("draw")
+    assert door.calls == [("draw", None)]
+
+
+def test_tap_a_pawn_then_its_destination(board):
+    d, door = board
+    show(d, door, card="1", options=ONE)
+    view = d.app.screen("board").ids.board
+    assert sorted(view.sources) == ["T10", "red:S2", "red:START"]
+    assert view.targets == []
+    tap_key(d, "T10")
+    assert view.selected == "T10" and view.targets == ["T11"]
+    assert d.label("board", "message_label") == "Now tap where it goes"
+    tap_key(d, "red:START")  # another pawn: the choice moves to it
+    assert view.selected == "red:START" and view.targets == ["T4"]
+    assert door.calls == []
+    tap_key(d, "T4")
+    assert door.calls == [("move", [["START", "T4"]])]
+
+
+def test_a_tap_no_option_allows_is_refused_in_one_sentence_with_its_why(board):
+    d, door = board
+    show(d, door, card="1", options=ONE)
+    tap_key(d, "T30")  # Ben's pawn: nothing of Ana's card starts there
+    assert d.label("board", "message_label") == (
+        "No move of the 1 starts there: tap a highlighted pawn, or pick a move below.")
+    tap_key(d, "T10")
+    tap_key(d, "T40")  # not where T10 can go
+    assert "cannot end there with the 1" in d.label("board", "message_label")
+    assert door.calls == []
+    d.tap_id("board", "why_button")
+    assert d.label("board", "why_label").startswith("If any move exists")
+
+
+def test_a_seven_split_by_two_taps_per_leg_in_either_order(board):
+    d, door = board
+    show(d, door, card="7", options=SEVEN)
+    view = d.app.screen("board").ids.board
+    tap_key(d, "red:S2")
+    assert view.targets == ["red:HOME", "red:S3", "red:S4", "red:S5"]
+    tap_key(d, "red:HOME")
+    assert view.legs == [["red:S2", "red:HOME"]] and view.sources == ["T10"]
+    assert d.label("board", "message_label") == "Now the other pawn of the split"
+    tap_key(d, "T10")
+    assert view.targets == ["T13"]
+    tap_key(d, "T13")
+    assert door.calls == [("move", [["T10", "T13"], ["S2", "HOME"]])]
+
+
+def test_a_split_picked_from_the_list(board):
+    d, door = board
+    show(d, door, card="7", options=SEVEN)
+    rows = [b.text for b in d.buttons() if b.code.startswith("opt")]
+    assert rows[0] == "square 10 to square 17"
+    assert "square 10 to square 14; safety 2 to safety 5, bumps blue" in rows
+    d.tap_code("opt3")
+    assert door.calls == [("move", [["T10", "T14"], ["S2", "S5"]])]
+
+
+def test_an_eleven_switch_by_tapping_the_opponent_and_a_decline(board):
+    d, door = board
+    switch = [{"kind": "switch", "legs": [["T10", "T14"]], "bumped": [],
+               "pawns": {"red": ["START", "START", "T14", "S2"],
+                         "blue": ["START", "T10", "T30", "HOME"]}},
+              {"kind": "switch", "legs": [["T10", "T30"]], "bumped": [],
+               "pawns": {"red": ["START", "START", "T30", "S2"],
+                         "blue": ["START", "T10", "T14", "HOME"]}},
+              {"kind": "decline", "legs": [], "bumped": []}]
+    show(d, door, card="11", options=switch)
+    tap_key(d, "T10")
+    assert d.app.screen("board").ids.board.targets == ["T14", "T30"]
+    tap_key(d, "T30")
+    assert door.calls == [("move", [["T10", "T30"]])]
+    d.tap_code("opt2")
+    assert door.calls[-1] == ("move", [])
+
+
+def test_a_sorry_lands_on_the_pawn_it_sends_home(board):
+    d, door = board
+    sorry = [{"kind": "sorry", "legs": [["START", "T14"]], "bumped": ["blue"],
+              "pawns": {"red": ["START", "T10", "T14", "S2"],
+                        "blue": ["START", "START", "T30", "HOME"]}},
+             {"kind": "sorry", "legs": [["START", "T30"]], "bumped": ["blue"],
+              "pawns": {"red": ["START", "T10", "T30", "S2"],
+                        "blue": ["START", "START", "T14", "HOME"]}}]
+    show(d, door, card="sorry", options=sorry)
+    tap_key(d, "red:START")
+    tap_key(d, "T30")
+    assert door.calls == [("move", [["START", "T30"]])]
+
+
+def test_one_option_is_one_tap_and_every_option_says_why(board):
+    d, door = board
+    show(d, door, card="5", options=[{"kind": "forward", "legs": [["T10", "T15"]],
+                                      "bumped": [], "why": {"en": "Five forward.",
+                                                            "fr": "Cinq en avant."}}])
+    d.tap_code("why0")
+    assert d.label("board", "why_label") == "Five forward."
+    d.tap_code("move")
+    assert door.calls == [("move", [["T10", "T15"]])]
+
+
+def test_a_forfeit_and_a_draw_again_are_one_big_sentence(board):
+    d, door = board
+    show(d, door, turn="Ben", last={"what": "forfeit", "name": "Ana", "card": "5"})
+    assert d.label("board", "message_label") == "Ana cannot use the 5: the turn passes."
+    assert d.label("board", "turn_label") == "Ben's turn"
+    d.tap_id("board", "why_button")
+    assert d.label("board", "why_label").startswith("With no legal move")
+    show(d, door, last={"what": "draw_again", "name": "Ana", "card": "2"})
+    assert d.label("board", "message_label") == "Ana played a 2: draw again!"
+
+
+def test_a_refusal_of_the_game_is_shown_and_nothing_else(board):
+    d, door = board
+    door.refuse = "that move is not listed for this card"
+    show(d, door, card="1", options=ONE)
+    tap_key(d, "T10")
+    tap_key(d, "T11")
+    assert d.label("board", "message_label") == "That move is not listed for this card"
+    assert door.calls == []
+    assert d.app.screen("board").ids.board.selected == ""  # the taps start again
+
+
+def test_undo_and_redo_say_what_they_take_back(board):
+    d, door = board
+    show(d, door, undo={"type": "draw", "card": "5", "name": "Ana"},
+         redo={"type": "move", "legs": [["T10", "T15"]], "name": "Ana"})
+    assert d.label("board", "board_undo") == "Undo: Ana drew 5"
+    assert d.label("board", "board_redo") == "Redo: Ana: square 10 to square 15"
+    d.tap_id("board", "board_undo")
+    d.tap_id("board", "board_redo")
+    assert door.calls == [("undo",), ("redo",)]
+
+
+def test_correct_the_board_by_dragging_a_pawn(board):
+    d, door = board
+    d.tap_id("board", "correct_button")
+    assert d.app.board.correcting
+    x0, y0 = key_window(d, "T10")
+    x1, y1 = key_window(d, "T12")
+    touch = UnitTestTouch(x0, y0)
+    touch.touch_down()
+    d.frames(1)
+    touch.touch_move((x0 + x1) / 2, y0)
+    d.frames(1)
+    assert d.app.screen("board").ids.board.drag_ghost is not None
+    touch.touch_move(x1, y1)
+    touch.touch_up()
+    d.frames(2)
+    assert door.calls == [("place", "red", "T10", "T12")]
+    d.tap_id("board", "correct_button")
+    assert not d.app.board.correcting
+
+
+def test_a_touch_that_began_before_the_options_appeared_does_nothing(board):
+    d, door = board
+    d.app.screen("board").ids.action.guard = 0.35
+    show(d, door, card="5", options=[{"kind": "forward", "legs": [["T10", "T15"]],
+                                      "bumped": []}])
+    move = d.button(code="move")
+    x, y = move.to_window(*move.center)
+    early = UnitTestTouch(x, y)  # the finger came down on what was there before...
+    show(d, door, card="5", options=[{"kind": "forward", "legs": [["T10", "T15"]],
+                                      "bumped": []}, {"kind": "forward",
+                                      "legs": [["S2", "HOME"]], "bumped": []}])
+    early.touch_down()
+    early.touch_up()
+    d.frames(2)
+    assert door.calls == []
+    d.app.screen("board").ids.action.guard = 0
+    tap_at(d, x, y)  # a finger that came down after the change: the option under it
+    assert door.calls == [("move", [["T10", "T15"]])]
+
+
+def test_french(driver):
+    door = ScriptDoor(BoardSnapshot(position(PAWNS, card="7"), SEVEN,
+                                    last={"what": "forfeit", "name": "Ana", "card": "5"}))
+    d = driver(board_door=door, language="fr")
+    d.app.show("board")
+    d.app.board.refresh()
+    d.frames(3)
+    assert d.label("board", "turn_label") == "À Ana de jouer"
+    assert d.label("board", "message_label") == "Ana ne peut pas jouer le 5 : le tour passe."
+    rows = [b.text for b in d.buttons() if b.code.startswith("opt")]
+    assert rows[0] == "case 10 à case 17"
+
+
+def test_the_win_shows_the_winner_and_a_new_game(board):
+    d, door = board
+    won = {"red": ["HOME"] * 4, "blue": ["START", "T14", "T30", "HOME"]}
+    show(d, door, won, turn=None, winner="Ana", last={"what": "won", "name": "Ana"})
+    assert d.label("board", "turn_label") == "Ana wins!"
+    assert d.label("board", "message_label") == "Ana wins!"
+    d.tap_code("new_game")
+    assert d.screen == "start"
+
+
+def test_the_language_changes_live(board):
+    d, door = board
+    show(d, door, card="7", options=SEVEN)
+    d.app.set_language("fr")
+    d.frames(3)
+    assert d.label("board", "turn_label") == "À Ana de jouer"
+    assert [b.text for b in d.buttons() if b.code == "opt0"] == ["case 10 à case 17"]
+
+
+def test_a_move_says_what_it_did(board):
+    d, door = board
+    show(d, door, turn="Ben", last={"what": "moved", "name": "Ana", "kind": "forward",
+                                    "legs": [["T10", "T14"]], "bumped": ["blue"]})
+    assert d.label("board", "message_label") == "Ana: square 10 to square 14, bumps blue"
+
+
+def test_adult_variation_no_playable_card_then_the_card_discarded(board):
+    d, door = board
+    show(d, door, settings={"adult": True})
+    d.tap_code("no_play")
+    assert d.label("board", "message_label") == "Tap the card Ana discards"
+    assert d.buttons(code="no_play") == []
+    d.tap_code("card:12")
+    assert door.calls == [("no_play", "12")]
+    d.tap_code("card:5")  # after it, the pad is the card played again
+    assert door.calls[-1] == ("draw", "5")
+
+
+def test_play_on_the_first_home_wins_and_the_others_go_on(board):
+    d, door = board
+    pawns = {"red": ["HOME"] * 4, "blue": ["START", "T14", "T30", "HOME"]}
+    show(d, door, pawns, turn="Ben", winner="Ana", last={"what": "won", "name": "Ana"})
+    assert d.label("board", "message_label") == "Ana wins!"
+    assert d.label("board", "turn_label") == "Ben's turn"
+    d.tap_code("card:5")
+    assert door.calls == [("draw", "5")]

@@ -1,0 +1,264 @@
+"""The board screen: the board, whose turn, the card, the options, undo/redo, corrections.
+
+Every tap goes to the BoardModel, which asks the door (the game); what is highlighted and
+listed comes from the engine's options, never from a rule of the screen's own. The action
+area (card pad, Draw, the options, game over) is rebuilt when the phase changes; touches
+that began before, or within GUARD_SECONDS after, it changed do nothing, so a double tap
+on a card never lands on the option that replaced it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+
+from ui.board.board_view import BoardView  # noqa: F401  (the kv rules use it)
+from ui.board.texts import CARDS, bt, card_label
+from ui.widgets import TapButton
+
+GUARD_SECONDS = 0.35
+
+
+class GuardBox(BoxLayout):
+    """A box whose children ignore touches that began before it last changed, or within
+    `guard` seconds after (the finger aimed at what was there before)."""
+
+    shown_at = NumericProperty(0.0)
+    guard = NumericProperty(GUARD_SECONDS)
+
+    def mark(self) -> None:
+        self.shown_at = time.time()
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.collide_point(*touch.pos) and touch.time_start < self.shown_at + self.guard:
+            return True  # swallowed: nothing under it reacts
+        return super().on_touch_down(touch)
+
+
+class OptionRow(BoxLayout):
+    index = NumericProperty(0)
+    text = StringProperty("")
+    kind = StringProperty("")
+    __events__ = ("on_pick", "on_why")
+
+    def on_pick(self) -> None:
+        pass
+
+    def on_why(self) -> None:
+        pass
+
+
+class BoardScreen(Screen):
+    why_shown = BooleanProperty(False)
+
+    def on_kv_post(self, *_: Any) -> None:
+        model = self.model
+        self._rebuild_trigger = Clock.create_trigger(self._rebuild, -1)
+        model.bind(phase=self._rebuild_trigger, rows=self._rebuild_trigger,
+                   single=self._rebuild_trigger, adult=self._rebuild_trigger,
+                   discarding=self._rebuild_trigger, correcting=self._rebuild_trigger,
+                   lang=self._rebuild_trigger, why_text=self._hide_why)
+        self._built: tuple[Any, ...] = ()
+        self._panels: dict[str, Any] = {}
+        self._rows: list[OptionRow] = []  # made once, reused: making widgets costs frames
+        self._rebuild()
+
+    @property
+    def app(self) -> Any:
+        return App.get_running_app()
+
+    @property
+    def model(self) -> Any:
+        return self.app.board
+
+    # --- the action area ---
+
+    def _panel(self, name: str) -> Any:
+        """One of the action area's panels, made the first time it is shown, then kept."""
+        panel = self._panels.get(name)
+        if panel is None:
+            panel = self._panels[name] = getattr(self, f"_make_{name}")()
+        return panel
+
+    def _make_help(self) -> Any:
+        return Factory.FitLabel(max_font_size=26, bold=True)
+
+    def _make_pad(self) -> GridLayout:
+        grid = GridLayout(cols=4, spacing=3)
+        for card in CARDS:
+            button = TapButton(code=f"card:{card}", max_font_size=34, bold=True)
+            button.bind(on_release=lambda b: self.tap_card(b.code[5:]))
+            grid.add_widget(button)
+        self._no_play = TapButton(code="no_play", max_font_size=18, bg=(0.45, 0.3, 0.2, 1))
+        self._no_play.bind(on_release=lambda _b: self.no_playable_card())
+        return grid
+
+    def _make_draw(self) -> TapButton:
+        button = TapButton(code="draw", max_font_size=40, bold=True, bg=(0.16, 0.55, 0.28, 1))
+        button.bind(on_release=lambda _b: self.tap_card(None))
+        return button
+
+    def _make_move(self) -> BoxLayout:
+        one = BoxLayout(size_hint_y=None, height=64, spacing=3)
+        button = TapButton(code="move", max_font_size=30, bold=True, bg=(0.16, 0.55, 0.28, 1))
+        button.bind(on_release=lambda _b: self.model.move_single())
+        one.add_widget(button)
+        return one
+
+    def _make_options(self) -> ScrollView:
+        rows = BoxLayout(orientation="vertical", size_hint_y=None, spacing=3)
+        rows.bind(minimum_height=rows.setter("height"))
+        scroll = ScrollView(do_scroll_x=False, bar_width=8, scroll_type=["bars", "content"])
+        scroll.add_widget(rows)
+        return scroll
+
+    def _make_new_game(self) -> TapButton:
+        button = TapButton(code="new_game", max_font_size=30, bold=True,
+                           bg=(0.16, 0.55, 0.28, 1))
+        button.bind(on_release=lambda _b: self.app.new_game_form())
+        return button
+
+    def _rebuild(self, *_: Any) -> None:
+        m = self.model
+        shape = (m.phase, m.correcting, m.lang, tuple(r["index"] for r in m.rows), m.single,
+                 tuple(r["text"] for r in m.rows), m.adult, m.discarding)
+        if shape == self._built:
+            return
+        self._built = shape
+        box = self.ids.action
+        box.clear_widgets()
+        box.mark()
+        lang = m.lang
+        if m.correcting:
+            help_label = self._panel("help")
+            help_label.text = bt("b_correct_help", lang)
+            box.add_widget(help_label)
+        elif m.phase == "card":
+            pad = self._panel("pad")
+            for button in pad.children:
+                if button.code.startswith("card:"):
+                    button.text = card_label(button.code[5:], lang)
+            if self._no_play.parent is not None:
+                pad.remove_widget(self._no_play)
+            if m.adult and not m.discarding:
+                self._no_play.text = bt("b_no_play", lang)
+                pad.add_widget(self._no_play)
+            box.add_widget(pad)
+        elif m.phase == "draw":
+            button = self._panel("draw")
+            button.text = bt("b_draw", lang)
+            box.add_widget(button)
+        elif m.phase == "move":
+            if m.single:
+                one = self._panel("move")
+                one.children[0].text = bt("b_move_one", lang)
+                box.add_widget(one)
+            box.add_widget(self._fill_options())
+        elif m.phase == "over":
+            figures = self.app.session.game_stats()
+            if figures is not None and figures.players and "moves" in figures.players[0].counters:
+                box.add_widget(self._figures(figures))
+            button = self._panel("new_game")
+            button.text = bt("b_new_game", lang)
+            box.add_widget(button)
+
+    def _fill_options(self) -> ScrollView:
+        """The listed options, in rows made once and reused."""
+        scroll = self._panel("options")
+        rows = scroll.children[0]
+        wanted = self.model.rows
+        while len(self._rows) < len(wanted):
+            row = OptionRow()
+            row.bind(on_pick=lambda w: self.model.choose(w.index),
+                     on_why=lambda w: self.explain(w.index))
+            self._rows.append(row)
+        rows.clear_widgets()
+        for row, r in zip(self._rows, wanted, strict=False):
+            row.index, row.text, row.kind = r["index"], r["text"], r["kind"] or ""
+            rows.add_widget(row)
+        scroll.scroll_y = 1
+        return scroll
+
+    def _figures(self, figures: Any) -> GridLayout:
+        """The game-over figures of each player (companion.games.board.stats)."""
+        lang = self.model.lang
+        columns = ("moves", "bumps", "sorrys", "forfeits", "pawns_home")
+        grid = GridLayout(cols=len(columns) + 1, spacing=2)
+        grid.add_widget(Factory.FitLabel(text="", max_font_size=16))
+        for c in columns:
+            grid.add_widget(Factory.FitLabel(text=bt(f"st_{c}", lang), bold=True,
+                                             max_font_size=15))
+        for p in figures.players:
+            grid.add_widget(Factory.FitLabel(text=p.name, bold=True, max_font_size=17))
+            for c in columns:
+                grid.add_widget(Factory.FitLabel(text=str(p.counters.get(c, 0)),
+                                                 max_font_size=17))
+        return grid
+
+    @staticmethod
+    def left_words(title: str, rows: list[dict[str, Any]]) -> str:
+        """The draw pile's remaining cards, on three short lines:
+        "Left in the deck (31)", "1×4  2×3 …", "… Sorry!×4"."""
+        if not title:
+            return ""
+        cells = [f"{r['card']}×{r['n']}" for r in rows]
+        half = (len(cells) + 1) // 2
+        return "\n".join((title, "  ".join(cells[:half]), "  ".join(cells[half:])))
+
+    # --- taps ---
+
+    def tap_card(self, card: str | None) -> None:
+        self.model.tap_card(card)
+
+    def no_playable_card(self) -> None:
+        """Adult variation: the player has no playable card; the pad asks which goes."""
+        self.model.discarding = True
+        self.model.hint = bt("b_tap_discard", self.model.lang, name=self.model.state.get("turn"))
+
+    def tap_place(self, board_key: str, touch: Any) -> None:
+        if touch.time_start < self.ids.action.shown_at and self.model.phase != "move":
+            return
+        self.model.tap_place(board_key)
+
+    def explain(self, index: int | None = None) -> None:
+        self.model.explain(index)
+        self.why_shown = bool(self.model.why_text)
+
+    def show_why(self) -> None:
+        self.explain(None)
+
+    def _hide_why(self, *_: Any) -> None:
+        if not self.model.why_text:
+            self.why_shown = False
+
+    def drop(self, color: str, frm: str, to: str | None) -> None:
+        self.model.drop(color, frm, to)
+
+    def toggle_correct(self) -> None:
+        m = self.model
+        m.correcting = not m.correcting
+        if m.correcting:
+            m.clear_taps()
+
+    def undo(self) -> None:
+        self.model.undo()
+
+    def redo(self) -> None:
+        self.model.redo()
+
+
+class BoardMenuScreen(Screen):
+    pass
+
+
+class BoardRulesScreen(Screen):
+    back_to = StringProperty("board")

@@ -1,0 +1,315 @@
+"""The board game as Kivy properties: what the board screen binds to.
+
+It reads a BoardDoor's snapshot, keeps the taps of the current turn in a Picker, and
+turns both into what is highlighted and said. Listeners of the door may run on any thread
+(a GPIO seat button drawing a card): they only fire a Clock trigger.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.event import EventDispatcher
+from kivy.properties import (
+    BooleanProperty,
+    DictProperty,
+    ListProperty,
+    NumericProperty,
+    StringProperty,
+)
+
+from companion.errors import CompanionError
+from ui.board import layout
+from ui.board.door import BoardDoor, BoardSnapshot
+from ui.board.picker import Picker
+from ui.board.texts import CARDS, bt, card_label, color_name, describe, loc_name, why
+from ui.wording import refusal
+
+Speaker = Callable[[str, str], None]
+
+
+class BoardModel(EventDispatcher):
+    lang = StringProperty("en")
+    revision = NumericProperty(0)
+    phase = StringProperty("none")  # none, card (tap the card), draw, move, over
+    state = DictProperty({})
+    slide_colors = DictProperty({})
+
+    turn_text = StringProperty("")
+    turn_color = StringProperty("")
+    card_text = StringProperty("")
+    left_text = StringProperty("")
+    left_rows = ListProperty([])  # [{"card": label, "n": count}]
+    hint = StringProperty("")
+    message = StringProperty("")  # the one big sentence: forfeit, draw again, refusal
+    why_text = StringProperty("")  # the rule behind the last message or option asked
+    why_open = BooleanProperty(False)  # a forfeit: its why is shown without asking
+    rows = ListProperty([])  # the listed options: {"index", "text", "kind"}
+    single = BooleanProperty(False)  # exactly one option: one tap "Move"
+    can_decline = BooleanProperty(False)
+
+    sources = ListProperty([])
+    targets = ListProperty([])
+    selected = StringProperty("")
+    legs = ListProperty([])
+
+    correcting = BooleanProperty(False)
+    adult = BooleanProperty(False)  # the adult variation: hands of 5, "no playable card"
+    discarding = BooleanProperty(False)  # "no playable card" tapped: which card goes?
+    undo_text = StringProperty("")
+    redo_text = StringProperty("")
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+    winner_text = StringProperty("")
+
+    def __init__(self, door: BoardDoor, *, speak: Speaker | None = None, **kwargs: Any) -> None:
+        self.door = door
+        self.speak = speak
+        self.snap: BoardSnapshot | None = None
+        self.picker: Picker | None = None
+        self._trigger = Clock.create_trigger(self.refresh, -1)
+        super().__init__(**kwargs)
+        self._unsubscribe = door.subscribe(self._trigger)
+
+    def close(self) -> None:
+        self._unsubscribe()
+
+    def on_lang(self, *_: Any) -> None:
+        self.message = self.why_text = ""
+        self.refresh()
+
+    # --- following the game ---
+
+    def refresh(self, *_: Any) -> None:
+        """Recompute everything from the door's snapshot; the taps of the turn restart."""
+        snap = self.door.snapshot()
+        previous, self.snap = self.snap, snap
+        if snap is None:
+            self.phase = "none"
+            return
+        st = snap.state
+        lang = self.lang
+        self.state = st
+        self.slide_colors = dict((st.get("settings") or {}).get("slide_colors") or {})
+        self.adult = bool((st.get("settings") or {}).get("adult"))
+        players = {p["name"]: p for p in st.get("players", [])}
+        turn = st.get("turn")
+        shown = turn if turn in players else st.get("winner")
+        self.turn_color = players[shown]["color"] if shown in players else ""
+        self.turn_text = bt("b_turn", lang, name=turn) if turn else ""
+        self.card_text = card_label(st.get("card"), lang)
+        remaining = st.get("remaining") or {}
+        self.left_rows = [{"card": card_label(c, lang), "n": int(remaining.get(c, 0))}
+                          for c in CARDS if c in remaining]
+        self.left_text = (
+            bt("b_left", lang, n=st.get("draw_pile", 0)) if snap.companion_draws else ""
+        )
+        if st.get("winner") and st.get("turn") is None:  # play_on: the others go on first
+            self.phase = "over"
+            self.winner_text = bt("b_won", lang, name=st["winner"])
+        elif st.get("card") is not None:
+            self.phase = "move"
+            self.winner_text = ""
+        else:
+            self.phase = "draw" if snap.companion_draws else "card"
+            self.winner_text = ""
+        self._undo_labels(snap)
+        if previous is None or snap.last != previous.last:
+            self._tell(snap.last)
+        self._start_picking()
+        self.revision += 1
+
+    def _undo_labels(self, snap: BoardSnapshot) -> None:
+        lang = self.lang
+        self.can_undo, self.can_redo = snap.undo is not None, snap.redo is not None
+        self.undo_text = (bt("b_undo", lang, what=self.step_words(snap.undo)) if snap.undo
+                          else bt("b_undo_none", lang))
+        self.redo_text = (bt("b_redo", lang, what=self.step_words(snap.redo)) if snap.redo
+                          else bt("b_redo_none", lang))
+
+    def step_words(self, step: dict[str, Any]) -> str:
+        """An undo or redo step in words: "Ana drew 7", "the correction of red 12 to 14"."""
+        lang, kind = self.lang, step.get("type")
+        if kind == "draw":
+            return bt("b_step_draw", lang, name=step.get("name", ""),
+                      card=card_label(step.get("card"), lang))
+        if kind == "place":
+            return bt("b_step_place", lang, color=color_name(step["color"], lang),
+                      frm=loc_name(step["from"], lang), to=loc_name(step["to"], lang))
+        legs = step.get("legs") or []
+        move = describe({"kind": "decline" if not legs else "split" if len(legs) > 1
+                         else "forward", "legs": legs}, lang)
+        return bt("b_step_move", lang, name=step.get("name", ""), move=move)
+
+    def _tell(self, last: dict[str, Any] | None) -> None:
+        """The big sentence and the voice for what the last event did."""
+        lang = self.lang
+        self.why_text = ""
+        self.why_open = last is not None and last.get("what") == "forfeit"
+        if last is None:
+            self.message = ""
+            return
+        what, name = last.get("what"), last.get("name", "")
+        card = card_label(last.get("card"), lang)
+        texts = {
+            "forfeit": "b_forfeit_again" if last.get("draw_again") else "b_forfeit",
+            "draw_again": "b_draw_again",
+            "won": "b_won",
+        }
+        if what in texts:
+            self.message = bt(texts[what], lang, name=name, card=card)
+            self.why_text = why(
+                {"kind": what if what != "won" else "forward", "why": last.get("why")}, lang
+            ) if what != "won" else ""
+            if self.speak is not None:
+                self.speak(self.message, lang)
+        elif what == "moved":
+            self.message = bt("b_step_move", lang, name=name, move=describe(last, lang))
+        elif what == "placed":
+            self.message = bt("b_placed", lang, color=color_name(last.get("color", ""), lang),
+                              frm=loc_name(last.get("from", ""), lang),
+                              to=loc_name(last.get("to", ""), lang))
+        else:
+            self.message = ""
+
+    def _start_picking(self) -> None:
+        snap = self.snap
+        assert snap is not None
+        options = snap.options if self.phase == "move" else []
+        mover = self.turn_color
+        before = {p["color"]: list(p["pawns"]) for p in snap.state.get("players", [])}
+        self.picker = Picker(options, mover, before) if options else None
+        self.single = len(options) == 1
+        self.can_decline = any(o.get("kind") == "decline" for o in options)
+        self._show_picking(list(range(len(options))))
+
+    def _show_picking(self, listed: list[int]) -> None:
+        lang = self.lang
+        p = self.picker
+        if p is None:
+            self.sources, self.targets, self.selected, self.legs, self.rows = [], [], "", [], []
+            key = "b_tap_discard" if self.discarding else "b_tap_card"
+            turn = self.state.get("turn", "")
+            self.hint = bt(key, lang, name=turn) if self.phase == "card" else ""
+            return
+        self.sources = p.sources()
+        self.targets = p.targets()
+        self.selected = p.selected or ""
+        self.legs = [list(leg) for leg in p.chosen]
+        self.rows = [
+            {"index": i, "text": describe(p.options[i], lang), "kind": p.options[i].get("kind")}
+            for i in listed
+        ]
+        if p.selected is not None:
+            self.hint = bt("b_tap_dest", lang)
+        elif p.chosen:
+            self.hint = bt("b_tap_leg2", lang)
+        else:
+            self.hint = bt("b_tap_pawn", lang)
+
+    # --- taps ---
+
+    def _submit(self, action: Callable[[], None]) -> bool:
+        try:
+            action()
+        except CompanionError as exc:
+            words = getattr(self.door, "words", None)
+            self.message = (words and words(exc, self.lang)) or refusal(exc, self.lang)
+            self.message = self.message[:1].upper() + self.message[1:]
+            self.why_text = ""
+            return False
+        return True
+
+    def tap_card(self, card: str | None) -> bool:
+        """A card on the pad (None: the Draw button); after "no playable card", the card
+        the player discards."""
+        if self.discarding and card is not None:
+            self.discarding = False
+            return self._submit(lambda: self.door.no_play(card))
+        return self._submit(lambda: self.door.draw(card))
+
+    def tap_place(self, board_key: str) -> None:
+        """A tap on the board while a card waits for its move."""
+        p, lang = self.picker, self.lang
+        if self.phase != "move" or p is None:
+            return
+        result = p.tap(board_key)
+        if result.what == "done":
+            self.choose(result.options[0])
+            return
+        if result.what == "refused":
+            card = self.card_text
+            self.message = bt(f"b_{result.reason}", lang, card=card)
+            self.why_text = self._blocked_why(board_key) or bt("why_must", lang)
+            listed = p.remaining()
+        elif result.what == "ambiguous":
+            self.message = bt("b_pick_one", lang)
+            listed = list(result.options)
+        else:
+            self.message = ""
+            listed = p.remaining()
+        self._show_picking(listed)
+
+    def _blocked_why(self, board_key: str) -> str | None:
+        """The engine's reason a tapped pawn of the mover's cannot move, if it has one."""
+        color, location = layout.unkey(board_key)
+        occupant = next((p["color"] for p in self.state.get("players", [])
+                         if location in p["pawns"] and (color is None or color == p["color"])),
+                        None)
+        ask = getattr(self.door, "blocked_why", None)
+        if ask is None or occupant != self.turn_color:
+            return None
+        why_text: str | None = ask(location, self.lang)
+        return why_text[:1].upper() + why_text[1:] if why_text else None
+
+    def choose(self, index: int) -> bool:
+        """One listed option: the door applies its legs."""
+        assert self.snap is not None
+        option = self.snap.options[index]
+        ok = self._submit(lambda: self.door.move(option))
+        if not ok and self.picker is not None:
+            self.picker.reset()
+            self._show_picking(list(range(len(self.snap.options))))
+        return ok
+
+    def move_single(self) -> bool:
+        return self.choose(0) if self.single else False
+
+    def decline(self) -> bool:
+        assert self.snap is not None
+        for i, o in enumerate(self.snap.options):
+            if o.get("kind") == "decline":
+                return self.choose(i)
+        return False
+
+    def clear_taps(self) -> None:
+        if self.picker is not None:
+            self.picker.reset()
+            self._show_picking(list(range(len(self.picker.options))))
+
+    def explain(self, index: int | None = None) -> str:
+        """Why: of option `index`, or of the last message. Spoken when the voice is on."""
+        if index is not None and self.snap is not None and 0 <= index < len(self.snap.options):
+            self.why_text = why(self.snap.options[index], self.lang)
+        if self.why_text and self.speak is not None:
+            self.speak(self.why_text, self.lang)
+        return self.why_text
+
+    # --- correcting the board ---
+
+    def drop(self, color: str, frm: str, to: str | None) -> bool:
+        """A pawn dragged while correcting: a `place` event, or why not."""
+        lang = self.lang
+        if to is None:
+            self.message = bt("b_correct_bad", lang, color=color_name(color, lang))
+            return False
+        return self._submit(lambda: self.door.place(color, layout.unkey(frm)[1],
+                                                    layout.unkey(to)[1]))
+
+    def undo(self) -> bool:
+        return self._submit(self.door.undo)
+
+    def redo(self) -> bool:
+        return self._submit(self.door.redo)
