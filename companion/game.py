@@ -136,6 +136,21 @@ class Game:
         """Shorthand for the common case: `game.play("7")`."""
         return self.push(Play(Card.parse(card), player, target))
 
+    def tail(self, depth: int) -> tuple[tuple[Step, ...], tuple[Step, ...]]:
+        """The newest `depth` undo steps and redo steps (oldest first): what a snapshot or
+        a writer's checkpoint keeps, so that keeping them never costs O(game length)."""
+        return tuple(self._done[-depth:]), tuple(self._undone[-depth:])
+
+    @classmethod
+    def restore(cls, setup: Setup, state: GameState, done: Iterable[Step],
+                undone: Iterable[Step]) -> Game:
+        """A game at `state` whose undo reaches back only through `done` (a snapshot's
+        tail): undo past the oldest kept step says "there is nothing to undo"."""
+        game = cls(setup)
+        game._done, game._undone = list(done), list(undone)
+        game.initial = game._done[0].before if game._done else state
+        return game
+
     @classmethod
     def replay_stored(cls, objs: Iterable[dict[str, Any]]) -> StoredReplay:
         """Replay stored event objects (setup first) as far as they go.

@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.cards import ALL_CARDS, Card, CardKind
 from companion.errors import CompanionError, IllegalEvent, JournalError
@@ -31,8 +31,12 @@ from companion.events import (
     Tiebreak,
     Undo,
 )
-from companion.game import Game, Result
+from companion.game import Game, Result, StoredReplay
 from companion.state import GameState, Window
+
+if TYPE_CHECKING:
+    from companion.journal_writer import JournalWriter
+    from companion.session_background import Background
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +60,7 @@ class Update:
     game_id: int | None
     state: GameState
     result: Result | None
+    unsaved: str | None = None  # a failed write took the game back: why, in one sentence
 
 
 Listener = Callable[[Update], None]
@@ -67,7 +72,10 @@ class NoGame(IllegalEvent):
 
 class Session:
     def __init__(self, journal: JournalLike | None = None, *,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 writer: JournalWriter | None = None) -> None:
+        """With a `writer` (companion.journal_writer), events are applied and shown at once
+        and made durable by the writer's thread behind; without one, before (the default)."""
         self.journal = journal
         self.clock = clock
         self.lock = threading.RLock()
@@ -75,6 +83,12 @@ class Session:
         self.game_id: int | None = None
         self.damage: str | None = None  # what open_game had to set aside, in one sentence
         self._listeners: list[Listener] = []
+        self.writer = writer
+        self._background: Background | None = None
+        if writer is not None:
+            from companion.session_background import Background
+
+            self._background = Background(self, writer)
 
     # --- observing ---
 
@@ -90,9 +104,9 @@ class Session:
 
         return unsubscribe
 
-    def _notify(self, result: Result | None) -> None:
+    def _notify(self, result: Result | None, unsaved: str | None = None) -> None:
         assert self.game is not None
-        update = Update(self.game_id, self.game.state, result)
+        update = Update(self.game_id, self.game.state, result, unsaved)
         for listener in list(self._listeners):
             listener(update)
 
@@ -107,17 +121,22 @@ class Session:
         with self.lock:
             game_id = self.journal.start_game(setup.to_json()) if self.journal else None
             self.game, self.game_id, self.damage = Game(setup), game_id, None
+            if self._background is not None:
+                self._background.opened(game_id, 1)
             self._notify(None)
             return self.game.state
 
-    def open_game(self, game_id: int | None, events: Iterable[dict[str, Any]]) -> GameState:
+    def open_game(self, game_id: int | None, events: Iterable[dict[str, Any]], *,
+                  replayed: StoredReplay | None = None) -> GameState:
         """Rebuild a stored game from its journalled events (resume after a crash).
 
         An event that no longer replays (stored by an older version, or edited by hand)
         and everything after it are set aside in the journal, so the journal and the state
         agree again; `damage` says so. A game whose setup cannot be read is refused.
+        `replayed`: the game already rebuilt (from a snapshot: companion.snapshots).
         """
-        replayed = Game.replay_stored(events)
+        if replayed is None:
+            replayed = Game.replay_stored(events)
         if replayed.game is None:
             assert replayed.error is not None
             raise replayed.error
@@ -130,6 +149,8 @@ class Session:
                 else:
                     self.damage = f"the game stops before {why}"
             self.game, self.game_id = replayed.game, game_id
+            if self._background is not None:
+                self._background.opened(game_id, replayed.applied)
             state = self.game.state
             if state.winner is not None:
                 self._record_result()  # killed between the winning event and its result
@@ -146,9 +167,13 @@ class Session:
                 raise NoGame("no game is open; start a new game first", code="no_game")
             was_over = game.state.winner
             result = game.evaluate(event)
-            if self.journal is not None and self.game_id is not None:
+            if self._background is not None and self.game_id is not None:
+                self._background.accept(game, self.game_id, result)
+            elif self.journal is not None and self.game_id is not None:
                 self.journal.append(self.game_id, event.to_json())
-            game.accept(result)
+                game.accept(result)
+            else:
+                game.accept(result)
             if game.state.winner != was_over:
                 self._record_result()
             self._notify(result)
@@ -163,6 +188,10 @@ class Session:
         """
         state = self.state
         if self.journal is None or self.game_id is None or state is None:
+            return
+        if self.writer is not None:
+            self.writer.set_result(self.game_id, None if state.winner is None
+                                   else state.name(state.winner))
             return
         try:
             self.journal.set_result(self.game_id, None if state.winner is None

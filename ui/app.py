@@ -22,8 +22,10 @@ from kivy.graphics.opengl import glFlush
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion import snapshots
 from companion.errors import CompanionError
 from companion.events import Setup
+from companion.journal_writer import LAG_MARK_S, JournalWriter
 from companion.session import Session
 from companion.windows import WindowTimer
 from ui.hardware_link import HardwareLink
@@ -54,6 +56,7 @@ SCREENS = {
 BACKGROUND = (0.09, 0.10, 0.12, 1)
 PREWARM = ("table", "over", "tiebreak", "menu")
 PREWARM_DELAY = 0.3
+SAVING_CHECK_S = 0.1  # how often the "saving" mark looks at the journal writer's lag
 
 
 def _start_rasterising(*_: Any) -> None:
@@ -90,7 +93,11 @@ class CompanionApp(App):
         self.on_ready = on_ready
         self.lang = settings.language if settings.language in LANGUAGES else "en"
         self.choices = Choices.load(self.data_dir)
-        self.session = Session(journal)
+        # The screen never waits for the disk: the writer's thread makes taps durable.
+        self.writer = JournalWriter(journal) if journal is not None else None
+        self.session = Session(journal, writer=self.writer)
+        self._saving = False
+        self._saving_event: Any = None
         self.timer = WindowTimer(
             self.session, steal_seconds=settings.steal_seconds, block_seconds=settings.block_seconds
         )
@@ -103,7 +110,7 @@ class CompanionApp(App):
         self.link = HardwareLink(
             self.session, config, board_port=board_port, enabled=start_hardware, lang=self.lang
         )
-        self.link.bind(status=self.setter("status"))
+        self.link.bind(status=self._show_status)
         self._ready = False
         self._shut = False
         self._prewarm_event: Any = None
@@ -128,6 +135,19 @@ class CompanionApp(App):
             if self.root.current == "over":
                 self.root.get_screen("over").fill()
         self.link.lang = self.lang
+        self._show_status()
+
+    def _show_status(self, *_: Any) -> None:
+        """The status line: "saving" while durability lags, then the hardware's status."""
+        parts = [tr("saving", self.lang)] if self._saving else []
+        parts += [self.link.status] if self.link.status else []
+        self.status = "  ·  ".join(parts)
+
+    def _check_saving(self, *_: Any) -> None:
+        saving = self.writer is not None and self.writer.lag() > LAG_MARK_S
+        if saving != self._saving:
+            self._saving = saving
+            self._show_status()
 
     def toggle_language(self) -> None:
         self.set_language(LANGUAGES[(LANGUAGES.index(self.lang) + 1) % len(LANGUAGES)])
@@ -160,7 +180,7 @@ class CompanionApp(App):
         return root.get_screen(name)
 
     def on_start(self) -> None:
-        stored = self.journal.unfinished() if self.journal is not None else None
+        stored = snapshots.load_unfinished(self.journal) if self.journal is not None else None
         if stored is not None:
             self.screen("resume").offer(stored)
             self.show("resume")
@@ -170,6 +190,8 @@ class CompanionApp(App):
         Window.bind(on_flip=self._on_first_frame)
         Window.bind(on_flip=_start_rasterising)
         self.link.start()
+        if self.writer is not None:
+            self._saving_event = Clock.schedule_interval(self._check_saving, SAVING_CHECK_S)
 
     def _on_first_frame(self, *_: Any) -> None:
         Window.unbind(on_flip=self._on_first_frame)
@@ -208,10 +230,14 @@ class CompanionApp(App):
         Window.unbind(on_flip=_start_rasterising)
         if self._prewarm_event is not None:
             self._prewarm_event.cancel()
+        if self._saving_event is not None:
+            self._saving_event.cancel()
         self.timer.stop()
         self.model.close()
         self.voice.close()
         self.link.close()
+        if self.writer is not None:
+            self.writer.close()  # what is still in flight is written before the journal closes
 
     # --- navigation ---
 
@@ -260,8 +286,15 @@ class CompanionApp(App):
             self.journal.abandon(old)
         self.session.new_game(setup)
 
+    def _open_stored(self, stored: Any) -> None:
+        """Open a stored game; from its snapshot when it came with one (O(recent events))."""
+        if hasattr(stored, "replay"):
+            self.session.open_game(stored.game_id, (), replayed=stored.replay())
+        else:
+            self.session.open_game(stored.game_id, stored.events)
+
     def resume_game(self, stored: Any) -> None:
-        if self.submit(lambda: self.session.open_game(stored.game_id, stored.events)):
+        if self.submit(lambda: self._open_stored(stored)):
             self.model.refresh()
             self.show(PHASE_SCREENS.get(self.model.phase, "table"))
 
@@ -269,7 +302,7 @@ class CompanionApp(App):
         """To the new-game form; the stored game stays open (and resumable) until a new
         game really starts, so this tap can be taken back with "Back to the game"."""
         if stored is not None:
-            self.submit(lambda: self.session.open_game(stored.game_id, stored.events))
+            self.submit(lambda: self._open_stored(stored))
             self.model.refresh()
         self.new_game_form()
 

@@ -110,10 +110,12 @@ class TableModel(EventDispatcher):
     def _drain(self, *_: object) -> None:
         while self._inbox:
             update = self._inbox.popleft()
-            if update.result is None:  # a new or resumed game
+            if update.result is None:  # a new or resumed game, or back to the last saved
                 self.warning = self.notice = ""
                 damage = self.session.damage
                 self.message = tr("damage", self.lang, damage=damage) if damage else ""
+                if update.unsaved:
+                    self.message = tr("unsaved", self.lang, why=update.unsaved)
             else:
                 self._react(update.result, update.state)
         self.refresh()

@@ -179,7 +179,10 @@ class ResumeScreen(Screen):
         stored = self.stored
         if stored is None:
             return
-        game, unplayable = replay_events(stored.events)
+        if hasattr(stored, "replay"):  # found through a snapshot: no whole replay
+            game, unplayable = stored.replay().game, None
+        else:
+            game, unplayable = replay_events(stored.events)
         if game is None:
             self.description = tr("damage", lang, damage=unplayable)
             self.damage = ""
