@@ -118,6 +118,8 @@ class Session:
     # --- starting ---
 
     def new_game(self, setup: Setup) -> GameState:
+        if self.writer is not None:
+            self.writer.flush()  # the last game's events are durable before a new one starts
         with self.lock:
             game_id = self.journal.start_game(setup.to_json()) if self.journal else None
             self.game, self.game_id, self.damage = Game(setup), game_id, None

@@ -1,6 +1,6 @@
 """The process test_crash.py kills: a seeded random game played through Session(Journal).
 
-    python crash_child.py DATA_DIR SEED
+    python crash_child.py DATA_DIR SEED [writer]
 
 It resumes the journal's unfinished game (or starts one) and plays random events for
 ever, one stdout line per step, flushed at once, so the parent knows exactly what was
@@ -13,6 +13,13 @@ acknowledged when its SIGKILL lands:
     R                             the event was refused (nothing was written)
     F <game_id> <winner>          a won game's result, written on resume (see below)
 
+With `writer` the session has a journal writer thread (companion.journal_writer): "A"
+then means shown (applied), not durable, and the writer's thread adds
+
+    D <game_id> <seq>             events 0..seq of the game are durable
+
+and a game is resumed through its snapshot (companion.snapshots.load_unfinished).
+
 <hash> is state_hash() of the session's state. A kill between the journal's append of
 a winning event and its set_result leaves a won game without a result: on resume the
 child writes it, as the app must, and starts a new game.
@@ -24,13 +31,16 @@ import hashlib
 import json
 import random
 import sys
+import threading
 from typing import Any
 
 from companion.cards import Card
 from companion.errors import CompanionError
 from companion.events import Close, EndPlay2, Event, Play, Press, Redo, Setup, Tiebreak, Undo
 from companion.journal import Journal
+from companion.journal_writer import JournalWriter
 from companion.session import Session
+from companion.snapshots import load_unfinished
 from companion.state import GameState
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev")
@@ -42,9 +52,13 @@ def state_hash(state: GameState) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+_say_lock = threading.Lock()  # the writer's thread says "D" lines too
+
+
 def say(*parts: Any) -> None:
-    sys.stdout.write(" ".join(str(p) for p in parts) + "\n")
-    sys.stdout.flush()
+    with _say_lock:
+        sys.stdout.write(" ".join(str(p) for p in parts) + "\n")
+        sys.stdout.flush()
 
 
 def new_setup(rng: random.Random) -> Setup:
@@ -94,7 +108,21 @@ def next_event(session: Session, rng: random.Random, clock: list[float]) -> Even
 
 
 def open_game(journal: Journal, session: Session, rng: random.Random) -> int:
-    stored = journal.unfinished()
+    if session.writer is not None:
+        session.writer.flush()  # after a win: the won game is all in the journal first
+        found = load_unfinished(journal)
+        if found is not None and hasattr(found, "replay"):
+            state = session.open_game(found.game_id, (), replayed=found.replay())
+            count = found.event_count - 1
+            if state.winner is None:
+                say("G", found.game_id, count, state_hash(state))
+                return count
+            journal.set_result(found.game_id, state.name(state.winner))
+            say("F", found.game_id, state.name(state.winner))
+            found = None
+        stored = found
+    else:
+        stored = journal.unfinished()
     if stored is not None:
         state = session.open_game(stored.game_id, stored.events)
         if state.winner is None:
@@ -114,7 +142,11 @@ def main() -> int:
     rng = random.Random(seed)
     clock = [0.0]
     journal = Journal.open(data)
-    session = Session(journal)
+    writer = None
+    if sys.argv[3:] == ["writer"]:
+        writer = JournalWriter(journal)
+        writer.subscribe(durable=lambda game_id, seq: say("D", game_id, seq))
+    session = Session(journal, writer=writer)
     count = open_game(journal, session, rng)
     for _ in range(MAX_EVENTS):
         event = next_event(session, rng, clock)
