@@ -36,6 +36,10 @@ __all__ = ["Happening", "Outcome", "Transition", "apply", "initial_state"]
 
 WINNING_TOTAL = 21
 
+# Named tuples built on the hot path go through tuple.__new__ directly: the generated
+# __new__ of a NamedTuple is a Python call per object, and replay builds several per event.
+_new = tuple.__new__
+
 
 class Happening(StrEnum):
     """What an event did, beyond the new numbers: for voice, lamps, LEDs and statistics."""
@@ -92,33 +96,24 @@ class _Draft:
 
     def __init__(self, s: GameState) -> None:
         self.s = s
-        self.progress = list(s.progress)
-        self.hands = list(s.hands)
-        self.total = s.total
-        self.direction = s.direction
-        self.turn = s.turn
-        self.round = s.round
-        self.pile = s.pile
-        self.discards = s.discards
-        self.draw_pile = s.draw_pile
-        self.owed = s.owed
-        self.window = s.window
-        self.tiebreak = s.tiebreak
-        self.winner = s.winner
-        self.reshuffles = s.reshuffles
+        (_, progress, hands, self.total, self.direction, self.turn, self.round, self.pile,
+         self.discards, self.draw_pile, self.owed, self.window, self.tiebreak, self.winner,
+         self.reshuffles) = s  # one unpacking: the fields in GameState's order
+        self.progress = list(progress)
+        self.hands = list(hands)
         self.out: list[Outcome] = []
 
     def emit(self, what: Happening, seat: int | None = None, other: int | None = None,
              value: float | None = None) -> None:
-        self.out.append(Outcome(what, seat, other, value))
+        self.out.append(_new(Outcome, (what, seat, other, value)))
 
     def freeze(self) -> Transition:
-        state = GameState(
+        state = _new(GameState, (
             self.s.setup, tuple(self.progress), tuple(self.hands), self.total, self.direction,
             self.turn, self.round, self.pile, self.discards, self.draw_pile, self.owed,
             self.window, self.tiebreak, self.winner, self.reshuffles,
-        )
-        return Transition(state, tuple(self.out))
+        ))
+        return _new(Transition, (state, tuple(self.out), False))
 
     # --- cards and hands (tracked, advisory: they never refuse a real card) ---
 
@@ -221,6 +216,11 @@ class _Draft:
 
 def apply(state: GameState, event: object) -> Transition:
     """Apply one game event (play, press, close, end_play2, tiebreak) to `state`."""
+    cls = type(event)  # the common case in one look-up; subclasses fall through below
+    if cls is Play:
+        return _play(state, event)  # type: ignore[arg-type]
+    if cls is Press:
+        return _press(state, event)  # type: ignore[arg-type]
     if isinstance(event, Play):
         return _play(state, event)
     if isinstance(event, Press):

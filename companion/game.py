@@ -12,17 +12,19 @@ accepted (it is part of the record) but is no step: undo never has to take back 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from enum import StrEnum
 from typing import Any, NamedTuple
 
 from companion.cards import Card
-from companion.engine import Outcome, apply
+from companion.engine import Happening, Outcome, apply
 from companion.errors import BadEvent, CompanionError, NothingToUndo
-from companion.events import Event, Play, Redo, Setup, Undo, parse_event
+from companion.events import Event, Play, Press, Redo, Setup, Undo, parse_event
 from companion.state import GameState, initial_state
 
 __all__ = ["Card", "Game", "Result", "ResultKind", "Step", "StoredReplay"]
+
+_new = tuple.__new__  # Step and Result without their generated (Python) __new__: hot path
 
 
 class ResultKind(StrEnum):
@@ -80,6 +82,15 @@ class Game:
         return tuple(self._done)
 
     @property
+    def depth(self) -> int:
+        """len(steps), without copying them (steps is a copy: O(game) per call)."""
+        return len(self._done)
+
+    def newest_steps(self) -> Iterator[Step]:
+        """The effective history newest first, lazily: a screen reads only the last few."""
+        return reversed(self._done)
+
+    @property
     def undo_step(self) -> Step | None:
         return self._done[-1] if self._done else None
 
@@ -89,6 +100,9 @@ class Game:
 
     def evaluate(self, event: Event) -> Result:
         """What `event` would do, without doing it; raises the engine's refusals."""
+        cls = type(event)
+        if cls is Play or cls is Press:  # the common case: straight to the engine
+            return self._evaluate_game_event(event)
         if isinstance(event, Undo):
             if not self._done:
                 raise NothingToUndo("there is nothing to undo", code="nothing_to_undo")
@@ -102,30 +116,38 @@ class Game:
         if isinstance(event, Setup):
             raise BadEvent("a game has one setup, at its start; start a new game instead",
                            code="second_setup")
-        before = self.state
-        tr = apply(before, event)
-        if not tr.changed:
-            return Result(ResultKind.IGNORED, event, before, tr.outcomes)
-        if tr.amends and self._done:
-            top = self._done[-1]
-            step = Step(top.event, top.before, tr.state, top.outcomes)
-            return Result(ResultKind.AMENDED, event, tr.state, tr.outcomes, step)
-        step = Step(event, before, tr.state, tr.outcomes)
-        return Result(ResultKind.APPLIED, event, tr.state, tr.outcomes, step)
+        return self._evaluate_game_event(event)
+
+    def _evaluate_game_event(self, event: Event) -> Result:
+        done = self._done
+        before = done[-1].after if done else self.initial
+        state, outcomes, amends = apply(before, event)
+        if len(outcomes) == 1 and outcomes[0].what is Happening.IGNORED:  # Transition.changed
+            return _new(Result, (ResultKind.IGNORED, event, before, outcomes, None))
+        if amends and done:
+            top = done[-1]
+            step = _new(Step, (top.event, top.before, state, top.outcomes))
+            return _new(Result, (ResultKind.AMENDED, event, state, outcomes, step))
+        step = _new(Step, (event, before, state, outcomes))
+        return _new(Result, (ResultKind.APPLIED, event, state, outcomes, step))
 
     def accept(self, result: Result) -> None:
         """Make an evaluated result real; it must be the latest evaluation of this game."""
-        if result.kind is ResultKind.UNDONE:
+        kind = result.kind
+        if kind is ResultKind.APPLIED:  # the common case first
+            done = self._done
+            assert result.step is not None and result.step.before is (
+                done[-1].after if done else self.initial)
+            done.append(result.step)
+            if self._undone:
+                self._undone.clear()
+        elif kind is ResultKind.UNDONE:
             self._undone.append(self._done.pop())
         elif result.kind is ResultKind.REDONE:
             self._done.append(self._undone.pop())
         elif result.kind is ResultKind.AMENDED:
             assert result.step is not None and result.step.before is self._done[-1].before
             self._done[-1] = result.step
-        elif result.kind is ResultKind.APPLIED:
-            assert result.step is not None and result.step.before is self.state
-            self._done.append(result.step)
-            self._undone.clear()
 
     def push(self, event: Event) -> Result:
         result = self.evaluate(event)

@@ -431,7 +431,7 @@ class _Table:
     def _undo_redo(self) -> None:
         """Take back a few steps and apply them again: the state must come back exactly."""
         before = self.game.state
-        k = self.rng.randint(1, min(3, len(self.game.steps)))
+        k = self.rng.randint(1, min(3, self.game.depth))
         for event in [Undo()] * k + [Redo()] * k:
             self.game.push(event)
             self.events.append(event)
@@ -456,7 +456,7 @@ class _Table:
     def _wrong_taps(self) -> list[Event]:
         ref, names, card = self.ref, self.names, Card.parse
         taps: list[Event] = []
-        if not self.game.steps:
+        if not self.game.depth:
             taps.append(Undo())
         if self.game.redo_step is None:
             taps.append(Redo())

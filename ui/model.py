@@ -182,7 +182,7 @@ class TableModel(EventDispatcher):
         lang = self.lang
         self.total = state.total
         cards: list[str] = []
-        for step in reversed(game.steps):
+        for step in game.newest_steps():
             if step.before.round != state.round or len(cards) >= RECENT_CARDS:
                 break
             if isinstance(step.event, Play):
