@@ -85,7 +85,7 @@ class JournalWriter:
         self._working_since: float | None = None
         self._closing = False
         self._next: dict[int, int] = {}  # game -> the seq it writes next
-        self._chain: dict[int, int] = {}  # game -> snapshots.chain_crc of events written
+        self._chain: dict[int, int] = {}  # game -> snapshots' events_crc of events written
         self._on_durable: list[DurableListener] = []
         self._on_failure: list[FailureListener] = []
         self._thread = threading.Thread(target=self._run, name="journal-writer", daemon=True)
@@ -179,13 +179,11 @@ class JournalWriter:
     def _begin(self, job: _Begin) -> None:
         self._next[job.game_id] = job.next_seq
         try:
-            crcs = [r[0] for r in self.journal.query(
-                "SELECT crc FROM events WHERE game_id = ? AND seq < ? ORDER BY seq",
-                (job.game_id, job.next_seq))]
+            count, total = snapshots.events_check(self.journal, job.game_id, job.next_seq - 1)
         except JournalError:
-            crcs = []
-        self._chain[job.game_id] = (snapshots.chain_crc(crcs) if len(crcs) == job.next_seq
-                                    else -1)  # -1: unknown, so no snapshots for this game
+            count, total = -1, -1
+        # -1: the stored events are not the session's, so no snapshots for this game
+        self._chain[job.game_id] = total if count == job.next_seq else -1
 
     def _write(self, batch: list[_Append]) -> None:
         game_id = batch[0].game_id
@@ -207,7 +205,7 @@ class JournalWriter:
             crc = zlib.crc32(text.encode("utf-8"))
             rows.append((game_id, job.seq, at, text, crc))
             if chain != -1:
-                chain = snapshots.chain_one(crc, chain)
+                chain += snapshots.events_term(job.seq, crc)
         snapshot = None
         last = kept[-1]
         if chain != -1 and last.snapshot is not None:

@@ -3,9 +3,10 @@
 A snapshot is the game after event `seq`: its state and the newest `UNDO_DEPTH` undo
 and redo steps, as JSON with a CRC32, in a `snapshots` table beside the journal's own
 (created the first time one is written, so older journals need no migration). It also
-keeps `events_crc`, a CRC32 over the CRCs of events 0..seq: on open, the snapshot is used
-only if the journal's events still say exactly that (nothing set aside or rewritten under
-it). A snapshot that fails any check is ignored and the game is replayed from its events,
+keeps `events_crc`, a position-weighted sum of the CRCs of events 0..seq (`events_check`),
+which SQLite recomputes on open without handing 10,000 rows to Python: the snapshot is
+used only if the journal's events still say exactly that (nothing set aside or rewritten
+under it). A snapshot that fails any check is ignored and the game is replayed from its events,
 as it always was; a snapshot never decides anything the events do not.
 
 After a resume from a snapshot, undo reaches back `UNDO_DEPTH` steps before the resume
@@ -16,9 +17,7 @@ not replaying the whole evening.
 from __future__ import annotations
 
 import json
-import struct
 import zlib
-from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,7 +30,7 @@ from companion.game import Game, Step, StoredReplay
 from companion.journal import Journal, StoredGame
 from companion.state import Awaiting, Cause, GameState, TiebreakRound, Window
 
-__all__ = ["EVERY", "UNDO_DEPTH", "Resumable", "chain_crc", "encode", "load_unfinished"]
+__all__ = ["EVERY", "UNDO_DEPTH", "Resumable", "encode", "events_term", "load_unfinished"]
 
 EVERY = 100  # a snapshot at least every EVERY events, and at the end of each round
 UNDO_DEPTH = 32  # undo/redo steps a snapshot keeps
@@ -41,21 +40,27 @@ FORMAT = 1
 CREATE = """CREATE TABLE IF NOT EXISTS snapshots (
     game_id INTEGER NOT NULL,
     seq INTEGER NOT NULL,            -- the state after this event
-    events_crc INTEGER NOT NULL,     -- chain_crc of the CRCs of events 0..seq
+    events_crc INTEGER NOT NULL,     -- the sum of events_term(seq, crc) over events 0..seq
     json TEXT NOT NULL,
     crc INTEGER NOT NULL,            -- zlib.crc32 of the UTF-8 JSON text
     PRIMARY KEY (game_id, seq)
 )"""
 
 
-def chain_crc(crcs: Iterable[int], start: int = 0) -> int:
-    """The running CRC of event CRCs: what a snapshot says its events were."""
-    data = array("I", crcs)
-    return zlib.crc32(data.tobytes(), start)
+MODULUS = 4_294_967_311  # a prime above 2**32: each term fits 32 bits, sums never overflow
+CHECK_SQL = ("SELECT COUNT(*), COALESCE(SUM((crc * (seq + 1)) % 4294967311), 0) FROM events "
+             "WHERE game_id = ? AND seq <= ?")
 
 
-def chain_one(crc: int, start: int) -> int:
-    return zlib.crc32(struct.pack("=I", crc), start)
+def events_term(seq: int, crc: int) -> int:
+    """One event's share of a snapshot's events_crc (order-sensitive: it weighs the seq)."""
+    return (crc * (seq + 1)) % MODULUS
+
+
+def events_check(journal: Journal, game_id: int, seq: int) -> tuple[int, int]:
+    """(count, events_crc) of events 0..seq as stored now, summed by SQLite itself."""
+    count, total = journal.query(CHECK_SQL, (game_id, seq))[0]
+    return int(count), int(total)
 
 
 # --- encoding ---
@@ -223,10 +228,10 @@ def _snapshot_rows(journal: Journal, game_id: int) -> list[tuple[int, int]]:
         return []
 
 
-def _usable(journal: Journal, game_id: int, crcs: list[int]) -> int | None:
+def _usable(journal: Journal, game_id: int) -> int | None:
     """The newest snapshot that matches the stored events, or None."""
     for seq, events_crc in _snapshot_rows(journal, game_id):
-        if seq < len(crcs) and chain_crc(crcs[: seq + 1]) == events_crc:
+        if events_check(journal, game_id, seq) == (seq + 1, events_crc):
             return seq
     return None
 
@@ -242,12 +247,7 @@ def load_unfinished(journal: Journal) -> Resumable | StoredGame | None:
     if not rows:
         return None
     game_id, started, winner, abandoned = rows[0]
-    seqs = journal.query("SELECT seq, crc FROM events WHERE game_id = ? ORDER BY seq",
-                         (game_id,))
-    crcs = [crc for _, crc in seqs]
-    if any(seq != i for i, (seq, _) in enumerate(seqs)):
-        return journal.unfinished()
-    snap = _usable(journal, game_id, crcs)
+    snap = _usable(journal, game_id)
     if snap is None:
         return journal.unfinished()
     recent: list[dict[str, Any]] = []
@@ -265,7 +265,8 @@ def load_unfinished(journal: Journal) -> Resumable | StoredGame | None:
         recent.append(obj)
     from companion.journal import _when  # one parser of stored times
 
-    resumable = Resumable(journal, game_id, _when(started), len(crcs), snap, tuple(recent),
+    resumable = Resumable(journal, game_id, _when(started), snap + 1 + len(recent), snap,
+                          tuple(recent),
                           None, winner, bool(abandoned))
     try:
         replayed = resumable.replay()
