@@ -28,12 +28,11 @@ import time
 from typing import Any
 
 from bench import Row, percentile, pi
-from companion.events import Event, Setup, parse_event
 from companion.game import Game
+from companion.games.revenge import Event, Setup, parse_event
+from companion.games.revenge.simulate import random_options, simulate
 from companion.journal import Journal
-from companion.journal_writer import JournalWriter
 from companion.session import Session
-from companion.simulate import random_options, simulate
 from companion.snapshots import Resumable, load_unfinished
 
 EVENTS_GOAL = 50_000  # events applied per second, under the CPU quota too
@@ -110,14 +109,11 @@ def journal_long_game(data_dir: str, events: list[dict[str, Any]]) -> list[float
 def write_with_writer(data_dir: str, events: list[dict[str, Any]]) -> None:
     """The game as the app journals it: through a session with the writer thread."""
     with Journal.open(data_dir) as journal:
-        writer = JournalWriter(journal)
-        session = Session(journal, writer=writer)
-        setup = parse_event(events[0])
-        assert isinstance(setup, Setup)
-        session.new_game(setup)
+        session = Session(journal, background=True)
+        session.new_game(Session.setup(events[0]))
         for obj in events[1:]:
-            session.submit(parse_event(obj))
-        writer.close()
+            session.act(obj["type"], **{k: v for k, v in obj.items() if k != "type"})
+        session.close()
 
 
 def resume_seconds(data_dir: str, expected_events: int, repeats: int = 5,
@@ -127,15 +123,18 @@ def resume_seconds(data_dir: str, expected_events: int, repeats: int = 5,
     for _ in range(repeats):
         start = time.perf_counter()
         journal = Journal.open(data_dir)
-        if snapshots:
-            found = load_unfinished(journal)
-            assert isinstance(found, Resumable) and found.event_count == expected_events
-            state = Session(journal).open_game(found.game_id, (), replayed=found.replay())
+        if snapshots:  # what the app does: Session.resume, through the snapshot
+            update = Session(journal).resume()
         else:
             stored = journal.unfinished()
             assert stored is not None and len(stored.events) == expected_events
-            state = Session(journal).open_game(stored.game_id, stored.events)
+            update = Session(journal).open_game(stored.game_id, stored.events)
         times.append(time.perf_counter() - start)
+        assert update is not None
+        state = update.state
+        if snapshots:
+            found = load_unfinished(journal)
+            assert isinstance(found, Resumable) and found.event_count == expected_events
         journal.close()
         assert state.winner is None
     return percentile(times, 50)

@@ -21,9 +21,8 @@ import threading
 import time
 
 from bench import Row, percentile, pi
-from companion.events import Setup
+from companion.games.revenge import Setup
 from companion.journal import Journal
-from companion.journal_writer import JournalWriter
 from companion.session import Session, Update
 
 EDGE_SAMPLES = 2000
@@ -41,8 +40,7 @@ def edge_to_event_ms(journal: Journal | None, samples: int) -> list[float]:
     from hardware.pinplan import plan_pins
     from hardware.presses import PressRouter
 
-    writer = JournalWriter(journal) if journal is not None else None
-    session = Session(journal, writer=writer)
+    session = Session(journal, background=True)
     setup = Setup.create(PLAYERS)
     heard = 0.0
 
@@ -67,8 +65,7 @@ def edge_to_event_ms(journal: Journal | None, samples: int) -> list[float]:
             pin.drive_high()
             session.undo()  # the steal window is open again
     factory.close()
-    if writer is not None:
-        writer.close()
+    session.close()
     return out
 
 
@@ -81,7 +78,7 @@ def _edge_with_slow_sync() -> list[float] | None:
 
 
 def state_to_line_ms(samples: int) -> list[float]:
-    from hardware.ledhost import BoardHost
+    from hardware.ledboardhost import LedBoardHost
     from hardware.simulator import SimulatedBoard
 
     arrived = threading.Event()
@@ -97,7 +94,7 @@ def state_to_line_ms(samples: int) -> list[float]:
     session.new_game(Setup.create(PLAYERS))
     out = []
     with SimulatedBoard(on_line=on_line) as board, \
-            BoardHost(ports=lambda: [board.path], heartbeat=3600.0) as host:
+            LedBoardHost(ports=lambda: [board.path], heartbeat=3600.0) as host:
         host.follow(session)
         host.start()
         if not arrived.wait(10):

@@ -93,7 +93,7 @@ def _child_latency(data_dir: str) -> None:
     from kivy.tests.common import UnitTestTouch
 
     from companion.config import Config, WindowsConfig
-    from companion.events import Setup
+    from companion.games.revenge import Setup
 
     samples: list[list[float]] = []  # [tap-to-state, state-to-label, drawing] per tap
     pending: dict[str, float] = {}

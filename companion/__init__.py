@@ -1,7 +1,28 @@
-"""The pure core of the Sorry! Table Companion: rules, session, journal, config, CLI.
+"""The pure core of the Sorry! Table Companion: games' rules, session, journal, config, CLI.
 
 Standard library only: the UI (`ui/`) and the hardware (`hardware/`) build on this
-package, never the other way round.
+package, never the other way round, and only through its public API, the modules in
+`PUBLIC_MODULES` (tests/test_public_api.py checks every import):
+
+- `companion.session`: `Session` (the one door: events in, immutable `Update`s out),
+  `Update`, `Preview`, `Result`, `ResultKind`, `Step`, `NoGame`;
+- `companion.errors`: `CompanionError` (every refusal, a ValueError) and its kinds,
+  `JournalError` (an OSError), `REFUSALS` (both: show one sentence and go on);
+- `companion.config`: the settings file;
+- `companion.games`: the registry (`get`, `names`, `DEFAULT`), and each game's package
+  (`companion.games.revenge`), whose names are that game's vocabulary.
+
+The rest (game, journal, rules, stats, transcript, windows, a game's modules) is the
+core's own and may change without notice.
 """
 
 __version__ = "0.1.0"
+
+PUBLIC_MODULES = (
+    "companion.session",
+    "companion.errors",
+    "companion.config",
+    "companion.games",
+    "companion.games.revenge",
+    "companion.games.board",
+)

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from companion import __version__
-from companion.errors import CompanionError, ConfigError
+from companion.errors import CompanionError, ConfigError, JournalError
 
 COMMAND_MODULES = (
     "companion.commands.replay",
@@ -69,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"sorry-companion: {exc}", file=sys.stderr)
         return 2
-    except CompanionError as exc:
+    except (CompanionError, JournalError) as exc:
         print(f"sorry-companion: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:  # writing the output failed (e.g. `export > /dev/full`)

@@ -28,10 +28,12 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
-from companion.deck import DEFAULT_DECK  # the deck profile, one definition for the app
 from companion.errors import ConfigError
+from companion.games.revenge.deck import (
+    DEFAULT_DECK,  # the deck profile, one definition for the app
+)
+from companion.games.revenge.state import DECK_SIZE
 from companion.paths import CONFIG_ENV, SYSTEM_CONFIG, default_data_dir, user_config_file
-from companion.state import DECK_SIZE
 
 __all__ = [
     "DEFAULT_DECK", "Config", "DisplayConfig", "GameConfig", "GpioConfig", "LedBoardConfig",

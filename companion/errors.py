@@ -1,7 +1,10 @@
-"""Every refusal the core can give, each a ValueError with a sentence a scorekeeper can read.
+"""Every refusal the core can give, each a sentence a scorekeeper can read.
 
-The message always says what is wrong and, where it helps, what to do instead. Nothing
-that raises one of these has changed any state or written anything.
+Two roots: `CompanionError` (a ValueError) for what the rules, a transcript, a setup or
+the configuration refuse, and `JournalError` (an OSError) for the disk. The message
+always says what is wrong and, where it helps, what to do instead; `code` and `params`
+let a screen say it in another language. Nothing that raises one of these has changed
+any state (a JournalError from an append: nothing was saved and nothing applied).
 """
 
 
@@ -20,6 +23,10 @@ class CompanionError(ValueError):
 
 class IllegalEvent(CompanionError):
     """The rules do not allow this event now (RULES.md)."""
+
+
+class NoGame(IllegalEvent):
+    """An event arrived while no game is open."""
 
 
 class NotYourTurn(IllegalEvent):
@@ -63,5 +70,21 @@ class ConfigError(CompanionError):
     """The configuration file is wrong: names the key, the value and what is allowed."""
 
 
-class JournalError(CompanionError):
-    """The journal could not be written or read; the message says what to do."""
+class JournalError(OSError):
+    """The journal could not be written or read; the message says what to do.
+
+    An OSError, as the disk's own failures are; like a refusal it carries a `code` and
+    `params` (see CompanionError) and its message can be shown as it is.
+    """
+
+    def __init__(self, message: str, *, code: str = "journal", **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+# What a caller shows as one sentence and goes on: every refusal and every journal failure.
+REFUSALS: tuple[type[Exception], ...] = (CompanionError, JournalError)

@@ -1,28 +1,49 @@
-"""A game as a stack of steps: the engine's transitions plus exact undo and redo.
+"""A game as a stack of steps: a game's rules plus exact undo and redo, for every game.
 
 Every step keeps the state before it, so undo is exact (it can reopen a steal or block
-window) and redo re-applies the very same transition. A press the rules ignore is
-accepted (it is part of the record) but is no step: undo never has to take back nothing.
+window) and redo re-applies the very same transition. An event the rules accept without
+changing the game (an ignored press) is kept in the record but is no step: undo never
+has to take back nothing. Undo, redo and the setup are the core's; everything else is
+the rules' (`companion.rules.Rules`), found by the setup's `"game"` (default "revenge").
 
->>> g = Game(Setup.create(["Ana", "Ben"]))
->>> _ = g.push(Play(Card.parse("7")))
->>> g.state.total, g.push(Undo()).state.total
+>>> g = Game.from_json([{"type": "setup", "players": ["Ana", "Ben"]}])
+>>> _ = g.push(g.rules.parse_event({"type": "play", "card": "7"}))
+>>> g.rules.state_json(g.state)["total"], g.rules.state_json(g.push(Undo()).state)["total"]
 (7, 0)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from companion.cards import Card
-from companion.engine import Happening, Outcome, apply
+from companion import games
 from companion.errors import BadEvent, CompanionError, NothingToUndo
-from companion.events import Event, Play, Press, Redo, Setup, Undo, parse_event
-from companion.state import GameState, initial_state
+from companion.rules import Rules
 
-__all__ = ["Card", "Game", "Result", "ResultKind", "Step", "StoredReplay"]
+__all__ = [
+    "Game", "Redo", "Result", "ResultKind", "Step", "StoredReplay", "Undo", "read_event",
+    "read_setup", "rules_of",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the last step (any game)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "undo"}
+
+
+@dataclass(frozen=True, slots=True)
+class Redo:
+    """Apply the last undone step again (any game)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "redo"}
+
 
 _new = tuple.__new__  # Step and Result without their generated (Python) __new__: hot path
 
@@ -38,20 +59,74 @@ class ResultKind(StrEnum):
 class Step(NamedTuple):
     """One applied event with the states on both sides of it."""
 
-    event: Event
-    before: GameState
-    after: GameState
-    outcomes: tuple[Outcome, ...]
+    event: Any
+    before: Any
+    after: Any
+    outcomes: tuple[Any, ...]
 
 
 class Result(NamedTuple):
     """What `Game.evaluate` found: the state after, and the step it adds or takes back."""
 
     kind: ResultKind
-    event: Event
-    state: GameState
-    outcomes: tuple[Outcome, ...]
+    event: Any
+    state: Any
+    outcomes: tuple[Any, ...]
     step: Step | None = None  # the new step, or the step undone/redone
+
+
+class History(Sequence[Step]):
+    """The effective steps, oldest first, as an immutable linked list: keeping the history
+    in every Update costs O(1) per event, not a copy of the whole game. Reading it newest
+    first (`reversed`) walks only as far as asked; indexing builds the tuple once."""
+
+    __slots__ = ("_below", "_items", "_len", "_top")
+
+    def __init__(self, top: Step | None = None, below: History | None = None) -> None:
+        self._top, self._below = top, below
+        self._len = 0 if top is None else 1 + (0 if below is None else below._len)
+        self._items: tuple[Step, ...] | None = None
+
+    def push(self, step: Step) -> History:
+        return History(step, self)
+
+    def pop(self) -> History:
+        return self._below if self._below is not None else _EMPTY
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __reversed__(self) -> Iterator[Step]:
+        node: History | None = self
+        while node is not None and node._top is not None:
+            yield node._top
+            node = node._below
+
+    def _tuple(self) -> tuple[Step, ...]:
+        if self._items is None:
+            items = list(reversed(self))
+            items.reverse()
+            self._items = tuple(items)
+        return self._items
+
+    def __iter__(self) -> Iterator[Step]:
+        return iter(self._tuple())
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._tuple()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History | tuple | list):
+            return len(self) == len(other) and self._tuple() == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"History({len(self)} steps)"
+
+
+_EMPTY = History()
 
 
 class StoredReplay(NamedTuple):
@@ -63,23 +138,60 @@ class StoredReplay(NamedTuple):
     error: CompanionError | None
 
 
+def rules_of(setup: Any) -> Rules:
+    """The rules a setup object belongs to (its `game`, else the default game)."""
+    return games.get(getattr(setup, "game", games.DEFAULT))
+
+
+def read_setup(obj: object) -> Any:
+    """A setup object from its JSON object: the `"game"` key picks the rules (default
+    "revenge", so every journal and transcript from before the board game still reads)."""
+    if not isinstance(obj, dict):
+        raise BadEvent('each line must be a JSON object such as {"type": "play", "card": "7"}')
+    if obj.get("type") != "setup":
+        raise BadEvent("a game must start with its setup", code="no_setup")
+    return games.get(obj.get("game", games.DEFAULT)).parse_setup(obj)
+
+
+def read_event(rules: Rules, obj: object) -> Any:
+    """Any event after the setup: undo and redo are the core's, the rest the game's."""
+    if isinstance(obj, dict):
+        kind = obj.get("type")
+        if kind == "undo":
+            return Undo()
+        if kind == "redo":
+            return Redo()
+        if kind == "setup":
+            raise BadEvent("a game has one setup, at its start; start a new game instead",
+                           code="second_setup")
+    return rules.parse_event(obj)  # type: ignore[arg-type]
+
+
 class Game:
     """One game from its setup: `push` events, read `state`, walk `steps`."""
 
-    def __init__(self, setup: Setup) -> None:
+    def __init__(self, setup: Any, rules: Rules | None = None) -> None:
         self.setup = setup
-        self.initial = initial_state(setup)
+        self.rules = rules_of(setup) if rules is None else rules
+        self.initial = self.rules.initial_state(setup)
         self._done: list[Step] = []
         self._undone: list[Step] = []
+        self._history = _EMPTY  # the same steps as _done, shareable
+        self._core_events = (Undo, Redo, type(setup))  # the rest go straight to the rules
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> Any:
         return self._done[-1].after if self._done else self.initial
 
     @property
     def steps(self) -> tuple[Step, ...]:
         """The effective history: every step not undone, oldest first."""
         return tuple(self._done)
+
+    @property
+    def history(self) -> History:
+        """`steps` without the copy: immutable, O(1) to take after every event."""
+        return self._history
 
     @property
     def depth(self) -> int:
@@ -98,10 +210,9 @@ class Game:
     def redo_step(self) -> Step | None:
         return self._undone[-1] if self._undone else None
 
-    def evaluate(self, event: Event) -> Result:
-        """What `event` would do, without doing it; raises the engine's refusals."""
-        cls = type(event)
-        if cls is Play or cls is Press:  # the common case: straight to the engine
+    def evaluate(self, event: Any) -> Result:
+        """What `event` would do, without doing it; raises the rules' refusals."""
+        if type(event) not in self._core_events:  # the common case: straight to the rules
             return self._evaluate_game_event(event)
         if isinstance(event, Undo):
             if not self._done:
@@ -113,18 +224,19 @@ class Game:
                 raise NothingToUndo("there is nothing to redo", code="nothing_to_redo")
             step = self._undone[-1]
             return Result(ResultKind.REDONE, event, step.after, step.outcomes, step)
-        if isinstance(event, Setup):
+        if isinstance(event, type(self.setup)):
             raise BadEvent("a game has one setup, at its start; start a new game instead",
                            code="second_setup")
         return self._evaluate_game_event(event)
 
-    def _evaluate_game_event(self, event: Event) -> Result:
+    def _evaluate_game_event(self, event: Any) -> Result:
         done = self._done
         before = done[-1].after if done else self.initial
-        state, outcomes, amends = apply(before, event)
-        if len(outcomes) == 1 and outcomes[0].what is Happening.IGNORED:  # Transition.changed
+        tr = self.rules.apply(before, event)
+        state, outcomes = tr.state, tr.outcomes
+        if not tr.changed:
             return _new(Result, (ResultKind.IGNORED, event, before, outcomes, None))
-        if amends and done:
+        if tr.amends and done:
             top = done[-1]
             step = _new(Step, (top.event, top.before, state, top.outcomes))
             return _new(Result, (ResultKind.AMENDED, event, state, outcomes, step))
@@ -139,24 +251,38 @@ class Game:
             assert result.step is not None and result.step.before is (
                 done[-1].after if done else self.initial)
             done.append(result.step)
+            self._history = History(result.step, self._history)
             if self._undone:
                 self._undone.clear()
         elif kind is ResultKind.UNDONE:
             self._undone.append(self._done.pop())
+            self._history = self._history.pop()
         elif result.kind is ResultKind.REDONE:
-            self._done.append(self._undone.pop())
+            step = self._undone.pop()
+            self._done.append(step)
+            self._history = self._history.push(step)
         elif result.kind is ResultKind.AMENDED:
             assert result.step is not None and result.step.before is self._done[-1].before
             self._done[-1] = result.step
+            self._history = self._history.pop().push(result.step)
 
-    def push(self, event: Event) -> Result:
+    def push(self, event: Any) -> Result:
         result = self.evaluate(event)
         self.accept(result)
         return result
 
+    def push_json(self, obj: object) -> Result:
+        """Parse one stored or transcript object (undo and redo included) and push it."""
+        return self.push(read_event(self.rules, obj))
+
+    def act(self, kind: str, **fields: Any) -> Result:
+        """Push the event `kind` with `fields` (None ones left out), parsed by the rules."""
+        return self.push_json({"type": kind, **{k: v for k, v in fields.items()
+                                                if v is not None}})
+
     def play(self, card: str, player: str | None = None, target: str | None = None) -> Result:
-        """Shorthand for the common case: `game.play("7")`."""
-        return self.push(Play(Card.parse(card), player, target))
+        """Shorthand for the card game's commonest event: `game.play("7")`."""
+        return self.act("play", card=card, player=player, target=target)
 
     def tail(self, depth: int) -> tuple[tuple[Step, ...], tuple[Step, ...]]:
         """The newest `depth` undo steps and redo steps (oldest first): what a snapshot or
@@ -164,12 +290,14 @@ class Game:
         return tuple(self._done[-depth:]), tuple(self._undone[-depth:])
 
     @classmethod
-    def restore(cls, setup: Setup, state: GameState, done: Iterable[Step],
+    def restore(cls, setup: Any, state: Any, done: Iterable[Step],
                 undone: Iterable[Step]) -> Game:
         """A game at `state` whose undo reaches back only through `done` (a snapshot's
         tail): undo past the oldest kept step says "there is nothing to undo"."""
         game = cls(setup)
         game._done, game._undone = list(done), list(undone)
+        for step in game._done:
+            game._history = game._history.push(step)
         game.initial = game._done[0].before if game._done else state
         return game
 
@@ -183,27 +311,34 @@ class Game:
         """
         it = iter(objs)
         try:
-            first = parse_event(next(it, None))
+            game = cls(read_setup(next(it, None)))
         except CompanionError as exc:
             return StoredReplay(None, 0, exc)
-        if not isinstance(first, Setup):
-            missing = BadEvent("a game must start with its setup", code="no_setup")
-            return StoredReplay(None, 0, missing)
-        game, applied = cls(first), 1
+        applied = 1
         for obj in it:
             try:
-                game.push(parse_event(obj))
+                game.push_json(obj)
             except CompanionError as exc:
                 return StoredReplay(game, applied, exc)
             applied += 1
         return StoredReplay(game, applied, None)
 
     @classmethod
-    def from_events(cls, events: Iterable[Event]) -> Game:
+    def from_json(cls, objs: Iterable[dict[str, Any]]) -> Game:
+        """Replay a whole list of event objects whose first is the setup; raises at the
+        first that does not replay."""
+        game, _, error = cls.replay_stored(objs)
+        if error is not None:
+            raise error
+        assert game is not None
+        return game
+
+    @classmethod
+    def from_events(cls, events: Iterable[Any]) -> Game:
         """Replay a whole event list whose first event is the setup."""
         it = iter(events)
         first = next(it, None)
-        if not isinstance(first, Setup):
+        if not isinstance(getattr(first, "game", None), str):
             raise BadEvent("a game must start with its setup", code="no_setup")
         game = cls(first)
         for event in it:

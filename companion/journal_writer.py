@@ -30,10 +30,8 @@ from typing import Any
 
 from companion import snapshots
 from companion.errors import JournalError
-from companion.events import Event
 from companion.game import Game, Step
 from companion.journal import Journal
-from companion.state import GameState
 
 __all__ = ["LAG_MARK_S", "InFlight", "JournalWriter"]
 
@@ -58,7 +56,7 @@ class _Append:
     game_id: int
     seq: int
     event: dict[str, Any]
-    snapshot: Callable[[], str] | None = None  # the game after this event, encoded late
+    snapshot: Callable[[], bytes] | None = None  # the game after this event, encoded late
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +84,7 @@ class JournalWriter:
         self._closing = False
         self._next: dict[int, int] = {}  # game -> the seq it writes next
         self._chain: dict[int, int] = {}  # game -> snapshots' events_crc of events written
+        self._unsnappable: set[int] = set()  # games whose snapshots could not be encoded
         self._on_durable: list[DurableListener] = []
         self._on_failure: list[FailureListener] = []
         self._thread = threading.Thread(target=self._run, name="journal-writer", daemon=True)
@@ -106,7 +105,7 @@ class JournalWriter:
         self._put(_Begin(game_id, next_seq))
 
     def append(self, game_id: int, seq: int, event: dict[str, Any],
-               snapshot: Callable[[], str] | None = None) -> None:
+               snapshot: Callable[[], bytes] | None = None) -> None:
         self._put(_Append(game_id, seq, event, snapshot))
 
     def set_result(self, game_id: int, winner: str | None) -> None:
@@ -211,8 +210,10 @@ class JournalWriter:
         if chain != -1 and last.snapshot is not None:
             try:
                 snapshot = last.snapshot()
-            except Exception:  # pragma: no cover - a snapshot is only a shortcut
-                log.exception("could not encode a snapshot")
+            except Exception as exc:  # a snapshot is only a shortcut: resume replays instead
+                if game_id not in self._unsnappable:
+                    self._unsnappable.add(game_id)
+                    log.warning("game %s is resumed by replaying it: %s", game_id, exc)
         try:
             with self.journal.transaction("saving the event") as conn:
                 self._set_aside_leftovers(conn, game_id, first)
@@ -257,11 +258,11 @@ class InFlight:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._base: tuple[int, GameState, tuple[Step, ...], tuple[Step, ...]] | None = None
-        self._events: list[tuple[int, Event]] = []
+        self._base: tuple[int, Any, tuple[Step, ...], tuple[Step, ...]] | None = None
+        self._events: list[tuple[int, Any]] = []
         self._durable = -1
 
-    def submitted(self, game: Game, seq: int, event: Event) -> None:
+    def submitted(self, game: Game, seq: int, event: Any) -> None:
         """Call before `game` accepts event `seq`."""
         with self._lock:
             if self._base is None:

@@ -11,10 +11,10 @@ has to find legality by trial. Undo, redo and the setup are the core's, not a ga
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
-__all__ = ["GameSummary", "Rules", "Transition"]
+__all__ = ["Countdown", "GameSummary", "Rules", "Transition"]
 
 
 class Transition(NamedTuple):
@@ -69,3 +69,19 @@ class Rules(Protocol):
     def stats(self, steps: Sequence[Any]) -> dict[str, dict[str, int]]:
         """Per-player counters of one game from its effective steps (`Game.steps`), for
         `stats`: name -> counter -> value. Counters are summed over games by the core."""
+
+
+class Countdown(NamedTuple):
+    """A window the table closes by the clock (the card game's steal and block windows).
+
+    A game whose rules have `countdown(state) -> Countdown | None` gets the core's window
+    timer: `kind` picks the seconds (`Session.set_window_seconds`), `key` tells one window
+    from the next (equal keys: the same window, its countdown goes on), `window` is the
+    state's own object (what `Session.close_window(expected=...)` compares), and `close`
+    is the event the timer submits when the time is up.
+    """
+
+    kind: str
+    key: Hashable
+    window: Any
+    close: Any

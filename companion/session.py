@@ -1,38 +1,55 @@
-"""The live game: the one API the UI and the hardware talk to.
+"""The live game: the one door the UI and the hardware use, whatever the game.
 
 A Session is thread-safe (GPIO callbacks, the LED board and window timers call it from
 their own threads), makes every accepted event durable in the journal *before* it
-changes the state or tells anyone, and tells its listeners about each change.
+changes the state or tells anyone (with `background=True`: applies it and tells at once,
+and its journal writer thread makes it durable behind, see companion.journal_writer),
+and tells its listeners about each change with an immutable `Update`: the state, the
+result, the undo and redo steps and the legal events.
+Its lock, game, journal and window timer are its own; callers use its methods.
 
 Listeners are called in the submitting thread, in event order, with the session's lock
 held: they must only hand the update on (Kivy's `Clock.schedule_once`, a queue) and never
-block. Every refusal is a CompanionError whose message can be shown as it is.
+block. Every refusal is a CompanionError (journal failures a JournalError) whose message
+can be shown as it is.
+
+>>> s = Session()
+>>> s.new_game(s.setup({"type": "setup", "players": ["Ana", "Ben"]})).game
+'revenge'
+>>> s.play("7").kind.value, s.update.state.total, s.update.undo is not None
+('applied', 7, True)
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from companion.cards import ALL_CARDS, Card, CardKind
-from companion.errors import CompanionError, IllegalEvent, JournalError
-from companion.events import (
-    Close,
-    EndPlay2,
-    Event,
-    Play,
-    Press,
+from companion.errors import JournalError, NoGame
+from companion.game import (
+    Game,
     Redo,
-    Setup,
-    Tiebreak,
+    Result,
+    ResultKind,
+    Step,
+    StoredReplay,
     Undo,
+    read_event,
+    read_setup,
 )
-from companion.game import Game, Result, StoredReplay
-from companion.state import GameState, Window
+from companion.rules import Rules
+from companion.stats import GameStats, aggregate, game_stats, replay_events
+from companion.windows import WindowTimer
+
+__all__ = [
+    "JournalLike", "Listener", "NoGame", "Preview", "Result", "ResultKind", "Session", "Step",
+    "Update",
+]
 
 if TYPE_CHECKING:
     from companion.journal_writer import JournalWriter
@@ -55,81 +72,202 @@ class JournalLike(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Update:
-    """What listeners receive: the result (None for a new or resumed game) and the state."""
+    """One change of the live game, as listeners and `Session.update` see it. Immutable:
+    the states, steps and events are frozen, so it can cross threads as it is.
+
+    game: the rules' name ("revenge"); result: what the event did (None for a game just
+    started or resumed); steps: the effective history (oldest first; the card table shows
+    the round's cards from it); undo/redo: the step each would take back or apply again;
+    legal: `Rules.legal_events(state)`; damage: what resuming had to set aside, if anything;
+    unsaved: a failed write took the game back to the last saved event: why, in one sentence.
+    """
 
     game_id: int | None
-    state: GameState
+    game: str
+    state: Any
     result: Result | None
-    unsaved: str | None = None  # a failed write took the game back: why, in one sentence
+    steps: Sequence[Step]  # a game.History: immutable, O(1) per update
+    undo: Step | None
+    redo: Step | None
+    legal: tuple[Any, ...]
+    damage: str | None = None
+    unsaved: str | None = None
 
 
 Listener = Callable[[Update], None]
 
 
-class NoGame(IllegalEvent):
-    """An event arrived while no game is open."""
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """A stored game before it is opened (the resume screen): its state as far as it
+    replays, and why it stops early (None: it does not)."""
+
+    game_id: int
+    state: Any | None
+    damage: str | None
 
 
 class Session:
-    def __init__(self, journal: JournalLike | None = None, *,
-                 clock: Callable[[], float] = time.monotonic,
-                 writer: JournalWriter | None = None) -> None:
-        """With a `writer` (companion.journal_writer), events are applied and shown at once
-        and made durable by the writer's thread behind; without one, before (the default)."""
-        self.journal = journal
-        self.clock = clock
-        self.lock = threading.RLock()
-        self.game: Game | None = None
-        self.game_id: int | None = None
-        self.damage: str | None = None  # what open_game had to set aside, in one sentence
-        self._listeners: list[Listener] = []
-        self.writer = writer
+    def __init__(self, journal: Any = None, *, clock: Callable[[], float] = time.monotonic,
+                 window_seconds: Mapping[str, float] | None = None,
+                 background: bool = False) -> None:
+        """`journal`: a Journal (None: nothing is kept, for demos and tests).
+        `window_seconds`: {"steal": s, "block": s} starts the window timer, which closes a
+        window when its time is up; None leaves closing to the table.
+        `background`: the screen never waits for the disk: events are applied and told at
+        once and a journal writer thread (`writer`) makes them durable, in order."""
+        self._journal: Any = journal
         self._background: Background | None = None
-        if writer is not None:
+        if background and journal is not None:
             from companion.session_background import Background
 
-            self._background = Background(self, writer)
+            self._background = Background(self, journal)
+        self.clock = clock
+        self._lock = threading.RLock()
+        self._game: Game | None = None
+        self._game_id: int | None = None
+        self._damage: str | None = None
+        self._update: Update | None = None
+        self._listeners: list[Listener] = []
+        self._timer = None if window_seconds is None else WindowTimer(
+            self, window_seconds, clock=clock)
+
+    @staticmethod
+    def open_journal(data_dir: str | os.PathLike[str]) -> Any:
+        """The journal of `data_dir` (created with its folder if need be), to give to a
+        Session; its owner closes it. JournalError says what is wrong with the folder."""
+        from companion.journal import Journal
+
+        return Journal.open(data_dir)
 
     # --- observing ---
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call `listener` after every change; returns a function that unsubscribes."""
-        with self.lock:
+        with self._lock:
             self._listeners.append(listener)
 
         def unsubscribe() -> None:
-            with self.lock:
+            with self._lock:
                 if listener in self._listeners:
                     self._listeners.remove(listener)
 
         return unsubscribe
 
-    def _notify(self, result: Result | None, unsaved: str | None = None) -> None:
-        assert self.game is not None
-        update = Update(self.game_id, self.game.state, result, unsaved)
+    def _notify(self, result: Result | None, unsaved: str | None = None) -> Update:
+        game = self._game
+        assert game is not None
+        state = game.state
+        update = Update(self._game_id, game.rules.name, state, result, game.history,
+                        game.undo_step, game.redo_step, tuple(game.rules.legal_events(state)),
+                        self._damage, unsaved)
+        self._update = update
         for listener in list(self._listeners):
             listener(update)
+        return update
 
     @property
-    def state(self) -> GameState | None:
-        game = self.game
-        return None if game is None else game.state
+    def update(self) -> Update | None:
+        """The latest update (None until a game is started or resumed)."""
+        return self._update
+
+    @property
+    def state(self) -> Any | None:
+        update = self._update
+        return None if update is None else update.state
+
+    @property
+    def game_id(self) -> int | None:
+        return self._game_id
+
+    @property
+    def damage(self) -> str | None:
+        """What opening the game had to set aside, in one sentence (None: nothing)."""
+        return self._damage
+
+    @property
+    def writer(self) -> JournalWriter | None:
+        """The journal writer thread (background sessions): its lag, flush, listeners."""
+        return None if self._background is None else self._background.writer
+
+    def saving(self) -> bool:
+        """True while durability lags more than journal_writer.LAG_MARK_S (250 ms): the
+        screen shows its small "saving" mark."""
+        if self._background is None:
+            return False
+        from companion.journal_writer import LAG_MARK_S
+
+        return self._background.writer.lag() > LAG_MARK_S
+
+    @property
+    def rules(self) -> Rules | None:
+        game = self._game
+        return None if game is None else game.rules
 
     # --- starting ---
 
-    def new_game(self, setup: Setup) -> GameState:
-        if self.writer is not None:
-            self.writer.flush()  # the last game's events are durable before a new one starts
-        with self.lock:
-            game_id = self.journal.start_game(setup.to_json()) if self.journal else None
-            self.game, self.game_id, self.damage = Game(setup), game_id, None
+    @staticmethod
+    def setup(obj: dict[str, Any]) -> Any:
+        """A setup object from its JSON (`"game"` picks the rules; default the card game)."""
+        return read_setup(obj)
+
+    def new_game(self, setup: Any, *, abandon: bool = True) -> Update:
+        """Start `setup`'s game. With `abandon`, an open game without a winner is marked
+        abandoned in the journal (listed as unfinished, never offered for resuming)."""
+        game = Game(setup)
+        if self._background is not None:
+            self._background.writer.flush()  # the last game's events are durable first
+        with self._lock:
+            old, state = self._game_id, self.state
+            if (abandon and self._journal is not None and old is not None and state is not None
+                    and not self._game_over()):
+                self._journal.abandon(old)
+            game_id = self._journal.start_game(setup.to_json()) if self._journal else None
+            self._game, self._game_id, self._damage = game, game_id, None
             if self._background is not None:
                 self._background.opened(game_id, 1)
-            self._notify(None)
-            return self.game.state
+            return self._notify(None)
 
-    def open_game(self, game_id: int | None, events: Iterable[dict[str, Any]], *,
-                  replayed: StoredReplay | None = None) -> GameState:
+    def _game_over(self) -> bool:
+        game = self._game
+        return game is not None and game.rules.summary(game.state).over
+
+    def preview(self) -> Preview | None:
+        """The journal's unfinished game (the newest without a winner, not abandoned)."""
+        stored = self._unfinished()
+        if stored is None:
+            return None
+        if hasattr(stored, "replay"):  # found through its snapshot: no whole replay
+            return Preview(stored.game_id, stored.replay().game.state, None)  # type: ignore[union-attr]
+        game, unplayable = replay_events(stored.events)
+        damage = " ".join(d for d in (stored.damage, unplayable) if d) or None
+        return Preview(stored.game_id, None if game is None else game.state, damage)
+
+    def resume(self, game_id: int | None = None) -> Update | None:
+        """Open the journal's unfinished game (or game `game_id`) to play on; None when
+        there is none. Its events that no longer replay are set aside (see open_game)."""
+        journal = self._journal
+        if journal is None:
+            return None
+        stored = self._unfinished()  # through its snapshot, when it has one
+        if game_id is not None and (stored is None or stored.game_id != game_id):
+            stored = journal.load(game_id)
+        if stored is None:
+            return None
+        if hasattr(stored, "replay"):
+            return self.open_game(stored.game_id, (), replayed=stored.replay())
+        return self.open_game(stored.game_id, stored.events)
+
+    def _unfinished(self) -> Any:
+        """The newest unfinished game, through its snapshot when it has a usable one."""
+        if self._journal is None:
+            return None
+        from companion.snapshots import load_unfinished
+
+        return load_unfinished(self._journal)
+
+    def open_game(self, game_id: int | None, events: Any, *,
+                  replayed: StoredReplay | None = None) -> Update:
         """Rebuild a stored game from its journalled events (resume after a crash).
 
         An event that no longer replays (stored by an older version, or edited by hand)
@@ -142,44 +280,52 @@ class Session:
         if replayed.game is None:
             assert replayed.error is not None
             raise replayed.error
-        with self.lock:
-            self.damage = None
+        with self._lock:
+            self._damage = None
             if replayed.error is not None:
                 why = f"event {replayed.applied} no longer replays ({replayed.error})"
-                if self.journal is not None and game_id is not None:
-                    self.damage = self.journal.set_aside(game_id, replayed.applied, why)
+                if self._journal is not None and game_id is not None:
+                    self._damage = self._journal.set_aside(game_id, replayed.applied, why)
                 else:
-                    self.damage = f"the game stops before {why}"
-            self.game, self.game_id = replayed.game, game_id
+                    self._damage = f"the game stops before {why}"
+            self._game, self._game_id = replayed.game, game_id
             if self._background is not None:
                 self._background.opened(game_id, replayed.applied)
-            state = self.game.state
-            if state.winner is not None:
+            if self._game_over():
                 self._record_result()  # killed between the winning event and its result
-            self._notify(None)
-            return state
+            return self._notify(None)
 
     # --- events ---
 
-    def submit(self, event: Event) -> Result:
+    def submit(self, event: Any) -> Result:
         """Apply one event: refuse it unchanged, or journal it durably, then apply it."""
-        with self.lock:
-            game = self.game
+        with self._lock:
+            game = self._game
             if game is None:
                 raise NoGame("no game is open; start a new game first", code="no_game")
-            was_over = game.state.winner
+            was_over = game.rules.summary(game.state).winner
             result = game.evaluate(event)
-            if self._background is not None and self.game_id is not None:
-                self._background.accept(game, self.game_id, result)
-            elif self.journal is not None and self.game_id is not None:
-                self.journal.append(self.game_id, event.to_json())
+            if self._background is not None and self._game_id is not None:
+                self._background.accept(game, self._game_id, result)
+            elif self._journal is not None and self._game_id is not None:
+                self._journal.append(self._game_id, event.to_json())
                 game.accept(result)
             else:
                 game.accept(result)
-            if game.state.winner != was_over:
+            if game.rules.summary(game.state).winner != was_over:
                 self._record_result()
             self._notify(result)
             return result
+
+    def act(self, kind: str, **fields: Any) -> Result:
+        """Submit the game's event `kind` with `fields`, parsed by the rules (None fields
+        left out): `act("play", card="7")`, `act("undo")`."""
+        with self._lock:
+            game = self._game
+            if game is None:
+                raise NoGame("no game is open; start a new game first", code="no_game")
+            obj = {"type": kind, **{k: v for k, v in fields.items() if v is not None}}
+            return self.submit(read_event(game.rules, obj))
 
     def _record_result(self) -> None:
         """Write the winner (or None again after an undo) to the game's journal row.
@@ -188,39 +334,42 @@ class Session:
         here is logged, not raised: the event is saved and applied, and the result is
         written again the next time the game is opened.
         """
-        state = self.state
-        if self.journal is None or self.game_id is None or state is None:
+        game = self._game
+        if self._journal is None or self._game_id is None or game is None:
             return
-        if self.writer is not None:
-            self.writer.set_result(self.game_id, None if state.winner is None
-                                   else state.name(state.winner))
+        if self._background is not None:
+            self._background.writer.set_result(self._game_id, game.rules.summary(game.state).winner)
             return
         try:
-            self.journal.set_result(self.game_id, None if state.winner is None
-                                    else state.name(state.winner))
+            self._journal.set_result(self._game_id, game.rules.summary(game.state).winner)
         except JournalError as exc:
             log.warning("could not record the game's result: %s", exc)
 
+    # The card game's events by name (the rules parse and check them, as for a transcript).
+
     def play(self, card: str, target: str | None = None, player: str | None = None) -> Result:
-        return self.submit(Play(Card.parse(card), player, target))
+        return self.act("play", card=card, player=player, target=target)
 
     def press(self, player: str, t: float | None = None) -> Result:
         """A SORRY! button or name tap; `t` is the edge time on `self.clock` (default now)."""
-        return self.submit(Press(player, self.clock() if t is None else t))
+        return self.act("press", player=player, t=self.clock() if t is None else t)
 
-    def close_window(self, expected: Window | None = None) -> Result | None:
-        """Close the open window; with `expected`, only if that very window is still open."""
-        with self.lock:
-            state = self.state
-            if expected is not None and (state is None or state.window is not expected):
+    def close_window(self, expected: Any = None) -> Result | None:
+        """Close the open window; with `expected` (a state's window), only if that very
+        window is still open (a countdown or a tap that comes too late does nothing)."""
+        with self._lock:
+            game = self._game
+            countdown = getattr(game.rules, "countdown", None) if game is not None else None
+            timed = None if countdown is None else countdown(game.state)  # type: ignore[union-attr]
+            if expected is not None and (timed is None or timed.window is not expected):
                 return None
-            return self.submit(Close())
+            return self.submit(timed.close) if timed is not None else self.act("close")
 
     def end_play2(self) -> Result:
-        return self.submit(EndPlay2())
+        return self.act("end_play2")
 
     def tiebreak(self, player: str, total: int) -> Result:
-        return self.submit(Tiebreak(player, total))
+        return self.act("tiebreak", player=player, total=total)
 
     def undo(self) -> Result:
         return self.submit(Undo())
@@ -228,40 +377,59 @@ class Session:
     def redo(self) -> Result:
         return self.submit(Redo())
 
-    # --- what the UI asks ---
+    # --- the window timer ---
 
-    def legal_cards(self) -> frozenset[str]:
-        """Card codes the rules accept now (a SORRY! counts if any target, or none, works)."""
-        with self.lock:
-            game = self.game
-            if game is None:
-                return frozenset()
-            state = game.state
-            targets: list[str | None] = [None, *state.setup.players]
-            legal = set()
-            for card in ALL_CARDS:
-                for target in targets if card.kind is CardKind.SORRY else [None]:
-                    try:
-                        game.evaluate(Play(card, None, target))
-                    except CompanionError:
-                        continue
-                    legal.add(card.code)
-                    break
-            return frozenset(legal)
+    def set_window_seconds(self, kind: str, seconds: float) -> None:
+        """How long windows of `kind` ("steal", "block") stay open from now on."""
+        with self._lock:
+            if self._timer is None:
+                self._timer = WindowTimer(self, {kind: seconds}, clock=self.clock)
+            else:
+                self._timer.seconds[kind] = seconds
 
-    def flip_targets(self) -> tuple[str, ...]:
-        """Players a flip-back SORRY! may name now (empty: play it with no target).
-        Asked of the engine, like legal_cards, so the rule lives in one place."""
-        with self.lock:
-            game = self.game
-            if game is None:
-                return ()
-            sorry = Card.parse("sorry")
-            targets = []
-            for name in game.state.setup.players:
-                try:
-                    game.evaluate(Play(sorry, None, name))
-                except CompanionError:
-                    continue
-                targets.append(name)
-            return tuple(targets)
+    def window_seconds(self) -> dict[str, float]:
+        timer = self._timer
+        return {} if timer is None else dict(timer.seconds)
+
+    def remaining(self) -> float | None:
+        """Seconds left before the open window closes by itself (None: no countdown)."""
+        timer = self._timer
+        return None if timer is None else timer.remaining()
+
+    def close(self) -> None:
+        """Stop the window timer and write what is still in flight (the app is quitting);
+        safe to call twice."""
+        timer = self._timer
+        if timer is not None:
+            timer.stop()
+        if self._background is not None:
+            self._background.writer.close()
+
+    # --- the record ---
+
+    def game_stats(self) -> GameStats | None:
+        """The open game's figures from its effective history."""
+        with self._lock:
+            return None if self._game is None else game_stats(self._game)
+
+    def stored_stats(self, cache: dict[int, GameStats] | None = None) -> list[Any]:
+        """(record, figures or None) for every stored game, oldest first. `cache` keeps
+        finished games' figures between calls (a finished game never changes)."""
+        journal = self._journal
+        if journal is None:
+            return []
+        listing = []
+        for record in journal.games():
+            figures = None if cache is None else cache.get(record.game_id)
+            if figures is None:
+                game, _why = replay_events(journal.load(record.game_id).events)
+                figures = None if game is None else game_stats(game)
+                if figures is not None and cache is not None and record.winner is not None:
+                    cache[record.game_id] = figures
+            listing.append((record, figures))
+        return listing
+
+    @staticmethod
+    def leaders(figures: list[GameStats]) -> list[Any]:
+        """Totals per player over games, best first (companion.stats.aggregate)."""
+        return aggregate(figures)

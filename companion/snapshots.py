@@ -1,13 +1,15 @@
 """Snapshots of a game in the journal, so that resuming costs O(recent events).
 
 A snapshot is the game after event `seq`: its state and the newest `UNDO_DEPTH` undo
-and redo steps, as JSON with a CRC32, in a `snapshots` table beside the journal's own
-(created the first time one is written, so older journals need no migration). It also
+and redo steps, pickled with a CRC32 (any game whose states and events are frozen data;
+loading accepts only such types from companion.*), in a `snapshots` table beside the
+journal's own (created the first time one is written, so older journals need no
+migration). It also
 keeps `events_crc`, a position-weighted sum of the CRCs of events 0..seq (`events_check`),
 which SQLite recomputes on open without handing 10,000 rows to Python: the snapshot is
 used only if the journal's events still say exactly that (nothing set aside or rewritten
-under it). A snapshot that fails any check is ignored and the game is replayed from its events,
-as it always was; a snapshot never decides anything the events do not.
+under it). A snapshot that fails any check is ignored and the game is replayed from its
+events, as it always was; a snapshot never decides anything the events do not.
 
 After a resume from a snapshot, undo reaches back `UNDO_DEPTH` steps before the resume
 point (a full replay reaches back to the deal): enough for any table, and the price of
@@ -16,33 +18,33 @@ not replaying the whole evening.
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import json
+import pickle
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
 from typing import Any
 
-from companion.engine import Happening, Outcome
 from companion.errors import CompanionError, JournalError
-from companion.events import Setup, parse_event
 from companion.game import Game, Step, StoredReplay
 from companion.journal import Journal, StoredGame
-from companion.state import Awaiting, Cause, GameState, TiebreakRound, Window
 
 __all__ = ["EVERY", "UNDO_DEPTH", "Resumable", "encode", "events_term", "load_unfinished"]
 
 EVERY = 100  # a snapshot at least every EVERY events, and at the end of each round
 UNDO_DEPTH = 32  # undo/redo steps a snapshot keeps
 KEEP = 2  # snapshots kept per game (the newest; an older one if the newest is damaged)
-FORMAT = 1
 
 CREATE = """CREATE TABLE IF NOT EXISTS snapshots (
     game_id INTEGER NOT NULL,
     seq INTEGER NOT NULL,            -- the state after this event
     events_crc INTEGER NOT NULL,     -- the sum of events_term(seq, crc) over events 0..seq
-    json TEXT NOT NULL,
-    crc INTEGER NOT NULL,            -- zlib.crc32 of the UTF-8 JSON text
+    data BLOB NOT NULL,              -- encode(): the game's data types, pickled
+    crc INTEGER NOT NULL,            -- zlib.crc32 of data
     PRIMARY KEY (game_id, seq)
 )"""
 
@@ -65,99 +67,56 @@ def events_check(journal: Journal, game_id: int, seq: int) -> tuple[int, int]:
 
 # --- encoding ---
 
-
-class _States:
-    """Each distinct state object once (steps share them), referred to by index."""
-
-    def __init__(self) -> None:
-        self.index: dict[int, int] = {}
-        self.rows: list[list[Any]] = []
-
-    def ref(self, s: GameState) -> int:
-        key = id(s)
-        found = self.index.get(key)
-        if found is not None:
-            return found
-        w = s.window
-        window = None if w is None else [
-            w.kind.value, w.cause.value, w.scorer, w.victim, w.caller, w.caller_t,
-            None if w.before_call is None else self.ref(w.before_call)]
-        tb = s.tiebreak
-        row = [list(s.progress), list(s.hands), s.total, s.direction, s.turn, s.round, s.pile,
-               s.discards, s.draw_pile, s.owed, window,
-               None if tb is None else [list(tb.tied), list(tb.totals)], s.winner, s.reshuffles]
-        self.index[key] = len(self.rows)
-        self.rows.append(row)
-        return self.index[key]
+FORMAT = 2  # (FORMAT, setup, state, done, undone), pickled
 
 
-def _step(states: _States, step: Step) -> list[Any]:
-    return [step.event.to_json(), states.ref(step.before), states.ref(step.after),
-            [[o.what.value, o.seat, o.other, o.value] for o in step.outcomes]]
+class _CoreObjects(pickle.Unpickler):
+    """Unpickles only the core's and the games' own data types (named tuples, frozen
+    dataclasses, enums under companion.*): a damaged or foreign snapshot can fail to load,
+    never run anything."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module.split(".")[0] == "companion":
+            found = super().find_class(module, name)
+            if isinstance(found, type) and (issubclass(found, tuple | Enum)
+                                            or dataclasses.is_dataclass(found)):
+                return found
+        raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
 
 
-def encode(state: GameState, done: Iterable[Step], undone: Iterable[Step]) -> str:
-    """The snapshot's JSON text (immutable inputs: safe to run on the writer's thread)."""
-    states = _States()
-    body = {
-        "format": FORMAT,
-        "setup": state.setup.to_json(),
-        "state": states.ref(state),
-        "done": [_step(states, s) for s in done],
-        "undone": [_step(states, s) for s in undone],
-    }
-    body["states"] = states.rows
-    return json.dumps(body, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+def encode(state: Any, done: Iterable[Step], undone: Iterable[Step]) -> bytes:
+    """The snapshot's bytes (immutable inputs: safe to run on the writer's thread). Any
+    game whose states, steps and events are plain frozen data can be snapshotted."""
+    done, undone = tuple(done), tuple(undone)
+    setup = done[0].before.setup if done and hasattr(done[0].before, "setup") else None
+    setup = getattr(state, "setup", setup)
+    if setup is None:
+        raise ValueError("this game's states do not carry their setup")
+    return pickle.dumps((FORMAT, setup, state, done, undone), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def decode(text: str) -> Game:
-    """The game a snapshot describes; any inconsistency raises ValueError or KeyError."""
-    body = json.loads(text)
-    if body.get("format") != FORMAT:
+def decode(data: bytes) -> Game:
+    """The game a snapshot describes; anything wrong raises ValueError."""
+    try:
+        fmt, setup, state, done, undone = _CoreObjects(io.BytesIO(data)).load()
+    except Exception as exc:  # whatever a damaged pickle raises
+        raise ValueError(f"the snapshot cannot be read ({exc})") from exc
+    if fmt != FORMAT or not all(isinstance(s, Step) for s in (*done, *undone)):
         raise ValueError("unknown snapshot format")
-    setup = parse_event(body["setup"])
-    if not isinstance(setup, Setup):
-        raise ValueError("the snapshot's setup is not a setup")
-    rows = body["states"]
-    built: dict[int, GameState] = {}
-
-    def state(i: int) -> GameState:
-        if i in built:
-            return built[i]
-        (progress, hands, total, direction, turn, rnd, pile, discards, draw_pile, owed,
-         window, tiebreak, winner, reshuffles) = rows[i]
-        w = None
-        if window is not None:
-            kind, cause, scorer, victim, caller, caller_t, before = window
-            w = Window(Awaiting(kind), Cause(cause), scorer, victim, caller, caller_t,
-                       None if before is None else state(before))
-        tb = None if tiebreak is None else TiebreakRound(tuple(tiebreak[0]), tuple(tiebreak[1]))
-        built[i] = GameState(setup, tuple(progress), tuple(hands), total, direction, turn, rnd,
-                             pile, discards, draw_pile, owed, w, tb, winner, reshuffles)
-        return built[i]
-
-    def step(row: list[Any]) -> Step:
-        event, before, after, outcomes = row
-        return Step(parse_event(event), state(before), state(after),
-                    tuple(Outcome(Happening(o[0]), o[1], o[2], o[3]) for o in outcomes))
-
-    done = [step(r) for r in body["done"]]
-    undone = [step(r) for r in body["undone"]]
-    current = state(body["state"])
-    if current.card_count() != 93 or len(current.progress) != len(setup.players):
-        raise ValueError("the snapshot's state does not add up")
-    game = Game.restore(setup, current, done, undone)
-    if game.state != current:
+    try:
+        game = Game.restore(setup, state, done, undone)
+    except (CompanionError, AttributeError, TypeError) as exc:
+        raise ValueError(f"the snapshot's setup cannot be used ({exc})") from exc
+    if game.state != state:
         raise ValueError("the snapshot's steps do not end at its state")
     return game
 
 
-def write(conn: Any, game_id: int, seq: int, events_crc: int, text: str) -> None:
+def write(conn: Any, game_id: int, seq: int, events_crc: int, data: bytes) -> None:
     """Store a snapshot inside the caller's transaction, keeping the newest KEEP."""
     conn.execute(CREATE)
-    conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, events_crc, json, crc) "
-                 "VALUES (?, ?, ?, ?, ?)",
-                 (game_id, seq, events_crc, text, zlib.crc32(text.encode("utf-8"))))
+    conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, events_crc, data, crc) "
+                 "VALUES (?, ?, ?, ?, ?)", (game_id, seq, events_crc, data, zlib.crc32(data)))
     conn.execute("DELETE FROM snapshots WHERE game_id = ? AND seq NOT IN (SELECT seq FROM "
                  "snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT ?)",
                  (game_id, game_id, KEEP))
@@ -203,7 +162,7 @@ class Resumable:
         applied = self.snapshot_seq + 1
         for obj in self.recent:
             try:
-                game.push(parse_event(obj))
+                game.push_json(obj)
             except CompanionError as exc:
                 return StoredReplay(game, applied, exc)
             applied += 1
@@ -211,12 +170,12 @@ class Resumable:
 
 
 def decode_verified(journal: Journal, game_id: int, seq: int) -> Game:
-    rows = journal.query("SELECT json, crc FROM snapshots WHERE game_id = ? AND seq = ?",
+    rows = journal.query("SELECT data, crc FROM snapshots WHERE game_id = ? AND seq = ?",
                          (game_id, seq))
-    text, crc = rows[0]
-    if zlib.crc32(text.encode("utf-8")) != crc:
+    data, crc = rows[0]
+    if not isinstance(data, bytes) or zlib.crc32(data) != crc:
         raise ValueError("the snapshot's checksum does not match")
-    return decode(text)
+    return decode(data)
 
 
 def _snapshot_rows(journal: Journal, game_id: int) -> list[tuple[int, int]]:
@@ -266,11 +225,10 @@ def load_unfinished(journal: Journal) -> Resumable | StoredGame | None:
     from companion.journal import _when  # one parser of stored times
 
     resumable = Resumable(journal, game_id, _when(started), snap + 1 + len(recent), snap,
-                          tuple(recent),
-                          None, winner, bool(abandoned))
+                          tuple(recent), None, winner, bool(abandoned))
     try:
         replayed = resumable.replay()
-    except (ValueError, KeyError, TypeError, IndexError, CompanionError):
+    except (ValueError, CompanionError):
         return journal.unfinished()  # a damaged snapshot is ignored: replay the events
     if replayed.error is not None:  # an event after it no longer replays: the slow path
         return journal.unfinished()  # and open_game sets it aside, as ever

@@ -1,136 +1,98 @@
-"""Statistics from games' effective histories: per player, per game and over the journal.
+"""Statistics over stored games, whatever the game: per player, per game, over the journal.
 
-Everything is counted from the engine's outcomes on `Game.steps`, so an undone event
-never counts and the rules are not restated here. A round "won" is a round whose
-advance for reaching 21 went to that player: kept (ROUND_KEPT, also after a block) or
-stolen (STOLEN).
+Each game's counters come from its rules (`Rules.stats` on `Game.steps`, so an undone
+event never counts); the core adds games and wins and sums the counters over games.
 
->>> from companion.events import Setup
->>> g = Game(Setup.create(["Ana", "Ben"]))
->>> for card in ("10", "10", "5"):
-...     _ = g.play(card)
+>>> g = Game.from_json([{"type": "setup", "players": ["Ana", "Ben"]},
+...                     *({"type": "play", "card": c} for c in ("10", "10", "5"))])
 >>> [(p.name, p.busts) for p in game_stats(g).players]
 [('Ana', 1), ('Ben', 0)]
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine import Happening
 from companion.game import Game
 
-__all__ = [
-    "GameStats", "PlayerStats", "RoundProgress", "aggregate", "game_stats",
-    "progress_history", "replay_events",
-]
-
-_COUNTED = {
-    Happening.ROUND_KEPT: "rounds_won",
-    Happening.STOLEN: "rounds_won",
-    Happening.BUST: "busts",
-    Happening.STEAL_BLOCKED: "steals_blocked",
-}
+__all__ = ["GameStats", "PlayerStats", "aggregate", "game_stats", "replay_events"]
 
 
-@dataclass(frozen=True, slots=True)
 class PlayerStats:
-    """One player's figures; `steals` are steals made, `steals_blocked` steals they blocked."""
+    """One player's figures: games and wins (the core's), and the game's own counters
+    (the card game's rounds_won, busts, steals, steals_blocked), read as attributes."""
 
-    name: str
-    games: int = 0
-    wins: int = 0
-    rounds_won: int = 0
-    busts: int = 0
-    steals: int = 0
-    steals_blocked: int = 0
+    __slots__ = ("counters", "games", "name", "wins")
+
+    def __init__(self, name: str, games: int = 0, wins: int = 0, **counters: int) -> None:
+        self.name, self.games, self.wins = name, games, wins
+        self.counters: dict[str, int] = dict(counters)
+
+    def __getattr__(self, key: str) -> int:
+        counters = object.__getattribute__(self, "counters") if key != "counters" else None
+        if counters is None or key not in counters:
+            raise AttributeError(f"{type(self).__name__} has no figure {key!r}")
+        value: int = counters[key]
+        return value
 
     def __add__(self, other: PlayerStats) -> PlayerStats:
-        return PlayerStats(
-            self.name, self.games + other.games, self.wins + other.wins,
-            self.rounds_won + other.rounds_won, self.busts + other.busts,
-            self.steals + other.steals, self.steals_blocked + other.steals_blocked)
+        keys = dict.fromkeys([*self.counters, *other.counters])
+        return PlayerStats(self.name, self.games + other.games, self.wins + other.wins,
+                           **{k: self.counters.get(k, 0) + other.counters.get(k, 0)
+                              for k in keys})
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PlayerStats) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        figures = ", ".join(f"{k}={v!r}" for k, v in self.to_json().items() if k != "name")
+        return f"PlayerStats({self.name!r}, {figures})"
 
     def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class RoundProgress:
-    """Every seat's progress right after round `round` ended."""
-
-    round: int
-    progress: tuple[int, ...]
+        return {"name": self.name, "games": self.games, "wins": self.wins, **self.counters}
 
 
 @dataclass(frozen=True, slots=True)
 class GameStats:
     players: tuple[PlayerStats, ...]  # in seat order
-    rounds: tuple[RoundProgress, ...]
     winner: str | None
-
-    @property
-    def rounds_played(self) -> int:
-        return len(self.rounds)
+    rounds_played: int | None = None  # for games that have rounds (the card game)
 
 
 def game_stats(game: Game) -> GameStats:
     """One game's figures, from its effective history (undone steps do not count)."""
-    state = game.state
-    names = game.setup.players
-    counts = [dict.fromkeys(("rounds_won", "busts", "steals", "steals_blocked"), 0)
-              for _ in names]
-    for step in game.steps:
-        for out in step.outcomes:
-            if out.seat is None:
-                continue
-            key = _COUNTED.get(out.what)
-            if key is not None:
-                counts[out.seat][key] += 1
-            if out.what is Happening.STOLEN:
-                counts[out.seat]["steals"] += 1
+    rules, steps = game.rules, game.steps
+    summary = rules.summary(game.state)
+    names: tuple[str, ...] = getattr(rules, "counters", ())
+    per_player: Mapping[str, Mapping[str, int]] = rules.stats(steps)
     players = tuple(
-        PlayerStats(name, games=1, wins=int(state.winner == seat), **counts[seat])
-        for seat, name in enumerate(names))
-    winner = None if state.winner is None else state.name(state.winner)
-    return GameStats(players, progress_history(game), winner)
-
-
-def progress_history(game: Game) -> tuple[RoundProgress, ...]:
-    """Progress after each ended round, for the game-over picture.
-
-    Followed outcome by outcome (an advance's value is the new progress), because one
-    event can end two rounds: a card logged while a window is open closes it first.
-    """
-    history: list[RoundProgress] = []
-    for step in game.steps:
-        progress = list(step.before.progress)
-        for out in step.outcomes:
-            if out.what in (Happening.ADVANCE, Happening.MOVE_BACK) and out.seat is not None:
-                progress[out.seat] = int(out.value or 0)
-            elif out.what is Happening.ROUND_ENDED:
-                history.append(RoundProgress(int(out.value or 0), tuple(progress)))
-    return tuple(history)
+        PlayerStats(name, games=1, wins=int(summary.winner == name),
+                    **{**dict.fromkeys(names, 0), **per_player.get(name, {})})
+        for name in summary.players)
+    rounds = getattr(rules, "rounds_played", None)
+    return GameStats(players, summary.winner, None if rounds is None else rounds(steps))
 
 
 def aggregate(games: Iterable[GameStats]) -> list[PlayerStats]:
     """Totals per player over many games; names that differ only in case are one player.
 
-    Ordered by wins, then rounds won, then name.
+    Ordered by wins, then the game's first counter (the card game's rounds won), then name.
     """
     totals: dict[str, PlayerStats] = {}
     for stats in games:
         for player in stats.players:
             key = player.name.casefold()
-            if key in totals:
-                totals[key] = totals[key] + player
-            else:
-                totals[key] = player
-    return sorted(totals.values(),
-                  key=lambda p: (-p.wins, -p.rounds_won, p.name.casefold()))
+            totals[key] = totals[key] + player if key in totals else player
+
+    def order(p: PlayerStats) -> tuple[int, int, str]:
+        first = next(iter(p.counters.values()), 0)
+        return -p.wins, -first, p.name.casefold()
+
+    return sorted(totals.values(), key=order)
 
 
 def replay_events(events: Iterable[dict[str, Any]]) -> tuple[Game | None, str | None]:

@@ -1,7 +1,8 @@
 """Transcripts (TRANSCRIPT.md): JSON Lines in, a game out; events out, JSON Lines back.
 
 Replay stops at the first line that breaks the rules or the format and says which line
-and why; everything before it is kept (the `Game` it returns holds that state).
+and why; everything before it is kept (the `Game` it returns holds that state). The
+setup's `"game"` picks the rules (default the card game).
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from companion import games
 from companion.errors import CompanionError, TranscriptError
-from companion.events import Event, Setup, parse_event
-from companion.game import Game
+from companion.game import Game, read_event, read_setup
 
 
 @dataclass
@@ -38,13 +39,11 @@ def replay_lines(lines: Iterable[str | bytes]) -> Replay:
         if not line.strip():
             continue
         try:
-            event = _parse_line(line)
+            obj = _parse_line(line)
             if game is None:
-                if not isinstance(event, Setup):
-                    raise TranscriptError(number, "the first event must be a setup")
-                game = Game(event)
+                game = Game(_first(number, obj))
             else:
-                game.push(event)
+                game.push(read_event(game.rules, obj))
         except TranscriptError as exc:
             return Replay(game, exc, applied)
         except CompanionError as exc:
@@ -55,24 +54,31 @@ def replay_lines(lines: Iterable[str | bytes]) -> Replay:
     return Replay(game, None, applied)
 
 
-def _parse_line(line: str | bytes) -> Event:
+def _first(number: int, obj: Any) -> Any:
+    """The setup; any other first line is read (its own faults first), then refused."""
+    if isinstance(obj, dict) and obj.get("type") != "setup":
+        read_event(games.get(), obj)
+        raise TranscriptError(number, "the first event must be a setup")
+    return read_setup(obj)
+
+
+def _parse_line(line: str | bytes) -> Any:
     if isinstance(line, bytes):
         try:
             line = line.decode("utf-8")
         except UnicodeDecodeError:
             raise CompanionError("not UTF-8 text; a transcript is UTF-8 JSON Lines") from None
     try:
-        obj = json.loads(line)
+        return json.loads(line)
     except json.JSONDecodeError as exc:
         raise CompanionError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
     except ValueError as exc:  # e.g. an integer longer than Python converts
         raise CompanionError(f"not a usable JSON line ({exc})") from None
     except RecursionError:
         raise CompanionError("not a usable JSON line (nested too deeply)") from None
-    return parse_event(obj)
 
 
-def write_transcript(out: TextIO, events: Iterable[Event | dict[str, Any]]) -> int:
+def write_transcript(out: TextIO, events: Iterable[Any]) -> int:
     """Write events (typed, or the JSON objects the journal stores) as JSON Lines."""
     count = 0
     for event in events:
@@ -80,4 +86,3 @@ def write_transcript(out: TextIO, events: Iterable[Event | dict[str, Any]]) -> i
         out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
         count += 1
     return count
-

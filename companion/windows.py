@@ -1,9 +1,11 @@
-"""Closes a steal or block window when its time runs out (RULES R9, R10; 5 s by default).
+"""Closes a window when its time runs out (the card game's steal and block windows,
+RULES R9, R10; 5 s by default). The Session's own, private timer.
 
-The engine has no clock; this timer watches the session and submits `close` for the very
-window it timed, so a window closed earlier (by a card, a block or the scorekeeper) or
-reopened by undo is never closed by a stale timer. Undo reopening a window starts a
-fresh countdown. The UI reads `deadline` to draw the countdown.
+The rules have no clock; a game whose rules say which window runs a countdown
+(`Rules.countdown`, companion/rules.py) gets this timer. It watches the session and
+submits the close event for the very window it timed, so a window closed earlier (by a
+card, a block or the scorekeeper) or reopened by undo is never closed by a stale timer.
+Undo reopening a window starts a fresh countdown.
 """
 
 from __future__ import annotations
@@ -11,21 +13,16 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
+from typing import TYPE_CHECKING, Any
 
-from companion.errors import CompanionError
-from companion.session import Session, Update
-from companion.state import Awaiting, Window
+from companion.errors import REFUSALS
+from companion.rules import Countdown
 
+if TYPE_CHECKING:
+    from companion.session import Session, Update
 
-def _same_window(a: Window | None, b: Window | None) -> bool:
-    """The same open window: identical, or only the caller's edge time refined."""
-    if a is b:
-        return True
-    if a is None or b is None:
-        return False
-    return (a.kind, a.cause, a.scorer, a.victim, a.caller) == (
-        b.kind, b.cause, b.scorer, b.victim, b.caller)
+DEFAULT_SECONDS = 5.0
 
 
 class WindowTimer:
@@ -33,34 +30,34 @@ class WindowTimer:
     that fired just as its window was closed (or closed and reopened by undo) finds its
     generation gone and does nothing."""
 
-    def __init__(self, session: Session, *, steal_seconds: float = 5.0,
-                 block_seconds: float = 5.0,
+    def __init__(self, session: Session, seconds: Mapping[str, float] | None = None, *,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.session = session
-        self.seconds = {Awaiting.STEAL: steal_seconds, Awaiting.BLOCK: block_seconds}
+        self.seconds: dict[str, float] = dict(seconds or {})
         self.clock = clock
-        self.window: Window | None = None
+        self.key: Hashable | None = None
+        self.window: Any = None
         self.deadline: float | None = None
         self._timer: threading.Timer | None = None
         self._generation = 0
         self._stopped = False
-        with session.lock:
+        with session._lock:
             self._unsubscribe = session.subscribe(self._on_update)
-            if session.state is not None:
-                self._watch(session.state.window)
+            if session.update is not None:
+                self._on_update(session.update)
 
     def _on_update(self, update: Update) -> None:
-        self._watch(update.state.window)
-
-    def _watch(self, window: Window | None) -> None:
         """Called with the session's lock held."""
-        if _same_window(window, self.window):
-            self.window = window
+        countdown = _countdown(self.session, update.state)
+        key = None if countdown is None else countdown.key
+        if key == self.key:
+            self.window = None if countdown is None else countdown.window
             return
         self._cancel()
-        self.window, self.deadline = window, None
-        if window is not None:
-            seconds = self.seconds[window.kind]
+        self.key, self.window, self.deadline = key, None, None
+        if countdown is not None:
+            seconds = self.seconds.get(countdown.kind, DEFAULT_SECONDS)
+            self.window = countdown.window
             self.deadline = self.clock() + seconds
             self._timer = threading.Timer(seconds, self._expire, args=(self._generation,))
             self._timer.daemon = True
@@ -78,17 +75,24 @@ class WindowTimer:
         return None if deadline is None else max(0.0, deadline - self.clock())
 
     def _expire(self, generation: int) -> None:
-        with self.session.lock:
+        with self.session._lock:
             if generation != self._generation or self._stopped:
                 return
             # A journal that refuses leaves the window open; the UI shows the error.
-            with contextlib.suppress(CompanionError):
+            with contextlib.suppress(*REFUSALS):
                 self.session.close_window(expected=self.window)
 
     def stop(self) -> None:
-        with self.session.lock:
+        with self.session._lock:
             if self._stopped:
                 return
             self._stopped = True
             self._cancel()
             self._unsubscribe()
+
+
+def _countdown(session: Session, state: Any) -> Countdown | None:
+    rules = session.rules
+    countdown = getattr(rules, "countdown", None)
+    result: Countdown | None = None if countdown is None else countdown(state)
+    return result

@@ -89,7 +89,7 @@ def check_ledboard(cfg: LedBoardConfig, *, board_port: str | None = None,
     if not cfg.enabled and not board_port:
         return Check("ledboard", "off", "[ledboard] enabled = false")
     try:
-        from hardware.boardlink import HELLO_WAIT_S, BoardError, BoardLink
+        from hardware.ledboardlink import HELLO_WAIT_S, LedBoardError, LedBoardLink
         from hardware.ports import PortConfigError, PortFinder
     except ImportError as exc:
         return Check("ledboard", "warn", f"pyserial is not installed ({exc.name})",
@@ -106,9 +106,9 @@ def check_ledboard(cfg: LedBoardConfig, *, board_port: str | None = None,
     problems = []
     for port in ports:
         try:
-            link = BoardLink.open(port, baud=cfg.baud,
+            link = LedBoardLink.open(port, baud=cfg.baud,
                                   hello_wait=HELLO_WAIT_S if hello_wait is None else hello_wait)
-        except (BoardError, ValueError) as exc:
+        except (LedBoardError, ValueError) as exc:
             problems.append(str(exc))
             continue
         hello = link.hello

@@ -15,8 +15,8 @@ from typing import Any
 
 from gpiozero import LED
 
+from companion.games.revenge import GameState
 from companion.session import Session, Update
-from companion.state import GameState
 from hardware.buttons import GpioSetupError, pin_factory_or_default
 from hardware.mailbox import Latest
 from hardware.pinplan import PinUse, explain_gpio_error

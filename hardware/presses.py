@@ -11,9 +11,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from companion.errors import CompanionError
-from companion.game import Result
-from companion.session import Session
+from companion.errors import REFUSALS, CompanionError, NoGame
+from companion.session import Result, Session
 from hardware.buttons import ButtonPress
 
 log = logging.getLogger(__name__)
@@ -28,7 +27,7 @@ class PressRouter:
     def __call__(self, press: ButtonPress) -> Result | None:
         try:
             return self._submit(press)
-        except CompanionError as exc:  # "no game is open", "nothing to undo", ...
+        except REFUSALS as exc:  # "no game is open", "nothing to undo", a full disk, ...
             self._refuse(f"{press.use.role}: {exc}")
             return None
 
@@ -37,10 +36,11 @@ class PressRouter:
         if use.seat is not None:
             state = self.session.state
             if state is None:
-                raise CompanionError("no game is open; start a new game first")
+                raise NoGame("no game is open; start a new game first", code="no_game")
             players = state.setup.players
             if use.seat >= len(players):
-                raise CompanionError(f"only {len(players)} play, so this seat is empty")
+                raise CompanionError(f"only {len(players)} play, so this seat is empty",
+                                     code="empty_seat", players=len(players))
             return self.session.press(players[use.seat], press.t)
         if use.role == "undo button":
             return self.session.undo()

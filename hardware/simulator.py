@@ -71,7 +71,7 @@ class SimulatedBoard:
     # --- observing ---
 
     @property
-    def state(self) -> pawnled.BoardState | None:
+    def state(self) -> pawnled.LedBoardState | None:
         return self.board.state
 
     def pixels(self) -> list[RGB]:

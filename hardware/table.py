@@ -30,7 +30,7 @@ class TableHardware:
         self.on_status = on_status
         self.buttons: Any = None  # hardware.buttons.ButtonPanel
         self.lamps: Any = None  # hardware.lamps.SeatLamps
-        self.board: Any = None  # hardware.ledhost.BoardHost
+        self.board: Any = None  # hardware.ledboardhost.LedBoardHost
         self._statuses: dict[str, Status] = {}
         self._lock = threading.Lock()
         self._unsubscribe: list[Callable[[], None]] = []
@@ -136,7 +136,7 @@ def _start_board(hw: TableHardware, session: Session, cfg: LedBoardConfig,
         hw.report(Status("ledboard", StatusKind.OFF, "[ledboard] enabled = false"))
         return
     try:
-        from hardware.ledhost import BoardHost
+        from hardware.ledboardhost import LedBoardHost
         from hardware.ports import PortConfigError, PortFinder
     except ImportError as exc:
         hw.report(Status("ledboard", StatusKind.GAVE_UP,
@@ -145,7 +145,7 @@ def _start_board(hw: TableHardware, session: Session, cfg: LedBoardConfig,
         return
     try:
         finder = PortFinder(port=board_port or cfg.port, ids=cfg.ids)
-        host = BoardHost(ports=finder, looking_for=finder.looking_for, baud=cfg.baud,
+        host = LedBoardHost(ports=finder, looking_for=finder.looking_for, baud=cfg.baud,
                          brightness=cfg.brightness, on_status=hw.report)
     except (PortConfigError, ValueError) as exc:
         hw.report(Status("ledboard", StatusKind.GAVE_UP, str(exc)))

@@ -33,7 +33,7 @@ def led(rgb: RGB, *, color: bool) -> str:
     return f"\x1b[38;2;{r};{g};{b}m{LIT}{RESET}"
 
 
-def draw(pixels: Sequence[RGB], state: pawnled.BoardState | None, *, waiting: bool,
+def draw(pixels: Sequence[RGB], state: pawnled.LedBoardState | None, *, waiting: bool,
          color: bool = True) -> str:
     """The board as text: a header, then per seat its 4 pawn LEDs and its turn LED."""
     if state is None:

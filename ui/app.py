@@ -22,12 +22,9 @@ from kivy.graphics.opengl import glFlush
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion import snapshots
-from companion.errors import CompanionError
-from companion.events import Setup
-from companion.journal_writer import LAG_MARK_S, JournalWriter
+from companion.errors import REFUSALS
+from companion.games.revenge import Setup
 from companion.session import Session
-from companion.windows import WindowTimer
 from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
 from ui.kvload import load_kv, register_fonts
@@ -93,19 +90,18 @@ class CompanionApp(App):
         self.on_ready = on_ready
         self.lang = settings.language if settings.language in LANGUAGES else "en"
         self.choices = Choices.load(self.data_dir)
-        # The screen never waits for the disk: the writer's thread makes taps durable.
-        self.writer = JournalWriter(journal) if journal is not None else None
-        self.session = Session(journal, writer=self.writer)
+        self.session = Session(
+            journal,
+            window_seconds={"steal": settings.steal_seconds, "block": settings.block_seconds},
+            background=True,  # the screen never waits for the disk: a writer thread saves
+        )
         self._saving = False
         self._saving_event: Any = None
-        self.timer = WindowTimer(
-            self.session, steal_seconds=settings.steal_seconds, block_seconds=settings.block_seconds
-        )
         self.voice = (
             voice if voice is not None else Voice(settings.voice_command, enabled=settings.voice)
         )
         self.model = TableModel(
-            self.session, remaining=self.timer.remaining, speak=self.voice.say, lang=self.lang
+            self.session, remaining=self.session.remaining, speak=self.voice.say, lang=self.lang
         )
         self.link = HardwareLink(
             self.session, config, board_port=board_port, enabled=start_hardware, lang=self.lang
@@ -144,7 +140,7 @@ class CompanionApp(App):
         self.status = "  ·  ".join(parts)
 
     def _check_saving(self, *_: Any) -> None:
-        saving = self.writer is not None and self.writer.lag() > LAG_MARK_S
+        saving = self.session.saving()
         if saving != self._saving:
             self._saving = saving
             self._show_status()
@@ -180,7 +176,7 @@ class CompanionApp(App):
         return root.get_screen(name)
 
     def on_start(self) -> None:
-        stored = snapshots.load_unfinished(self.journal) if self.journal is not None else None
+        stored = self.session.preview()
         if stored is not None:
             self.screen("resume").offer(stored)
             self.show("resume")
@@ -190,7 +186,7 @@ class CompanionApp(App):
         Window.bind(on_flip=self._on_first_frame)
         Window.bind(on_flip=_start_rasterising)
         self.link.start()
-        if self.writer is not None:
+        if self.session.writer is not None:
             self._saving_event = Clock.schedule_interval(self._check_saving, SAVING_CHECK_S)
 
     def _on_first_frame(self, *_: Any) -> None:
@@ -232,12 +228,10 @@ class CompanionApp(App):
             self._prewarm_event.cancel()
         if self._saving_event is not None:
             self._saving_event.cancel()
-        self.timer.stop()
+        self.session.close()  # what is still in flight is written before the journal closes
         self.model.close()
         self.voice.close()
         self.link.close()
-        if self.writer is not None:
-            self.writer.close()  # what is still in flight is written before the journal closes
 
     # --- navigation ---
 
@@ -260,13 +254,13 @@ class CompanionApp(App):
         """Run one session call; a refusal becomes one sentence on screen, nothing else."""
         try:
             action()
-        except CompanionError as exc:
+        except REFUSALS as exc:
             self.model.message = refusal(exc, self.lang)
             return False
         return True
 
     def start_game(self, setup: Setup) -> None:
-        if not self.submit(lambda: self._new_game(setup)):
+        if not self.submit(lambda: self.session.new_game(setup, abandon=True)):
             return
         self.choices.remember(
             list(setup.players),
@@ -279,22 +273,8 @@ class CompanionApp(App):
         self.show("table")
         self.model.refresh()
 
-    def _new_game(self, setup: Setup) -> None:
-        old = self.session.game_id
-        state = self.session.state
-        if self.journal is not None and old is not None and state is not None and not state.over:
-            self.journal.abandon(old)
-        self.session.new_game(setup)
-
-    def _open_stored(self, stored: Any) -> None:
-        """Open a stored game; from its snapshot when it came with one (O(recent events))."""
-        if hasattr(stored, "replay"):
-            self.session.open_game(stored.game_id, (), replayed=stored.replay())
-        else:
-            self.session.open_game(stored.game_id, stored.events)
-
     def resume_game(self, stored: Any) -> None:
-        if self.submit(lambda: self._open_stored(stored)):
+        if self.submit(lambda: self.session.resume(stored.game_id)):
             self.model.refresh()
             self.show(PHASE_SCREENS.get(self.model.phase, "table"))
 
@@ -302,7 +282,7 @@ class CompanionApp(App):
         """To the new-game form; the stored game stays open (and resumable) until a new
         game really starts, so this tap can be taken back with "Back to the game"."""
         if stored is not None:
-            self.submit(lambda: self._open_stored(stored))
+            self.submit(lambda: self.session.resume(stored.game_id))
             self.model.refresh()
         self.new_game_form()
 

@@ -37,7 +37,7 @@ def build_app(
     on_ready: Callable[[Any], None] | None = None,
 ) -> Any:
     """The app on this data_dir: journal opened, settings.json laid over the config."""
-    from companion.journal import Journal
+    from companion.session import Session
     from ui.prefs import UiSettings, config_with
 
     data_dir = Path(data_dir)
@@ -52,7 +52,7 @@ def build_app(
     return CompanionApp(
         settings=settings,
         data_dir=data_dir,
-        journal=Journal.open(data_dir),
+        journal=Session.open_journal(data_dir),
         config=config_with(config, settings),
         board_port=board_port,
         start_hardware=start_hardware,

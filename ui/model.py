@@ -22,11 +22,16 @@ from kivy.properties import (
     StringProperty,
 )
 
-from companion.engine import Happening
-from companion.events import Play
-from companion.game import Game, Result, ResultKind
-from companion.session import Session, Update
-from companion.state import Awaiting, Cause, GameState
+from companion.games.revenge import (
+    Awaiting,
+    Cause,
+    GameState,
+    Happening,
+    Play,
+    flip_targets,
+    legal_cards,
+)
+from companion.session import Result, ResultKind, Session, Update
 from ui.i18n import tr
 from ui.wording import card_name, outcome_message, spoken, step_label
 
@@ -112,7 +117,7 @@ class TableModel(EventDispatcher):
             update = self._inbox.popleft()
             if update.result is None:  # a new or resumed game, or back to the last saved
                 self.warning = self.notice = ""
-                damage = self.session.damage
+                damage = update.damage
                 self.message = tr("damage", self.lang, damage=damage) if damage else ""
                 if update.unsaved:
                     self.message = tr("unsaved", self.lang, why=update.unsaved)
@@ -160,29 +165,27 @@ class TableModel(EventDispatcher):
 
     def refresh(self, *_: object) -> None:
         """Recompute every property from the session's current game."""
-        session = self.session
-        with session.lock:
-            game = session.game
-            if game is None:
-                self.phase = "none"
-                return
-            state = game.state
-            legal = session.legal_cards() if state.running else frozenset()
-            targets = session.flip_targets() if state.running else ()
-            self._table(game, state)
-            self.legal = legal
-            self.flip_targets = list(targets)
-            self._window(state)
-            self._tiebreak(state)
-            self.winner = "" if state.winner is None else state.name(state.winner)
-            self.phase = "over" if state.over else ("tiebreak" if state.tiebreak else "table")
+        update = self.session.update  # immutable: read without the session's lock
+        if update is None:
+            self.phase = "none"
+            return
+        state = update.state
+        legal = legal_cards(update.legal) if state.running else frozenset()
+        targets = flip_targets(update.legal) if state.running else ()
+        self._table(update, state)
+        self.legal = legal
+        self.flip_targets = list(targets)
+        self._window(state)
+        self._tiebreak(state)
+        self.winner = "" if state.winner is None else state.name(state.winner)
+        self.phase = "over" if state.over else ("tiebreak" if state.tiebreak else "table")
         self.revision += 1
 
-    def _table(self, game: Game, state: GameState) -> None:
+    def _table(self, game: Update, state: GameState) -> None:
         lang = self.lang
         self.total = state.total
         cards: list[str] = []
-        for step in game.newest_steps():
+        for step in reversed(game.steps):  # lazy on a History: only the last few
             if step.before.round != state.round or len(cards) >= RECENT_CARDS:
                 break
             if isinstance(step.event, Play):
@@ -212,7 +215,7 @@ class TableModel(EventDispatcher):
         self.direction_text = tr("forward" if state.direction > 0 else "reverse", lang)
         self.owed = state.owed
         self.owed_text = tr("play2_owed", lang, n=state.owed) if state.owed else ""
-        undo, redo = game.undo_step, game.redo_step
+        undo, redo = game.undo, game.redo
         self.can_undo, self.can_redo = undo is not None, redo is not None
         self.undo_text = (
             tr("undo", lang, what=step_label(undo.event, undo.before, lang))

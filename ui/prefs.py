@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import WINDOW_SECONDS
-from companion.events import MAX_PAWNS
+from companion.games.revenge import MAX_PAWNS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 CHOICES_FILE = "choices.json"

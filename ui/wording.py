@@ -5,11 +5,20 @@ events, outcomes); it never decides a rule.
 
 from __future__ import annotations
 
-from companion.cards import Card, CardKind
-from companion.engine import Happening, Outcome
 from companion.errors import CompanionError
-from companion.events import Close, EndPlay2, Event, Play, Press, Tiebreak
-from companion.state import GameState
+from companion.games.revenge import (
+    Card,
+    CardKind,
+    Close,
+    EndPlay2,
+    Event,
+    GameState,
+    Happening,
+    Outcome,
+    Play,
+    Press,
+    Tiebreak,
+)
 from ui.i18n import table, tr
 
 _ACTION_NAMES = {

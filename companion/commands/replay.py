@@ -11,7 +11,6 @@ import argparse
 import json
 import sys
 
-from companion.state import GameState
 from companion.transcript import replay_lines
 
 
@@ -33,32 +32,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     result = replay_lines(data.splitlines())
-    state = None if result.game is None else result.game.state
+    game = result.game
     if args.json:
-        print(json.dumps(None if state is None else state.to_json(), ensure_ascii=False))
-    elif state is not None:
-        print(summary(state))
+        print(json.dumps(None if game is None else game.rules.state_json(game.state),
+                         ensure_ascii=False))
+    elif game is not None:
+        describe = getattr(game.rules, "describe", None)
+        print(describe(game.state) if describe is not None
+              else json.dumps(game.rules.state_json(game.state), ensure_ascii=False, indent=1))
     if result.error is not None:
         print(str(result.error), file=sys.stderr)
         return 1
     return 0
 
-
-def summary(state: GameState) -> str:
-    """A few readable lines: each player's HOME pawns, the total, whose turn, the winner."""
-    lines = [
-        f"{p.name:<12} {p.color.value:<6} home {p.home}/{state.setup.pawns}  "
-        f"progress {p.progress}/{state.goal}  hand {p.hand}"
-        for p in state.players
-    ]
-    lines.append(f"round {state.round}, total {state.total}, "
-                 f"direction {'forward' if state.direction == 1 else 'reverse'}, "
-                 f"draw pile {state.draw_pile}")
-    if state.winner is not None:
-        lines.append(f"winner: {state.name(state.winner)}")
-    elif state.tiebreak is not None:
-        lines.append("tiebreaker: " + ", ".join(state.name(s) for s in state.tiebreak.tied))
-    else:
-        waiting = f" (awaiting {state.awaiting.value})" if state.awaiting else ""
-        lines.append(f"next: {state.turn_name}{waiting}")
-    return "\n".join(lines)

@@ -18,8 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.config import config_from_args
-from companion.events import MAX_PAWNS, MAX_PLAYERS, MIN_PLAYERS, Event, Setup, Variant
-from companion.simulate import Disagreement, SimulatedGame, simulate
+from companion.games.revenge.events import (
+    MAX_PAWNS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Event,
+    Setup,
+    Variant,
+)
+from companion.games.revenge.simulate import Disagreement, SimulatedGame, simulate
 from companion.transcript import write_transcript
 
 

@@ -14,7 +14,8 @@ import sys
 from companion.commands.history import format_table, open_journal, report_damage
 from companion.stats import GameStats, aggregate, game_stats, replay_events
 
-HEADERS = ("PLAYER", "GAMES", "WINS", "ROUNDS WON", "BUSTS", "STEALS MADE", "STEALS BLOCKED")
+HEADERS = ("PLAYER", "GAMES", "WINS")  # then each of the game's counters, in its order
+COUNTER_HEADERS = {"steals": "STEALS MADE"}  # else the counter's name in capitals
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,7 +45,10 @@ def run(args: argparse.Namespace) -> int:
     if not players:
         print("No games are stored yet.")
         return 0
-    rows = [(p.name, p.games, p.wins, p.rounds_won, p.busts, p.steals, p.steals_blocked)
+    counters = list(dict.fromkeys(k for p in players for k in p.counters))
+    headers = (*HEADERS, *(COUNTER_HEADERS.get(k, k.replace("_", " ").upper())
+                           for k in counters))
+    rows = [(p.name, p.games, p.wins, *(p.counters.get(k, 0) for k in counters))
             for p in players]
-    print(format_table(HEADERS, rows, right=range(1, len(HEADERS))))
+    print(format_table(headers, rows, right=range(1, len(headers))))
     return 0

@@ -49,7 +49,7 @@ class Board:
         self.strip = strip
         self.uid = uid
         self.reader = pawnled.LineReader()
-        self.state = None  # the last valid BoardState
+        self.state = None  # the last valid LedBoardState
         self.greeted = False
         self.errors = 0  # lines refused since boot
         self._diff = ticks_diff or _subtract
@@ -78,7 +78,7 @@ class Board:
             self.greeted = True
             return [self.hello()]
         if msg.verb == "?STATE":
-            state = self.state or pawnled.BoardState(0, None, [], "none", 0)
+            state = self.state or pawnled.LedBoardState(0, None, [], "none", 0)
             return [state.line()]
         if msg.verb == "=STATE":
             try:

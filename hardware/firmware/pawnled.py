@@ -208,7 +208,7 @@ def proto_major(value):
     return int(head) if head.isdigit() else None
 
 
-class BoardState:
+class LedBoardState:
     """What the board shows: the whole state of one `=STATE` line.
 
     players: 0-4 seats in play; turn: the seat whose turn it is or None; home: HOME pawn
@@ -231,13 +231,13 @@ class BoardState:
         return (self.players, self.turn, self.home, self.alert, self.bri, self.colors)
 
     def __eq__(self, other):
-        return isinstance(other, BoardState) and self.key() == other.key()
+        return isinstance(other, LedBoardState) and self.key() == other.key()
 
     def __hash__(self):
         return hash(self.key())
 
     def __repr__(self):
-        return f"BoardState({self.body()})"
+        return f"LedBoardState({self.body()})"
 
     def body(self, seq=None):
         turn = "-" if self.turn is None else self.turn
@@ -266,7 +266,7 @@ def _seq_of_fields(fields):
 
 
 def state_from_message(msg):
-    """The BoardState of a `=STATE` Message; LineError `bad` when a field is wrong."""
+    """The LedBoardState of a `=STATE` Message; LineError `bad` when a field is wrong."""
     f = msg.fields
     seq = _small_int(f, "seq", 0, 4294967295)
     players = _small_int(f, "players", 0, SEATS)
@@ -286,4 +286,4 @@ def state_from_message(msg):
         letters = tuple(col_text.split(","))
         if len(letters) == players and all(c in COLOR_CODES and len(c) == 1 for c in letters):
             colors = "".join(letters)
-    return BoardState(players, turn, [int(p) for p in parts], alert, bri, colors, seq)
+    return LedBoardState(players, turn, [int(p) for p in parts], alert, bri, colors, seq)

@@ -34,14 +34,15 @@ import sys
 import threading
 from typing import Any
 
-from companion.cards import Card
 from companion.errors import CompanionError
-from companion.events import Close, EndPlay2, Event, Play, Press, Redo, Setup, Tiebreak, Undo
+from companion.game import Redo, Undo
+from companion.games.revenge import flip_targets, legal_cards
+from companion.games.revenge.cards import Card
+from companion.games.revenge.events import Close, EndPlay2, Event, Play, Press, Setup, Tiebreak
+from companion.games.revenge.state import GameState
 from companion.journal import Journal
-from companion.journal_writer import JournalWriter
 from companion.session import Session
 from companion.snapshots import load_unfinished
-from companion.state import GameState
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev")
 MAX_EVENTS = 20_000  # a runaway child stops by itself
@@ -69,9 +70,9 @@ def new_setup(rng: random.Random) -> Setup:
 
 def next_event(session: Session, rng: random.Random, clock: list[float]) -> Event:
     """One random event a table could produce now; sometimes one the rules refuse."""
-    state = session.state
-    game = session.game
-    assert state is not None and game is not None
+    update = session.update
+    assert update is not None
+    state = update.state
     players = state.setup.players
     clock[0] += rng.uniform(0.001, 0.5)
     r = rng.random()
@@ -79,9 +80,9 @@ def next_event(session: Session, rng: random.Random, clock: list[float]) -> Even
         open_seats = [s for s, t in zip(state.tiebreak.tied, state.tiebreak.totals,
                                         strict=True) if t is None]
         return Tiebreak(state.name(rng.choice(open_seats)), rng.randint(12, 23))
-    if r < 0.05 and game.undo_step is not None:
+    if r < 0.05 and update.undo is not None:
         return Undo()
-    if r < 0.08 and game.redo_step is not None:
+    if r < 0.08 and update.redo is not None:
         return Redo()
     if state.winner is not None:
         return Undo()
@@ -96,13 +97,13 @@ def next_event(session: Session, rng: random.Random, clock: list[float]) -> Even
         return EndPlay2()
     elif r < 0.16:
         return Press(rng.choice(players), clock[0])  # "no SORRY! now": journalled, ignored
-    legal = sorted(session.legal_cards())
+    legal = sorted(legal_cards(update.legal))
     if not legal:  # e.g. the open window decides the game: only closing it goes on
         return Close() if state.window is not None else EndPlay2() if state.owed else Undo()
     code = rng.choice(legal)
     target = None
     if code == "sorry":
-        targets = session.flip_targets()
+        targets = flip_targets(update.legal)
         target = rng.choice(targets) if targets else None
     return Play(Card.parse(code), None, target)
 
@@ -112,7 +113,7 @@ def open_game(journal: Journal, session: Session, rng: random.Random) -> int:
         session.writer.flush()  # after a win: the won game is all in the journal first
         found = load_unfinished(journal)
         if found is not None and hasattr(found, "replay"):
-            state = session.open_game(found.game_id, (), replayed=found.replay())
+            state = session.open_game(found.game_id, (), replayed=found.replay()).state
             count = found.event_count - 1
             if state.winner is None:
                 say("G", found.game_id, count, state_hash(state))
@@ -124,7 +125,7 @@ def open_game(journal: Journal, session: Session, rng: random.Random) -> int:
     else:
         stored = journal.unfinished()
     if stored is not None:
-        state = session.open_game(stored.game_id, stored.events)
+        state = session.open_game(stored.game_id, stored.events).state
         if state.winner is None:
             say("G", stored.game_id, len(stored.events) - 1, state_hash(state))
             return len(stored.events) - 1
@@ -132,7 +133,7 @@ def open_game(journal: Journal, session: Session, rng: random.Random) -> int:
         say("F", stored.game_id, state.name(state.winner))
     setup = new_setup(rng)
     say("N", json.dumps(setup.to_json(), ensure_ascii=False))
-    state = session.new_game(setup)
+    state = session.new_game(setup).state
     say("G", session.game_id, 0, state_hash(state))
     return 0
 
@@ -142,11 +143,9 @@ def main() -> int:
     rng = random.Random(seed)
     clock = [0.0]
     journal = Journal.open(data)
-    writer = None
-    if sys.argv[3:] == ["writer"]:
-        writer = JournalWriter(journal)
-        writer.subscribe(durable=lambda game_id, seq: say("D", game_id, seq))
-    session = Session(journal, writer=writer)
+    session = Session(journal, background=sys.argv[3:] == ["writer"])
+    if session.writer is not None:
+        session.writer.subscribe(durable=lambda game_id, seq: say("D", game_id, seq))
     count = open_game(journal, session, rng)
     for _ in range(MAX_EVENTS):
         event = next_event(session, rng, clock)

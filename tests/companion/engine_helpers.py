@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion.events import Close, EndPlay2, Press, Redo, Setup, Tiebreak, Undo
-from companion.game import Game, Result
+from companion.game import Game, Redo, Result, Undo
+from companion.games.revenge.events import Close, EndPlay2, Press, Setup, Tiebreak
 
 
 def new_game(*players: str, **options) -> Game:

@@ -31,7 +31,6 @@ from typing import Any
 import pytest
 
 from companion.errors import CompanionError
-from companion.events import parse_event
 from companion.game import Game
 from companion.journal import Journal
 from companion.session import Session
@@ -90,7 +89,7 @@ class Model:
 
 
 def _replay(events: list[dict[str, Any]]) -> str:
-    return state_hash(Game.from_events(parse_event(e) for e in events).state)
+    return state_hash(Game.from_json(events).state)
 
 
 def check_journal(data: Path, model: Model) -> None:
@@ -123,7 +122,7 @@ def check_journal(data: Path, model: Model) -> None:
             assert _replay(journal.load(model.current).events) == model.hash
         else:
             assert resumed.game_id == model.current
-            state = Session().open_game(resumed.game_id, resumed.events)
+            state = Session().open_game(resumed.game_id, resumed.events).state
             assert state_hash(state) == model.hash
 
 
@@ -279,9 +278,9 @@ def check_writer_journal(data: Path, model: ShownModel) -> None:
             return
         assert found.game_id == model.current
         if hasattr(found, "replay"):
-            state = Session().open_game(found.game_id, (), replayed=found.replay())
+            state = Session().open_game(found.game_id, (), replayed=found.replay()).state
         else:
-            state = Session().open_game(found.game_id, found.events)
+            state = Session().open_game(found.game_id, found.events).state
         assert state_hash(state) == expected, "the resumed state is not the one shown"
 
 

@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from companion.cards import ALL_CARDS, Card
 from companion.errors import CompanionError
-from companion.events import Close, EndPlay2, Event, Play, Press, Redo, Setup, Tiebreak, Undo
-from companion.game import Game, ResultKind
-from companion.state import DECK_SIZE
+from companion.game import Game, Redo, ResultKind, Undo
+from companion.games.revenge.cards import ALL_CARDS, Card
+from companion.games.revenge.events import Close, EndPlay2, Event, Play, Press, Setup, Tiebreak
+from companion.games.revenge.state import DECK_SIZE
 
 NAMES = ["Ana", "Ben", "Cy", "Dee", "Zed"]  # Zed never plays: an unknown name
 EXAMPLES = int(os.environ.get("STATEFUL_EXAMPLES", "1500"))

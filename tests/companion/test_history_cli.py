@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from companion.events import Setup
+from companion.games.revenge.events import Setup
 from companion.journal import Journal
 from companion.session import Session
 

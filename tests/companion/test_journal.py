@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import JournalError
-from companion.events import Setup
+from companion.games.revenge.events import Setup
 from companion.journal import GameRecord, Journal
 from companion.session import Session
 
@@ -145,7 +145,7 @@ def test_session_keeps_the_journal_equal_to_the_game(tmp_path: Path) -> None:
         assert j.games()[0].winner is None
         stored = j.unfinished()
         assert stored is not None
-        replayed = Session().open_game(stored.game_id, stored.events)
+        replayed = Session().open_game(stored.game_id, stored.events).state
         assert replayed.to_json() == session.state.to_json()  # type: ignore[union-attr]
 
 
@@ -367,7 +367,7 @@ def test_a_write_failing_mid_game_refuses_the_event_and_state_stays_equal(
 FSIZE_CHILD = r"""
 import os, resource, signal, sys
 from companion.errors import JournalError
-from companion.events import Setup
+from companion.games.revenge.events import Setup
 from companion.journal import Journal
 from companion.session import Session
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

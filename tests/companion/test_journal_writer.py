@@ -9,8 +9,11 @@
 
 from __future__ import annotations
 
+import os
+import pickle
 import sqlite3
 import threading
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +21,7 @@ import pytest
 
 from bench.core import long_game
 from companion import snapshots
-from companion.events import Event, Setup, parse_event
-from companion.game import Game
+from companion.game import Game, read_event
 from companion.journal import Journal, StoredGame
 from companion.journal_writer import JournalWriter
 from companion.session import Session, Update
@@ -30,36 +32,34 @@ def _game(events: int) -> list[dict[str, Any]]:
     return long_game(events)
 
 
-def _replayed_state(objs: list[dict[str, Any]]):
-    return Game.from_events(parse_event(o) for o in objs).state
+def _replayed_state(objs: list[dict[str, Any]]) -> Any:
+    return Game.from_json(objs).state
+
+
+def _submit(session: Session, obj: dict[str, Any]) -> None:
+    session.act(obj["type"], **{k: v for k, v in obj.items() if k != "type"})
 
 
 def _play(data: Path, objs: list[dict[str, Any]]) -> tuple[int, list[Any]]:
-    """Play `objs` through a writer-backed session; the states it showed after each."""
+    """Play `objs` through a background session; the states it showed after each."""
     shown = []
     with Journal.open(data) as journal:
-        writer = JournalWriter(journal)
-        session = Session(journal, writer=writer)
+        session = Session(journal, background=True)
         session.subscribe(lambda u: shown.append(u.state))
-        first = parse_event(objs[0])
-        assert isinstance(first, Setup)
-        session.new_game(first)
+        session.new_game(Session.setup(objs[0]))
         for obj in objs[1:]:
-            session.submit(parse_event(obj))
+            _submit(session, obj)
         game_id = session.game_id
         assert game_id is not None
-        writer.close()
+        session.close()
     return game_id, shown
 
 
-def _open(journal: Journal):
+def _open(journal: Journal) -> tuple[Any, Session]:
     found = load_unfinished(journal)
     assert found is not None
     session = Session(journal)
-    if isinstance(found, Resumable):
-        session.open_game(found.game_id, (), replayed=found.replay())
-    else:
-        session.open_game(found.game_id, found.events)
+    assert session.resume() is not None  # what the app does
     return found, session
 
 
@@ -68,20 +68,20 @@ def test_events_are_shown_at_once_and_all_saved_in_order(tmp_path: Path) -> None
     durable: list[int] = []
     seen = threading.Event()
     with Journal.open(tmp_path) as journal:
-        writer = JournalWriter(journal)
+        session = Session(journal, background=True)
+        writer = session.writer
+        assert writer is not None
         writer.subscribe(durable=lambda gid, seq: (durable.append(seq), seen.set()))
-        session = Session(journal, writer=writer)
-        session.new_game(parse_event(objs[0]))  # type: ignore[arg-type]
-        game = Game(parse_event(objs[0]))  # type: ignore[arg-type]
+        session.new_game(Session.setup(objs[0]))
+        game = Game.from_json(objs[:1])
         for obj in objs[1:]:
-            event: Event = parse_event(obj)
-            session.submit(event)
-            game.push(event)
+            _submit(session, obj)
+            game.push(read_event(game.rules, obj))
             assert session.state == game.state  # applied at once, whatever the disk does
         assert writer.flush(30)
         assert writer.lag() == 0.0
         assert journal.load(session.game_id).events == objs
-        writer.close()
+        session.close()
     assert durable == sorted(durable) and durable[-1] == len(objs) - 1
 
 
@@ -92,31 +92,42 @@ def test_resume_from_a_snapshot_is_exactly_a_full_replay(tmp_path: Path) -> None
         found, session = _open(journal)
         assert isinstance(found, Resumable) and found.snapshot_seq is not None
         assert len(found.recent) < snapshots.EVERY  # only the recent events were read
-        full = Game.from_events(parse_event(o) for o in objs)
+        full = Game.from_json(objs)
         assert session.state == full.state
         for _ in range(10):  # undo reaches back across the resume point
             session.undo()
-            full.push(parse_event({"type": "undo"}))
+            full.push_json({"type": "undo"})
             assert session.state == full.state
 
 
-def _damage(data: Path, sql: str) -> None:
+class _RunsACommand:
+    """What a hostile snapshot would hold: an object whose unpickling runs os.system."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (os.system, ("echo this must never run",))
+
+
+def _damage(data: Path, sql: str, params: tuple[Any, ...] = ()) -> None:
     conn = sqlite3.connect(data / "journal.sqlite3")
     with conn:
-        conn.execute(sql)
+        conn.execute(sql, params)
     conn.close()
 
 
-@pytest.mark.parametrize("damage", [
-    "UPDATE snapshots SET json = substr(json, 1, length(json) - 9)",  # checksum fails
-    "UPDATE snapshots SET json = '{\"format\":1}', crc = 2938028857",  # checksum right, empty
-    "UPDATE snapshots SET events_crc = events_crc + 1",  # disagrees with the events
+_HOSTILE = pickle.dumps(_RunsACommand())
+
+
+@pytest.mark.parametrize(("damage", "params"), [
+    ("UPDATE snapshots SET data = substr(data, 1, length(data) - 9)", ()),  # checksum fails
+    ("UPDATE snapshots SET data = ?, crc = ?", (b"not a pickle", zlib.crc32(b"not a pickle"))),
+    ("UPDATE snapshots SET data = ?, crc = ?", (_HOSTILE, zlib.crc32(_HOSTILE))),
+    ("UPDATE snapshots SET events_crc = events_crc + 1", ()),  # disagrees with the events
 ])
-def test_a_damaged_snapshot_is_ignored_and_the_events_replayed(tmp_path: Path,
-                                                                damage: str) -> None:
+def test_a_damaged_snapshot_is_ignored_and_the_events_replayed(
+        tmp_path: Path, damage: str, params: tuple[Any, ...]) -> None:
     objs = _game(500)
     _play(tmp_path, objs)
-    _damage(tmp_path, damage)
+    _damage(tmp_path, damage, params)
     with Journal.open(tmp_path) as journal:
         found, session = _open(journal)
         assert isinstance(found, StoredGame)  # the slow, sure way
@@ -138,8 +149,9 @@ def test_a_failed_write_goes_back_to_the_last_durable_event(tmp_path: Path) -> N
     updates: list[Update] = []
     failed = threading.Event()
     with Journal.open(tmp_path) as journal:
-        writer = JournalWriter(journal)
-        session = Session(journal, writer=writer)
+        session = Session(journal, background=True)
+        writer = session.writer
+        assert writer is not None
 
         def listen(update: Update) -> None:
             updates.append(update)
@@ -147,12 +159,12 @@ def test_a_failed_write_goes_back_to_the_last_durable_event(tmp_path: Path) -> N
                 failed.set()
 
         session.subscribe(listen)
-        session.new_game(parse_event(objs[0]))  # type: ignore[arg-type]
+        session.new_game(Session.setup(objs[0]))
         pages = journal.query("PRAGMA page_count")[0][0]
         journal.query(f"PRAGMA max_page_count = {pages + 1}")  # a real SQLITE_FULL soon
         submitted = 0
         for obj in objs[1:]:
-            session.submit(parse_event(obj))
+            _submit(session, obj)
             submitted += 1
             writer.flush(30)
             if failed.is_set():
@@ -164,8 +176,8 @@ def test_a_failed_write_goes_back_to_the_last_durable_event(tmp_path: Path) -> N
         assert len(stored) == submitted  # the last one failed: not in the journal
         assert session.state == _replayed_state(stored)  # back to the last durable event
         journal.query("PRAGMA max_page_count = 1073741823")
-        session.submit(parse_event(objs[len(stored)]))  # the table goes on from there
-        writer.close()
+        _submit(session, objs[len(stored)])  # the table goes on from there
+        session.close()
     with Journal.open(tmp_path) as journal:
         found, resumed = _open(journal)
         assert journal.load(found.game_id).events == [*stored, objs[len(stored)]]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.simulate import SimulatedGame, random_options, simulate
+from companion.games.revenge.simulate import SimulatedGame, random_options, simulate
 from companion.transcript import replay_lines, write_transcript
 
 GAMES = 1000

@@ -15,7 +15,6 @@ from engine_helpers import (
     undo,
 )
 
-from companion.engine import Happening
 from companion.errors import (
     BadEvent,
     BadSetup,
@@ -26,7 +25,8 @@ from companion.errors import (
     NotYourTurn,
 )
 from companion.game import ResultKind
-from companion.state import DECK_SIZE, Awaiting
+from companion.games.revenge.engine import Happening
+from companion.games.revenge.state import DECK_SIZE, Awaiting
 
 
 def whats(result) -> list[Happening]:

@@ -7,11 +7,12 @@ import threading
 
 import pytest
 
-from companion.engine import Happening
 from companion.errors import CardRefused, CompanionError
-from companion.events import Setup
+from companion.games.revenge import flip_targets, legal_cards
+from companion.games.revenge.engine import Happening
+from companion.games.revenge.events import Setup
+from companion.games.revenge.state import Awaiting
 from companion.session import NoGame, Session, Update
-from companion.state import Awaiting
 from companion.windows import WindowTimer
 
 
@@ -52,22 +53,22 @@ def test_a_refused_event_reaches_no_listener_and_changes_nothing():
 
 def test_legal_cards_follow_the_rules():
     session = started()
-    legal = session.legal_cards()
+    legal = legal_cards(session.update.legal)
     assert {"0", "10", "slide:21", "switch", "take2", "play2", "sorry"} <= legal
     session.play("play2")
-    assert session.legal_cards() == {str(n) for n in range(11)}
+    assert legal_cards(session.update.legal) == {str(n) for n in range(11)}
 
 
 def test_flip_targets_ask_the_engine():
     session = started()
-    assert session.flip_targets() == ()  # nobody has a pawn card HOME yet
+    assert flip_targets(session.update.legal) == ()  # nobody has a pawn card HOME yet
     for code in ("10", "10", "1"):
         session.play(code)
     session.press("Ben", 1.0)
     session.close_window()
-    assert session.flip_targets() == ("Ben",)
+    assert flip_targets(session.update.legal) == ("Ben",)
     session.play("play2")
-    assert session.flip_targets() == ()  # a Play 2 is owed: no SORRY! now
+    assert flip_targets(session.update.legal) == ()  # a Play 2 is owed: no SORRY! now
 
 
 def test_close_window_with_expected_ignores_a_stale_window():
@@ -109,7 +110,7 @@ def test_window_timer_closes_the_window_it_timed():
     closed: queue.Queue[Update] = queue.Queue()
     session.subscribe(lambda u: closed.put(u) if u.result and u.result.event.to_json()
                       == {"type": "close"} else None)
-    timer = WindowTimer(session, steal_seconds=0.05, block_seconds=0.05)
+    timer = WindowTimer(session, {"steal": 0.05, "block": 0.05})
     try:
         for code in ("10", "10", "1"):
             session.play(code)
@@ -125,7 +126,7 @@ def test_window_timer_closes_the_window_it_timed():
 
 def test_window_timer_never_closes_a_window_that_undo_reopened_late():
     session = started()
-    timer = WindowTimer(session, steal_seconds=3600, block_seconds=3600)
+    timer = WindowTimer(session, {"steal": 3600, "block": 3600})
     try:
         for code in ("10", "10", "1"):
             session.play(code)
@@ -158,7 +159,7 @@ def test_a_won_game_killed_before_its_result_was_written_is_finished_on_resume(t
     assert journal.unfinished().game_id == gid
     stored = journal.unfinished()
     session = Session(journal)
-    state = session.open_game(stored.game_id, stored.events)
+    state = session.open_game(stored.game_id, stored.events).state
     assert state.winner == 0
     assert journal.unfinished() is None
     assert [g.winner for g in journal.games()] == ["Ana"]
@@ -191,19 +192,19 @@ def test_a_stored_event_that_no_longer_replays_is_set_aside_and_play_goes_on(tmp
         journal.append(gid, obj)
     stored = journal.unfinished()
     session = Session(journal)
-    state = session.open_game(stored.game_id, stored.events)
+    state = session.open_game(stored.game_id, stored.events).state
     assert state.total == 4
     assert "event 2 no longer replays (no Play 2 is owed" in session.damage
     assert "set aside" in session.damage
     session.play("6")  # the journal and the state agree again: the next event follows
     again = journal.unfinished()
     assert [e.get("card") for e in again.events[1:]] == ["4", "6"]
-    assert Session().open_game(None, again.events).total == 10
+    assert Session().open_game(None, again.events).state.total == 10
 
 
 def test_window_timer_keeps_its_countdown_when_only_the_call_time_is_refined():
     session = started()
-    timer = WindowTimer(session, steal_seconds=3600, block_seconds=3600)
+    timer = WindowTimer(session, {"steal": 3600, "block": 3600})
     try:
         for code in ("10", "10", "1"):
             session.play(code)
@@ -234,4 +235,4 @@ def test_a_failed_result_write_still_applies_and_announces_the_winning_event(tmp
     session.play("5")  # Ben busts: Ana wins; the result row cannot be written
     assert session.state.winner == 0 and heard[-1].state.winner == 0
     stored = journal.unfinished()
-    assert Session(journal).open_game(stored.game_id, stored.events).winner == 0
+    assert Session(journal).open_game(stored.game_id, stored.events).state.winner == 0

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-import companion.engine
+import companion.games.revenge.engine
 from companion.cli import main
-from companion.deck import DEFAULT_DECK, DONT_BE_SORRY, FLIP, STEAL, Cards, build_deck
 from companion.errors import ConfigError
-from companion.events import Play, Press, Setup
 from companion.game import Game
-from companion.simulate import (
+from companion.games.revenge.deck import DEFAULT_DECK, DONT_BE_SORRY, FLIP, STEAL, Cards, build_deck
+from companion.games.revenge.events import Play, Press, Setup
+from companion.games.revenge.simulate import (
     Disagreement,
     best_total,
     choose_card,
@@ -22,7 +22,7 @@ from companion.simulate import (
     simulate,
     simulate_game,
 )
-from companion.state import DECK_SIZE
+from companion.games.revenge.state import DECK_SIZE
 from companion.transcript import replay_lines
 
 CROSS_CHECK_GAMES = 1500
@@ -148,14 +148,14 @@ def test_the_cross_check_catches_an_engine_that_miscounts(monkeypatch):
         if draft.hands[seat] < 4:
             draft.draw(seat, 4 - draft.hands[seat])
 
-    monkeypatch.setattr(companion.engine._Draft, "refill", lazy_refill)
+    monkeypatch.setattr(companion.games.revenge.engine._Draft, "refill", lazy_refill)
     with pytest.raises(Disagreement, match="hands") as caught:
         simulate(random.Random(0), players=2)
     assert isinstance(caught.value.events[0], Setup)
 
 
 def test_the_cross_check_catches_a_take2_over_the_hand_limit(monkeypatch):
-    monkeypatch.setattr(companion.engine, "HAND_LIMIT", 6)
+    monkeypatch.setattr(companion.games.revenge.engine, "HAND_LIMIT", 6)
     with pytest.raises(Disagreement, match="draw_pile"):
         for seed in range(200):
             simulate(random.Random(seed), players=3)
@@ -243,7 +243,7 @@ def test_cli_an_output_folder_that_cannot_be_made_is_one_sentence(no_config, tmp
 
 def test_cli_reports_a_disagreement_with_status_1_and_the_transcript(
         no_config, tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(companion.engine, "HAND_SIZE", 4)
+    monkeypatch.setattr(companion.games.revenge.engine, "HAND_SIZE", 4)
     assert main(["simulate", "--games", "2", "--out", str(tmp_path)]) == 1
     assert "game 1: the simulator and the engine disagree after event" in capsys.readouterr().err
     assert (tmp_path / "game-0001.jsonl").read_text().startswith('{"type":"setup"')

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from companion.events import Close, Press, Redo, Setup, Undo
-from companion.game import Game
-from companion.stats import (
-    PlayerStats,
-    RoundProgress,
-    aggregate,
-    game_stats,
-    progress_history,
-    replay_events,
-)
+from companion.game import Game, Redo, Undo
+from companion.games.revenge.events import Close, Press, Setup
+from companion.games.revenge.stats import RoundProgress
+from companion.games.revenge.stats import progress_history as _progress_history
+from companion.stats import PlayerStats, aggregate, game_stats, replay_events
+
+
+def progress_history(game: Game) -> tuple[RoundProgress, ...]:
+    return _progress_history(game.steps)
 
 
 def play(game: Game, *cards: str) -> None:

@@ -10,7 +10,7 @@ import pytest
 from gpiozero import Device
 from hw_helpers import PLAYERS, ClockedMockFactory, ScriptedClock
 
-from companion.events import Setup
+from companion.games.revenge import Setup
 from companion.session import Session
 
 

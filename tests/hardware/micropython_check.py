@@ -32,7 +32,7 @@ strip = Strip()
 b = board.Board(strip, "MPY", 0)
 hello = pawnled.LineReader().feed(b.tick(0)[0].encode())[0]
 check(hello.verb == "!HELLO" and hello.fields["uid"] == "MPY", "hello")
-state = pawnled.BoardState(3, 1, [2, 0, 4], "steal", 255, "rbg")
+state = pawnled.LedBoardState(3, 1, [2, 0, 4], "steal", 255, "rbg")
 replies = b.receive(state.line(9).encode(), 10)
 ok = pawnled.LineReader().feed(replies[0].encode())[0]
 check(ok.verb == "+OK" and ok.fields["seq"] == "9", "ok")

@@ -8,11 +8,9 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from hw_helpers import PLAYERS, ClockedMockFactory, ScriptedClock
 
-from companion.engine import Happening
-from companion.events import Setup
 from companion.game import ResultKind
+from companion.games.revenge import Awaiting, Happening, Setup
 from companion.session import Session, Update
-from companion.state import Awaiting
 from hardware.buttons import ButtonPanel, ButtonPress, GpioSetupError
 from hardware.edgeclock import EdgeClock
 from hardware.lockout import Lockout

@@ -14,9 +14,9 @@ from gpiozero import Device
 
 from companion.cli import main
 from hardware import doctor
-from hardware.boardlink import BoardLink
 from hardware.buttons import GpioSetupError, pin_factory_or_default
-from hardware.firmware.pawnled import BoardState
+from hardware.firmware.pawnled import LedBoardState
+from hardware.ledboardlink import LedBoardLink
 from hardware.pinplan import explain_gpio_error
 from hardware.simulator import SimulatedBoard
 
@@ -122,10 +122,10 @@ def test_ledboard_sim_speaks_pawnled_and_prints_what_it_shows():
         path = first.rsplit(" ", 1)[1]
         assert lines.get(timeout=10) == (f"use it: sorry-companion run --board {path}   "
                                          f'(or [ledboard] port = "{path}")')
-        link = BoardLink.open(path, hello_wait=5.0)
+        link = LedBoardLink.open(path, hello_wait=5.0)
         try:
             assert link.hello.uid == "SIM0001"
-            link.send(BoardState(4, 1, [0, 1, 2, 3], "bust", 64).line(7))
+            link.send(LedBoardState(4, 1, [0, 1, 2, 3], "bust", 64).line(7))
             want = "players=4 turn=1 home=0,1,2,3 alert=bust bri=64 col=r,b,y,g"
             while (line := lines.get(timeout=10)) != want:
                 assert line == "waiting", line
@@ -157,7 +157,7 @@ def test_the_terminal_drawing_shows_each_seats_home_pawns_and_the_turn():
     from hardware.terminal import draw
 
     board = Board(RecordingStrip(), "T", now=0)
-    board.receive(BoardState(3, 2, [1, 4, 0], "none", 64).line(5).encode(), 0)
+    board.receive(LedBoardState(3, 2, [1, 4, 0], "none", 64).line(5).encode(), 0)
     board.tick(1)
     plain = draw(board.pixels(1), board.state, waiting=False, color=False).splitlines()
     assert plain[0] == "seq 5  players 3  alert none  bri 64"

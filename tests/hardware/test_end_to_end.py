@@ -10,7 +10,7 @@ from __future__ import annotations
 from hw_helpers import ClockedMockFactory, ScriptedClock
 
 from companion.config import Config, GpioConfig, LedBoardConfig
-from companion.events import Setup
+from companion.games.revenge import Setup
 from companion.session import Session
 from hardware import StatusKind, start_table_hardware
 from hardware.firmware.board import OFF, SEAT_RGB, TURN_LED0, scaled

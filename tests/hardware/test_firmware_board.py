@@ -24,7 +24,7 @@ from hardware.firmware.board import (
     Board,
     scaled,
 )
-from hardware.firmware.pawnled import BoardState
+from hardware.firmware.pawnled import LedBoardState
 
 FIRMWARE = Path(pawnled.__file__).parent
 
@@ -54,7 +54,7 @@ def board(strip: FakeStrip) -> Board:
     return Board(strip, "UID42", now=0)
 
 
-def send_state(board: Board, state: BoardState, now: int, seq: int = 1):
+def send_state(board: Board, state: LedBoardState, now: int, seq: int = 1):
     return lines(board.receive(state.line(seq).encode(), now))
 
 
@@ -71,7 +71,7 @@ def test_it_says_hello_at_boot_and_once_a_second_until_greeted(board: Board):
 
 def test_a_state_is_acknowledged_and_lights_home_pawns_and_the_turn(board: Board,
                                                                     strip: FakeStrip):
-    state = BoardState(3, 1, [2, 0, 4], "none", 255, "rbg")
+    state = LedBoardState(3, 1, [2, 0, 4], "none", 255, "rbg")
     (ok,) = send_state(board, state, now=10, seq=77)
     assert (ok.verb, ok.fields["seq"]) == ("+OK", "77")
     board.tick(20)
@@ -84,7 +84,7 @@ def test_a_state_is_acknowledged_and_lights_home_pawns_and_the_turn(board: Board
 
 
 def test_brightness_scales_every_led(board: Board, strip: FakeStrip):
-    send_state(board, BoardState(2, 0, [1, 0], "none", 64), now=0)
+    send_state(board, LedBoardState(2, 0, [1, 0], "none", 64), now=0)
     board.tick(1)
     assert strip.frames[-1][0] == scaled(SEAT_RGB["r"], 64) == (64, 0, 0)
 
@@ -92,14 +92,14 @@ def test_brightness_scales_every_led(board: Board, strip: FakeStrip):
 def test_query_state_answers_with_the_current_state(board: Board):
     (none_yet,) = lines(board.receive(pawnled.query_state_line().encode(), 0))
     assert pawnled.state_from_message(none_yet).players == 0
-    state = BoardState(2, 0, [1, 3], "bust", 90)
+    state = LedBoardState(2, 0, [1, 3], "bust", 90)
     send_state(board, state, now=5, seq=3)
     (answer,) = lines(board.receive(pawnled.query_state_line().encode(), 6))
     assert pawnled.state_from_message(answer) == state
 
 
 @pytest.mark.parametrize(("raw", "code"), [
-    (BoardState(2, 0, [1, 1]).line(8).replace("home=1,1", "home=4,4"), "crc"),
+    (LedBoardState(2, 0, [1, 1]).line(8).replace("home=1,1", "home=4,4"), "crc"),
     ("=STATE seq=8 " + "x" * 200 + "\n", "long"),
     (pawnled.build_line("=PAINT seq=8 all=red"), "verb"),
     (pawnled.build_line("=STATE seq=8 players=9 turn=0 home=1 alert=none bri=1"), "bad"),
@@ -107,7 +107,7 @@ def test_query_state_answers_with_the_current_state(board: Board):
 ])
 def test_refused_lines_get_err_with_their_code_and_change_nothing(board: Board, raw: str,
                                                                    code: str):
-    good = BoardState(2, 1, [3, 3], "none", 100)
+    good = LedBoardState(2, 1, [3, 3], "none", 100)
     send_state(board, good, now=0)
     (err,) = lines(board.receive(raw.encode(), 1))
     assert err.verb == "-ERR" and err.fields["code"] == code
@@ -116,14 +116,14 @@ def test_refused_lines_get_err_with_their_code_and_change_nothing(board: Board, 
 
 
 def test_garbage_then_a_good_line_still_works(board: Board):
-    replies = lines(board.receive(b"\x03\x03\xff junk junk\n" + BoardState(2, 0, [1, 1]).line(2)
+    replies = lines(board.receive(b"\x03\x03\xff junk junk\n" + LedBoardState(2, 0, [1, 1]).line(2)
                                   .encode(), 0))
     assert [r.verb for r in replies if isinstance(r, pawnled.Message)][-1] == "+OK"
 
 
 def test_after_6_s_without_a_state_it_pulses_slowly_instead_of_old_information(
         board: Board, strip: FakeStrip):
-    send_state(board, BoardState(2, 0, [4, 4], "none", 255), now=1000)
+    send_state(board, LedBoardState(2, 0, [4, 4], "none", 255), now=1000)
     board.tick(1000 + WAITING_AFTER_MS - 1)
     assert strip.frames[-1][0] == SEAT_RGB["r"]  # still the state
     assert not board.waiting(1000 + WAITING_AFTER_MS - 1)
@@ -138,20 +138,20 @@ def test_after_6_s_without_a_state_it_pulses_slowly_instead_of_old_information(
     assert min(levels) < 10 and max(levels) >= 40  # it breathes, and stays dim
     assert levels[0] == 0 and levels[-1] == 0  # it starts dark: no jump from the state
     assert levels[:9] == sorted(levels[:9]) and levels[8:] == sorted(levels[8:], reverse=True)
-    send_state(board, BoardState(2, 0, [4, 4], "none", 255), now=start + 5000)
+    send_state(board, LedBoardState(2, 0, [4, 4], "none", 255), now=start + 5000)
     board.tick(start + 5001)
     assert strip.frames[-1][0] == SEAT_RGB["r"]  # a new state ends the pulse at once
 
 
 def test_it_announces_itself_again_once_the_host_went_quiet(board: Board):
     board.tick(0)
-    send_state(board, BoardState(2, 0, [0, 0]), now=100)
+    send_state(board, LedBoardState(2, 0, [0, 0]), now=100)
     assert board.tick(2000) == []
     assert len(board.tick(100 + WAITING_AFTER_MS)) == 1  # waiting: !HELLO for a new host
 
 
 def test_alerts_blink_the_turn_leds_in_the_alert_colour(board: Board, strip: FakeStrip):
-    send_state(board, BoardState(2, 0, [0, 0], "steal", 255), now=0)
+    send_state(board, LedBoardState(2, 0, [0, 0], "steal", 255), now=0)
     board.tick(0)
     assert strip.frames[-1][TURN_LED0:] == [ALERT_RGB["steal"]] * 4
     board.tick(250)
@@ -159,7 +159,7 @@ def test_alerts_blink_the_turn_leds_in_the_alert_colour(board: Board, strip: Fak
 
 
 def test_win_chases_the_seat_colours(board: Board, strip: FakeStrip):
-    send_state(board, BoardState(2, None, [4, 1], "win", 255), now=0)
+    send_state(board, LedBoardState(2, None, [4, 1], "win", 255), now=0)
     board.tick(0)
     first = strip.frames[-1][TURN_LED0:]
     board.tick(250)
@@ -168,10 +168,10 @@ def test_win_chases_the_seat_colours(board: Board, strip: FakeStrip):
 
 
 def test_the_strip_is_written_only_when_a_pixel_changes(board: Board, strip: FakeStrip):
-    send_state(board, BoardState(2, 0, [1, 1], "none", 255), now=0)
+    send_state(board, LedBoardState(2, 0, [1, 1], "none", 255), now=0)
     board.tick(1)
     board.tick(2)
-    send_state(board, BoardState(2, 0, [1, 1], "none", 255), now=3, seq=2)  # a heartbeat
+    send_state(board, LedBoardState(2, 0, [1, 1], "none", 255), now=3, seq=2)  # a heartbeat
     board.tick(4)
     assert len(strip.frames) == 1
 
@@ -183,7 +183,7 @@ def test_a_wrapping_clock_works_with_its_ticks_diff():
         return ((later - earlier + period // 2) % period) - period // 2
 
     board = Board(FakeStrip(), "W", now=period - 500, ticks_diff=ticks_diff)
-    send_state(board, BoardState(2, 0, [1, 1]), now=period - 100)
+    send_state(board, LedBoardState(2, 0, [1, 1]), now=period - 100)
     assert not board.waiting(2000)  # 2.1 s later, across the wrap
     assert board.waiting(WAITING_AFTER_MS)
 

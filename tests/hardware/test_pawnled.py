@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hardware.firmware import pawnled
-from hardware.firmware.pawnled import BoardState, LineError, LineReader, build_line, crc8
+from hardware.firmware.pawnled import LedBoardState, LineError, LineReader, build_line, crc8
 
 
 def messages(data: bytes) -> list:
@@ -25,7 +25,7 @@ def test_crc8_is_smbus():
     pawnled.ok_line(7),
     pawnled.err_line(7, "crc"),
     pawnled.err_line(None, "long"),
-    BoardState(4, 2, [0, 1, 2, 4], "steal", 200).line(9),
+    LedBoardState(4, 2, [0, 1, 2, 4], "steal", 200).line(9),
 ])
 def test_every_line_form_round_trips(line: str):
     assert line.endswith("\n") and len(line) - 1 <= pawnled.MAX_LINE
@@ -44,7 +44,7 @@ def test_the_spec_examples_parse_to_their_fields():
 
 
 def test_state_lines_carry_the_whole_state():
-    sent = BoardState(3, None, [0, 4, 2], "win", 255, "gyb")
+    sent = LedBoardState(3, None, [0, 4, 2], "win", 255, "gyb")
     (msg,) = messages(sent.line(41).encode())
     got = pawnled.state_from_message(msg)
     assert got == sent and got.seq == 41
@@ -81,7 +81,7 @@ def test_a_state_that_makes_no_sense_is_refused_as_bad(body: str):
 
 
 def test_a_bad_checksum_is_a_crc_error_that_still_names_the_seq():
-    line = BoardState(2, 0, [1, 1]).line(5)
+    line = LedBoardState(2, 0, [1, 1]).line(5)
     broken = line.replace("home=1,1", "home=1,2")
     (err,) = messages(broken.encode())
     assert isinstance(err, LineError) and (err.code, err.seq) == ("crc", 5)

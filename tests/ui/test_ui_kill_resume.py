@@ -13,7 +13,6 @@ from pathlib import Path
 
 from ui_helpers import REPO
 
-from companion.events import parse_event
 from companion.game import Game
 from companion.journal import Journal
 from ui.wording import step_label
@@ -65,7 +64,7 @@ def test_sigkill_mid_game_then_resume_shows_the_journal_state(driver, tmp_path):
     assert stored is not None and stored.damage is None
     acked_events = int(acks[-1].split()[1])
     assert len(stored.events) >= acked_events  # every acknowledged tap is in the journal
-    game = Game.from_events(parse_event(e) for e in stored.events)
+    game = Game.from_json(stored.events)
     expected = game.state
 
     d = driver(data_dir)

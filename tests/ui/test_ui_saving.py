@@ -8,7 +8,6 @@ import threading
 
 from ui_helpers import setup_by_touch
 
-from companion.events import parse_event
 from companion.game import Game
 
 
@@ -31,7 +30,7 @@ def test_a_tap_is_shown_at_once_and_saving_is_marked_only_after_250_ms(driver):
     d = driver()
     setup_by_touch(d, ["Ana", "Ben"], pawns=4, variant="standard")
     now = [1000.0]
-    d.app.writer.clock = lambda: now[0]  # the lag is read on this clock
+    d.app.session.writer.clock = lambda: now[0]  # the lag is read on this clock
     release, thread = _hold_journal(d.app.journal)
     try:
         d.tap_code("7")
@@ -48,7 +47,7 @@ def test_a_tap_is_shown_at_once_and_saving_is_marked_only_after_250_ms(driver):
         thread.join()
     d.wait_for(lambda: "enregistrement" not in d.label("table", "status_label"),
                "the mark to go once saved")
-    assert d.app.writer.flush(10)
+    assert d.app.session.writer.flush(10)
     assert d.app.journal.load(d.app.session.game_id).events[-1] == {"type": "play", "card": "7"}
 
 
@@ -60,7 +59,7 @@ def test_a_failed_write_goes_back_to_the_last_saved_tap_with_one_sentence(driver
     journal.query(f"PRAGMA max_page_count = {pages + 1}")  # a real "disk full" soon
     for n in range(2000):
         d.tap_code("10" if n % 2 == 0 else "sorry")
-        assert d.app.writer.flush(10)
+        assert d.app.session.writer.flush(10)
         d.frames(2)
         if d.label("table", "message_label").startswith("Not saved"):
             break
@@ -68,6 +67,6 @@ def test_a_failed_write_goes_back_to_the_last_saved_tap_with_one_sentence(driver
     assert message.startswith("Not saved: the game went back to event ")
     assert "full" in message
     saved = journal.load(d.app.session.game_id).events
-    state = Game.from_events(parse_event(e) for e in saved).state
+    state = Game.from_json(saved).state
     assert d.app.session.state == state
     assert d.label("table", "total_label") == str(state.total)

@@ -119,7 +119,7 @@ def test_settings_and_last_choices_are_kept_in_data_dir(driver, tmp_path):
     d = driver(data)
     assert d.app.lang == "fr"
     assert d.app.settings.brightness == 96
-    assert d.app.timer.seconds["steal"] == saved["steal_seconds"]
+    assert d.app.session.window_seconds()["steal"] == saved["steal_seconds"]
     d.tap_id("resume", "discard_button")  # a new game instead: the form is pre-filled
     start = d.app.screen("start")
     assert start.names[:3] == ["Zoé", "Ben", "Cy"]

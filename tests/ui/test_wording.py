@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import CompanionError
-from companion.events import Setup
+from companion.games.revenge import Setup
 from companion.session import Session
 from ui.i18n import table
 from ui.wording import refusal, step_label
@@ -19,7 +19,8 @@ CORE = Path(__file__).resolve().parents[2] / "companion"
 
 def test_every_refusal_code_in_the_core_has_a_french_sentence():
     codes = set()
-    for path in CORE.glob("*.py"):
+    # The core and the card game (the board game's screens are issue 12's).
+    for path in [*CORE.glob("*.py"), *CORE.glob("games/*.py"), *CORE.glob("games/revenge/*.py")]:
         codes |= set(re.findall(r'code="([a-z0-9_]+)"', path.read_text(encoding="utf-8")))
     assert len(codes) >= 15
     missing = sorted(c for c in codes if f"refusal_{c}" not in table("fr"))
@@ -64,13 +65,13 @@ def test_undo_and_redo_say_what_they_take_back_in_both_languages():
     session.close_window()
 
     def undo_says(lang: str) -> str:
-        step = session.game.undo_step
+        step = session.update.undo
         return step_label(step.event, step.before, lang)
 
     assert undo_says("en") == "the SORRY! window closed"
     assert undo_says("fr") == "fin de la fenêtre SORRY!"
     session.undo()
-    redo = session.game.redo_step
+    redo = session.update.redo
     assert step_label(redo.event, redo.before, "en") == "the SORRY! window closed"
     assert undo_says("en") == "Ben pressed SORRY!"
     session.undo()

@@ -21,7 +21,7 @@ def main(data_dir: str) -> None:
     from kivy.tests.common import UnitTestTouch
 
     from companion.config import Config, WindowsConfig
-    from companion.events import Setup
+    from companion.games.revenge import Setup
     from ui.widgets import TapButton
 
     config = Config(windows=WindowsConfig(steal_seconds=60, block_seconds=60))
@@ -32,12 +32,12 @@ def main(data_dir: str) -> None:
         return next(w for w in pad.walk() if isinstance(w, TapButton) and w.code == code)
 
     def tap_next(app) -> None:
-        before = len(app.session.game.steps)
+        before = len(app.session.update.steps)
         button = pad_button(app, next(cards))
         touch = UnitTestTouch(*button.to_window(*button.center))
         touch.touch_down()
         touch.touch_up()
-        if len(app.session.game.steps) != before:
+        if len(app.session.update.steps) != before:
             events = len(app.journal.load(app.session.game_id).events)
             print(f"ack {events} {app.session.state.total}", flush=True)
         Clock.schedule_once(lambda _dt: tap_next(app), 0)

@@ -8,7 +8,7 @@ from kivy.factory import Factory
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
-from companion.stats import game_stats
+from companion.games.revenge import progress_history
 
 MAX_ENTRY_DIGITS = 3
 
@@ -52,13 +52,13 @@ class GameOverScreen(Screen):
     def fill(self, *_: object) -> None:
         """The picture and the table of figures for the game just played."""
         app = App.get_running_app()
-        game = app.session.game
-        if game is None:
+        update, stats = app.session.update, app.session.game_stats()
+        if update is None or stats is None:
             return
-        stats = game_stats(game)
-        setup = game.setup
-        state = game.state
-        history = [[0] * len(setup.players)] + [list(rp.progress) for rp in stats.rounds]
+        state = update.state
+        setup = state.setup
+        rounds = progress_history(update.steps)
+        history = [[0] * len(setup.players)] + [list(rp.progress) for rp in rounds]
         chart = self.ids.chart
         chart.goal, chart.colors = state.goal, [c.value for c in setup.colors]
         chart.history = history

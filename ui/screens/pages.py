@@ -16,8 +16,6 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.config import WINDOW_SECONDS
-from companion.state import Awaiting
-from companion.stats import GameStats, aggregate, game_stats, replay_events
 from ui.i18n import tr
 
 LEADERS_SHOWN = 6
@@ -46,22 +44,10 @@ class HistoryScreen(PageScreen):
         super().__init__(**kwargs)
         # A finished game never changes: its figures are computed once per run of the app,
         # so opening the history replays only games finished since (and unfinished ones).
-        self._finished: dict[int, GameStats] = {}
+        self._finished: dict[int, Any] = {}
 
     def on_pre_enter(self, *_: Any) -> None:
         self.fill()
-
-    def _stats(self, journal: Any, record: Any) -> GameStats | None:
-        cached = self._finished.get(record.game_id)
-        if cached is not None:
-            return cached
-        game, _why = replay_events(journal.load(record.game_id).events)
-        if game is None:
-            return None
-        figures = game_stats(game)
-        if record.winner is not None:
-            self._finished[record.game_id] = figures
-        return figures
 
     def fill(self) -> None:
         """Leaderboard over every stored game, and the most recent games."""
@@ -70,10 +56,10 @@ class HistoryScreen(PageScreen):
         grid, recent = self.ids.board_grid, self.ids.recent_list
         grid.clear_widgets()
         recent.clear_widgets()
-        journal = app.journal
-        records = journal.games() if journal is not None else []
-        stats = [f for f in (self._stats(journal, r) for r in records) if f is not None]
-        leaders = aggregate(stats)[:LEADERS_SHOWN]
+        listing = app.session.stored_stats(self._finished)
+        records = [record for record, _figures in listing]
+        stats = [figures for _record, figures in listing if figures is not None]
+        leaders = app.session.leaders(stats)[:LEADERS_SHOWN]
         heads = (
             "",
             tr("lb_games", lang),
@@ -135,8 +121,8 @@ class SettingsScreen(PageScreen):
         app = App.get_running_app()
         app.settings = replace(app.settings, **changes)
         app.settings.save(app.data_dir)
-        app.timer.seconds[Awaiting.STEAL] = app.settings.steal_seconds
-        app.timer.seconds[Awaiting.BLOCK] = app.settings.block_seconds
+        app.session.set_window_seconds("steal", app.settings.steal_seconds)
+        app.session.set_window_seconds("block", app.settings.block_seconds)
         app.voice.enabled = app.settings.voice
         if "brightness" in changes:
             app.link.set_brightness(app.settings.brightness)

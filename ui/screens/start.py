@@ -17,8 +17,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
-from companion.events import MAX_PLAYERS, SEATING, Setup
-from companion.stats import replay_events
+from companion.games.revenge import MAX_PLAYERS, SEATING, Setup
 from ui.i18n import tr
 from ui.wording import refusal
 
@@ -179,15 +178,11 @@ class ResumeScreen(Screen):
         stored = self.stored
         if stored is None:
             return
-        if hasattr(stored, "replay"):  # found through a snapshot: no whole replay
-            game, unplayable = stored.replay().game, None
-        else:
-            game, unplayable = replay_events(stored.events)
-        if game is None:
+        state, unplayable = stored.state, stored.damage
+        if state is None:
             self.description = tr("damage", lang, damage=unplayable)
             self.damage = ""
             return
-        state = game.state
         players = ", ".join(state.setup.players)
         if state.running:
             self.description = tr(
@@ -195,8 +190,7 @@ class ResumeScreen(Screen):
             )
         else:
             self.description = tr("resume_desc_over", lang, players=players, round=state.round)
-        damage = " ".join(d for d in (getattr(stored, "damage", None), unplayable) if d)
-        self.damage = tr("damage", lang, damage=damage) if damage else ""
+        self.damage = tr("damage", lang, damage=unplayable) if unplayable else ""
 
     def resume(self) -> None:
         App.get_running_app().resume_game(self.stored)

@@ -11,7 +11,7 @@ from kivy.app import App
 from kivy.properties import ListProperty
 from kivy.uix.screenmanager import Screen
 
-from companion.cards import MAX_SLIDE
+from companion.games.revenge import MAX_SLIDE
 from ui.widgets import PlayerPanel
 
 

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 
 from companion.errors import ConfigError
-from companion.state import DECK_SIZE, HAND_SIZE
+from companion.games.revenge.state import DECK_SIZE, HAND_SIZE
 
 STEAL = "steal"  # SORRY! steal: called out of turn when someone reaches 21 (R9)
 DONT_BE_SORRY = "dont_be_sorry"  # blocks either SORRY! (R9, R10)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from companion.events import Color, Setup, Variant
+from companion.games.revenge.events import Color, Setup, Variant
 
 DECK_SIZE = 93
 HAND_SIZE = 5

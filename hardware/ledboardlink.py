@@ -24,11 +24,11 @@ READ_SLICE_S = 0.05  # how long one blocking read may wait, so a stop request is
 FORBIDDEN_BAUD = 1200  # opening at 1200 baud puts many boards into their bootloader
 
 
-class BoardError(OSError):
+class LedBoardError(OSError):
     """The board on a port cannot be used right now (silent, gone): try again later."""
 
 
-class BoardRefused(BoardError):
+class LedBoardRefused(LedBoardError):
     """The board on a port can never work with this companion: give up on that port."""
 
 
@@ -63,14 +63,14 @@ def explain_open_error(port: str, exc: BaseException) -> str:
 
 
 def check_hello(port: str, msg: pawnled.Message) -> Hello:
-    """The board's `!HELLO`, or BoardRefused when it is not a PAWNLED/1 board."""
+    """The board's `!HELLO`, or LedBoardRefused when it is not a PAWNLED/1 board."""
     f = msg.fields
     if f.get("dev", "pawnled") != "pawnled":
-        raise BoardRefused(f"the device on {port} says it is {f.get('dev')!r}, not a PAWNLED "
+        raise LedBoardRefused(f"the device on {port} says it is {f.get('dev')!r}, not a PAWNLED "
                            "board; set ledboard.port or ledboard.ids to the right device")
     major = pawnled.proto_major(f.get("proto", ""))
     if major != pawnled.PROTO:
-        raise BoardRefused(
+        raise LedBoardRefused(
             f"the board on {port} speaks PAWNLED/{f.get('proto', '?')} but this companion "
             f"speaks PAWNLED/{pawnled.PROTO}; flash the firmware of this version "
             "(hardware/README.md)")
@@ -79,7 +79,7 @@ def check_hello(port: str, msg: pawnled.Message) -> Hello:
                  int(leds) if leds.isdigit() else 0)
 
 
-class BoardLink:
+class LedBoardLink:
     """An open port whose board has said HELLO. `open` does the whole handshake."""
 
     def __init__(self, port: str, ser: Any, hello: Hello) -> None:
@@ -92,13 +92,13 @@ class BoardLink:
     @classmethod
     def open(cls, port: str, *, baud: int = 115200, hello_wait: float = HELLO_WAIT_S,
              answer_wait: float = ANSWER_WAIT_S, cancelled: Callable[[], bool] = lambda: False,
-             clock: Callable[[], float] = time.monotonic) -> BoardLink:
+             clock: Callable[[], float] = time.monotonic) -> LedBoardLink:
         """Open `port`, wait for `!HELLO` (sending `?HELLO` if it stays quiet), greet it."""
         try:
             ser = serial.Serial(port, check_baud(baud), timeout=READ_SLICE_S, write_timeout=1.0,
                                 dsrdtr=False, exclusive=True)
         except (OSError, ValueError) as exc:
-            raise BoardError(explain_open_error(port, exc)) from exc
+            raise LedBoardError(explain_open_error(port, exc)) from exc
         link = cls(port, ser, Hello("?", "?", "", 0))  # pyserial asserts DTR on open
         try:
             hello = link._await_hello(clock() + hello_wait, cancelled, clock)
@@ -108,7 +108,7 @@ class BoardLink:
                 hello = link._await_hello(clock() + answer_wait, cancelled, clock)
             if hello is None:
                 garbage = f" ({link.garbage} garbled lines)" if link.garbage else ""
-                raise BoardError(f"the device on {port} did not say !HELLO within "
+                raise LedBoardError(f"the device on {port} did not say !HELLO within "
                                  f"{hello_wait + answer_wait:g} s{garbage}; is it a PAWNLED "
                                  "board with its firmware (hardware/README.md)?")
             if not greeted:
@@ -133,7 +133,7 @@ class BoardLink:
             waiting = self.ser.in_waiting
             data = self.ser.read(waiting or (1 if block else 0)) if waiting or block else b""
         except OSError as exc:
-            raise BoardError(f"the board on {self.port} went away ({exc})") from exc
+            raise LedBoardError(f"the board on {self.port} went away ({exc})") from exc
         items = self.reader.feed(data)
         self.garbage += sum(isinstance(i, pawnled.LineError) for i in items)
         return items
@@ -146,7 +146,7 @@ class BoardLink:
         try:
             self.ser.write(line.encode("ascii"))
         except (OSError, serial.SerialTimeoutException) as exc:
-            raise BoardError(f"the board on {self.port} went away ({exc})") from exc
+            raise LedBoardError(f"the board on {self.port} went away ({exc})") from exc
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

@@ -1,6 +1,6 @@
 """The companion's side of the HOME LED board: one worker thread, never in the game's way.
 
-The session's listener turns each change into a BoardState and drops it in a one-slot
+The session's listener turns each change into a LedBoardState and drops it in a one-slot
 mailbox; the worker finds the board, greets it, sends the whole state on every change,
 on every (re)connect and every 2 s as a heartbeat, and reads the board's answers. Any
 error closes the port, and the worker rescans once a second. Its status (absent,
@@ -15,20 +15,19 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from companion.game import ResultKind
-from companion.session import Session, Update
-from hardware.boardlink import (
+from companion.session import ResultKind, Session, Update
+from hardware.firmware import pawnled
+from hardware.firmware.pawnled import LedBoardState
+from hardware.ledboardlink import (
     ANSWER_WAIT_S,
     HELLO_WAIT_S,
-    BoardError,
-    BoardLink,
-    BoardRefused,
+    LedBoardError,
+    LedBoardLink,
+    LedBoardRefused,
     check_baud,
     check_hello,
 )
-from hardware.boardstate import board_state
-from hardware.firmware import pawnled
-from hardware.firmware.pawnled import BoardState
+from hardware.ledboardstate import ledboard_state
 from hardware.mailbox import Latest
 from hardware.status import Status, StatusCallback, StatusKind
 
@@ -46,7 +45,7 @@ def check_brightness(brightness: int) -> int:
     return brightness
 
 
-class BoardHost:
+class LedBoardHost:
     def __init__(self, *, ports: Callable[[], Sequence[str]],
                  looking_for: str = "no LED board found", baud: int = 115200,
                  brightness: int = 64, on_status: StatusCallback | None = None,
@@ -63,7 +62,7 @@ class BoardHost:
         self.heartbeat, self.rescan, self.silence = heartbeat, rescan, silence
         self.clock = clock
         self.lines_sent = 0
-        self._latest: Latest[BoardState] = Latest()
+        self._latest: Latest[LedBoardState] = Latest()
         self._stop = threading.Event()
         self._status = Status("ledboard", StatusKind.ABSENT, looking_for)
         self._rejected: dict[str, str] = {}  # port -> why we gave up on it
@@ -73,24 +72,24 @@ class BoardHost:
 
     # --- the game's side: never blocks ---
 
-    def start(self) -> BoardHost:
+    def start(self) -> LedBoardHost:
         self._thread = threading.Thread(target=self._run, name="led-board", daemon=True)
         self._thread.start()
         return self
 
-    def show(self, frame: BoardState) -> None:
+    def show(self, frame: LedBoardState) -> None:
         self._latest.put(frame)
 
     def follow(self, session: Session) -> Callable[[], None]:
         """Show `session`'s game from now on; returns the unsubscribe function."""
         state = session.state
         if state is not None:
-            self.show(board_state(state, brightness=self.brightness))
+            self.show(ledboard_state(state, brightness=self.brightness))
 
         def on_update(update: Update) -> None:
             if update.result is not None and update.result.kind is ResultKind.IGNORED:
                 return  # the state did not change
-            self.show(board_state(update.state, update.result, brightness=self.brightness))
+            self.show(ledboard_state(update.state, update.result, brightness=self.brightness))
 
         return session.subscribe(on_update)
 
@@ -99,7 +98,7 @@ class BoardHost:
         self.brightness = check_brightness(brightness)
         frame = self._latest.peek()
         if frame is not None:
-            self.show(BoardState(frame.players, frame.turn, frame.home, frame.alert,
+            self.show(LedBoardState(frame.players, frame.turn, frame.home, frame.alert,
                                  self.brightness, frame.colors))
 
     @property
@@ -112,7 +111,7 @@ class BoardHost:
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
 
-    def __enter__(self) -> BoardHost:
+    def __enter__(self) -> LedBoardHost:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -148,12 +147,12 @@ class BoardHost:
             return
         try:
             self._serve(link)
-        except BoardError as exc:
+        except LedBoardError as exc:
             self._set_status(StatusKind.RECONNECTING, str(exc))
         finally:
             link.close()
 
-    def _connect(self) -> BoardLink | None:
+    def _connect(self) -> LedBoardLink | None:
         lost = StatusKind.RECONNECTING if self._ever_connected else StatusKind.ABSENT
         try:
             candidates = list(self.ports())
@@ -164,25 +163,25 @@ class BoardHost:
         tried = [p for p in candidates if p not in self._rejected]
         for port in tried:
             try:
-                return BoardLink.open(port, baud=self.baud, hello_wait=self.hello_wait,
+                return LedBoardLink.open(port, baud=self.baud, hello_wait=self.hello_wait,
                                       answer_wait=self.answer_wait,
                                       cancelled=self._stop.is_set, clock=self.clock)
-            except BoardRefused as exc:
+            except LedBoardRefused as exc:
                 self._rejected[port] = str(exc)
                 self._set_status(StatusKind.GAVE_UP, str(exc))
-            except BoardError as exc:
+            except LedBoardError as exc:
                 self._set_status(lost, str(exc))
         if not candidates:
             self._set_status(lost, "waiting for the board to come back"
                              if self._ever_connected else self.looking_for)
         return None
 
-    def _serve(self, link: BoardLink) -> None:
+    def _serve(self, link: LedBoardLink) -> None:
         self._ever_connected = True
         self._set_status(StatusKind.CONNECTED, link.hello.uid)
         now = self.clock()
         heard, next_beat = now, now  # the state goes out at once on every (re)connect
-        last_sent: BoardState | None = None
+        last_sent: LedBoardState | None = None
         while not self._stop.is_set():
             wait = min(max(next_beat - self.clock(), 0.0), POLL_S)
             fresh, frame = self._latest.take(wait)
@@ -205,10 +204,10 @@ class BoardHost:
                         self._set_status(StatusKind.CONNECTED, hello.uid)
                     next_beat = min(next_beat, now + RETRY_S)
             if now - heard > self.silence:
-                raise BoardError(f"the board on {link.port} stopped answering "
+                raise LedBoardError(f"the board on {link.port} stopped answering "
                                  f"for {self.silence:g} s")
 
-    def _send(self, link: BoardLink, frame: BoardState | None) -> None:
+    def _send(self, link: LedBoardLink, frame: LedBoardState | None) -> None:
         if frame is None:
             link.send(pawnled.query_state_line())  # no game yet: a keep-alive
         else:

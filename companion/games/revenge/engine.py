@@ -5,8 +5,8 @@ either returns a Transition (the new state and what happened, for voice, lamps a
 statistics) or raises one of the IllegalEvent/BadEvent refusals with a plain sentence.
 A press that the rules ignore (R9, "no SORRY! now") returns the *same* state object.
 
->>> from companion.events import Setup, Play
->>> from companion.cards import Card
+>>> from companion.games.revenge.cards import Card
+>>> from companion.games.revenge.events import Play, Setup
 >>> s = initial_state(Setup.create(["Ana", "Ben"]))
 >>> apply(s, Play(Card.parse("7"))).state.total
 7
@@ -18,10 +18,10 @@ from dataclasses import replace
 from enum import StrEnum
 from typing import NamedTuple
 
-from companion.cards import CardKind
 from companion.errors import BadEvent, BadTarget, CardRefused, GameOver, IllegalEvent, NotYourTurn
-from companion.events import Close, EndPlay2, Play, Press, Tiebreak
-from companion.state import (
+from companion.games.revenge.cards import ALL_CARDS, CardKind
+from companion.games.revenge.events import Close, EndPlay2, Play, Press, Tiebreak
+from companion.games.revenge.state import (
     HAND_LIMIT,
     HAND_SIZE,
     Awaiting,
@@ -31,8 +31,11 @@ from companion.state import (
     Window,
     initial_state,
 )
+from companion.rules import Countdown, Transition
 
-__all__ = ["Happening", "Outcome", "Transition", "apply", "initial_state"]
+__all__ = [
+    "Happening", "Outcome", "Transition", "apply", "countdown", "initial_state", "legal_events",
+]
 
 WINNING_TOTAL = 21
 
@@ -72,18 +75,10 @@ class Outcome(NamedTuple):
     value: float | None = None
 
 
-class Transition(NamedTuple):
-    """The new state and what happened. `amends`: this only refines the previous step
-    (a caller's own earlier edge), so undo takes both back together."""
-
-    state: GameState
-    outcomes: tuple[Outcome, ...]
-    amends: bool = False
-
-    @property
-    def changed(self) -> bool:
-        """False for an ignored press: the state object is the one given."""
-        return not (len(self.outcomes) == 1 and self.outcomes[0].what is Happening.IGNORED)
+# _new builds these by position: a field added or moved must be seen here first.
+assert Transition._fields == ("state", "outcomes", "changed", "amends")
+assert Outcome._fields == ("what", "seat", "other", "value")
+assert GameState._fields[:2] == ("setup", "progress") and len(GameState._fields) == 15
 
 
 class _Draft:
@@ -113,7 +108,7 @@ class _Draft:
             self.turn, self.round, self.pile, self.discards, self.draw_pile, self.owed,
             self.window, self.tiebreak, self.winner, self.reshuffles,
         ))
-        return _new(Transition, (state, tuple(self.out), False))
+        return _new(Transition, (state, tuple(self.out), True, False))
 
     # --- cards and hands (tracked, advisory: they never refuse a real card) ---
 
@@ -363,7 +358,7 @@ def _flip_back(state: GameState, d: _Draft, seat: int, target: str | None) -> No
 
 
 def _ignored(state: GameState, seat: int) -> Transition:
-    return Transition(state, (Outcome(Happening.IGNORED, seat),))
+    return Transition(state, (Outcome(Happening.IGNORED, seat),), changed=False)
 
 
 def _press(state: GameState, ev: Press) -> Transition:
@@ -473,3 +468,60 @@ def _tiebreak(state: GameState, ev: Tiebreak) -> Transition:
             d.tiebreak = TiebreakRound(leaders, (None,) * len(leaders))
             d.emit(Happening.TIED)
     return d.freeze()
+
+
+def legal_events(state: GameState) -> tuple[object, ...]:
+    """Every event `apply` accepts now that changes the game, in a stable order, read
+    from the rules above rather than found by trying events: the cards (SORRY! once per
+    player it may flip back, or once with no target when nobody can be), the presses that
+    count, close, end_play2, and one Tiebreak per tied player still to enter a total
+    (its total 0 stands for any whole number). Cards and presses name no player; the
+    same card naming the player whose turn it is is accepted too.
+    """
+    if state.winner is not None:
+        return ()
+    tb = state.tiebreak
+    if tb is not None:
+        return tuple(Tiebreak(state.name(s), 0)
+                     for s, t in zip(tb.tied, tb.totals, strict=True) if t is None)
+    events: list[object] = list(_legal_plays(state))
+    events.extend(Press(state.name(seat)) for seat in state.pressers())
+    if state.window is not None:
+        events.append(Close())
+    if state.owed:
+        events.append(EndPlay2())
+    return tuple(events)
+
+
+def _legal_plays(state: GameState) -> tuple[Play, ...]:
+    after = state
+    if state.window is not None:  # logging a card closes the open window first
+        d = _Draft(state)
+        d.close_window()
+        if d.winner is not None or d.tiebreak is not None:
+            return ()
+        after = d.freeze().state
+    seat = after.turn
+    if not (after.hands[seat] or after.draw_pile or after.discards):
+        return ()  # no card left by the count (see _Draft.lay)
+    plays: list[Play] = []
+    for card in ALL_CARDS:
+        if after.owed and not card.is_number:
+            continue
+        if card.kind is CardKind.SORRY:
+            eligible = [i for i, p in enumerate(after.progress) if p > 0 and i != seat]
+            plays.extend(Play(card, None, after.name(i)) for i in eligible)
+            if not eligible:
+                plays.append(Play(card))
+        else:
+            plays.append(Play(card))
+    return tuple(plays)
+
+
+def countdown(state: GameState) -> Countdown | None:
+    """The window the table closes by the clock (R9, R10): its kind picks the seconds.
+    Its key leaves out the caller's edge time, so a refined edge keeps the countdown."""
+    w = state.window
+    if w is None:
+        return None
+    return Countdown(w.kind.value, (w.kind, w.cause, w.scorer, w.victim, w.caller), w, Close())

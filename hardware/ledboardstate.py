@@ -5,10 +5,9 @@ Pure and quick, so the session's listener can call it under the session's lock.
 
 from __future__ import annotations
 
-from companion.engine import Happening
-from companion.game import Result, ResultKind
-from companion.state import Awaiting, GameState
-from hardware.firmware.pawnled import BoardState
+from companion.games.revenge import Awaiting, GameState, Happening
+from companion.session import Result, ResultKind
+from hardware.firmware.pawnled import LedBoardState
 
 # Strongest first: one event can do several things (a steal that also wins the game).
 ALERT_OF = (
@@ -43,10 +42,10 @@ def alert_for(state: GameState, result: Result | None) -> str:
     return "none"
 
 
-def board_state(state: GameState, result: Result | None = None, *,
-                brightness: int = 64) -> BoardState:
+def ledboard_state(state: GameState, result: Result | None = None, *,
+                brightness: int = 64) -> LedBoardState:
     seats = range(len(state.setup.players))
-    return BoardState(
+    return LedBoardState(
         players=len(state.setup.players),
         turn=state.turn if state.running else None,
         home=[state.home(s) for s in seats],

@@ -1,7 +1,8 @@
-"""The events of a game, exactly the transcript lines of TRANSCRIPT.md, typed.
+"""The card game's events, exactly the transcript lines of TRANSCRIPT.md, typed.
 
 `parse_event` turns one JSON object into an event (or raises BadEvent with a plain
-sentence); `Event.to_json` gives back the object that `parse_event` accepts.
+sentence); `Event.to_json` gives back the object that `parse_event` accepts. Undo and
+redo are the core's (companion.game), the same for every game.
 """
 
 from __future__ import annotations
@@ -9,10 +10,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
-from companion.cards import Card
 from companion.errors import BadEvent, BadSetup
+from companion.games.revenge.cards import Card
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_PAWNS = 4
@@ -37,6 +38,7 @@ SEATING = (Color.RED, Color.BLUE, Color.YELLOW, Color.GREEN)
 class Setup:
     """A new game: who plays, in which seats and colours, with how many pawn cards."""
 
+    game: ClassVar[str] = "revenge"  # the setup's "game" key (companion.games)
     players: tuple[str, ...]
     first: str
     colors: tuple[Color, ...]
@@ -103,6 +105,7 @@ class Setup:
     def to_json(self) -> dict[str, Any]:
         return {
             "type": "setup",
+            "game": self.game,
             "players": list(self.players),
             "first": self.first,
             "colors": [c.value for c in self.colors],
@@ -169,19 +172,7 @@ class Tiebreak:
         return {"type": "tiebreak", "player": self.player, "total": self.total}
 
 
-@dataclass(frozen=True, slots=True)
-class Undo:
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "undo"}
-
-
-@dataclass(frozen=True, slots=True)
-class Redo:
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "redo"}
-
-
-Event = Setup | Play | Press | Close | EndPlay2 | Tiebreak | Undo | Redo
+Event = Play | Press | Close | EndPlay2 | Tiebreak  # what the rules apply
 EVENT_TYPES = ("setup", "play", "press", "close", "end_play2", "tiebreak", "undo", "redo")
 
 
@@ -206,8 +197,20 @@ def _seconds(t: object) -> float:
     return seconds
 
 
+def parse_setup(obj: dict[str, Any]) -> Setup:
+    """The setup line; its "game" key was read by the core. Unknown keys are ignored."""
+    return Setup.create(
+        obj.get("players"),  # type: ignore[arg-type]
+        first=obj.get("first"),
+        colors=obj.get("colors"),
+        pawns=obj.get("pawns", MAX_PAWNS),
+        variant=obj.get("variant", Variant.STANDARD.value),
+    )
+
+
 def parse_event(obj: object) -> Event:
-    """One transcript object to an event. Unknown keys are ignored, as the spec says."""
+    """One transcript object (not setup, undo or redo: the core's) to an event.
+    Unknown keys are ignored, as the spec says."""
     if not isinstance(obj, dict):
         raise BadEvent('each line must be a JSON object such as {"type": "play", "card": "7"}')
     kind = obj.get("type")
@@ -229,18 +232,6 @@ def parse_event(obj: object) -> Event:
         if isinstance(total, bool) or not isinstance(total, int) or total < 0:
             raise BadEvent(f"tiebreak 'total' must be a whole number, 0 or more, not {total!r}")
         return Tiebreak(_name(obj, "player", required=True), total)
-    if kind == "undo":
-        return Undo()
-    if kind == "redo":
-        return Redo()
-    if kind == "setup":
-        return Setup.create(
-            obj.get("players"),  # type: ignore[arg-type]
-            first=obj.get("first"),
-            colors=obj.get("colors"),
-            pawns=obj.get("pawns", MAX_PAWNS),
-            variant=obj.get("variant", Variant.STANDARD.value),
-        )
     if kind is None:
         raise BadEvent("the event has no 'type'")
     raise BadEvent(f"unknown event type {kind!r}; known types are {', '.join(EVENT_TYPES)}")

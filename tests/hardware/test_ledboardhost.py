@@ -10,9 +10,9 @@ from hw_helpers import RawBoard, ScriptedClock
 from serial.tools.list_ports_common import ListPortInfo
 
 from companion.session import Session
-from hardware.boardlink import check_baud
 from hardware.firmware import pawnled
-from hardware.ledhost import BoardHost
+from hardware.ledboardhost import LedBoardHost
+from hardware.ledboardlink import check_baud
 from hardware.ports import PortConfigError, PortFinder, matching_ports, parse_usb_id
 from hardware.simulator import SimulatedBoard
 from hardware.status import Status, StatusKind
@@ -66,11 +66,11 @@ def sim():
 
 @pytest.fixture
 def hosts():
-    started: list[BoardHost] = []
+    started: list[LedBoardHost] = []
 
-    def start(ports, statuses: Statuses, **options) -> BoardHost:
+    def start(ports, statuses: Statuses, **options) -> LedBoardHost:
         options = {**QUICK, **options}
-        host = BoardHost(ports=ports, on_status=statuses, **options).start()
+        host = LedBoardHost(ports=ports, on_status=statuses, **options).start()
         started.append(host)
         return host
 
@@ -328,5 +328,5 @@ def test_1200_baud_is_never_used():
     with pytest.raises(ValueError, match="must not be 1200"):
         check_baud(1200)
     with pytest.raises(ValueError, match="must not be 1200"):
-        BoardHost(ports=list, baud=1200)
+        LedBoardHost(ports=list, baud=1200)
     assert check_baud(115200) == 115200

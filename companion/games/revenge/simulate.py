@@ -1,6 +1,6 @@
 """Whole games played by simple bots with real cards, to cross-check the rules engine.
 
-The engine only counts cards; here a seeded table deals the real 93 (companion.deck)
+The engine only counts cards; here a seeded table deals the real 93 (companion.games.revenge.deck)
 and bots play them. `Referee` is deliberately a second, independent reading of RULES.md
 (card moves, turns, windows, progress, tiebreakers) and shares no code with
 companion/engine.py: after every event the simulator compares the two and raises
@@ -25,8 +25,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from companion.cards import Card
-from companion.deck import (
+from companion.errors import CompanionError
+from companion.game import Game, Redo, Result, ResultKind, Undo
+from companion.games.revenge.cards import Card
+from companion.games.revenge.deck import (
     DEFAULT_DECK,
     DONT_BE_SORRY,
     FLIP,
@@ -36,21 +38,17 @@ from companion.deck import (
     Cards,
     number_value,
 )
-from companion.errors import CompanionError
-from companion.events import (
+from companion.games.revenge.events import (
     Close,
     EndPlay2,
     Event,
     Play,
     Press,
-    Redo,
     Setup,
     Tiebreak,
-    Undo,
     Variant,
 )
-from companion.game import Game, Result, ResultKind
-from companion.state import HAND_LIMIT, GameState
+from companion.games.revenge.state import HAND_LIMIT, GameState
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev")
 TWENTY_ONE = 21
