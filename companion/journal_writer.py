@@ -111,6 +111,10 @@ class JournalWriter:
     def set_result(self, game_id: int, winner: str | None) -> None:
         self._put(_Result(game_id, winner))
 
+    @property
+    def closed(self) -> bool:
+        return self._closing
+
     def lag(self) -> float:
         """Seconds the oldest event not yet durable has waited (0: all durable)."""
         with self._cond:

@@ -238,7 +238,8 @@ class Session:
         if stored is None:
             return None
         if hasattr(stored, "replay"):  # found through its snapshot: no whole replay
-            return Preview(stored.game_id, stored.replay().game.state, None)  # type: ignore[union-attr]
+            state = stored.replay().game.state  # type: ignore[union-attr]
+            return Preview(stored.game_id, state, stored.damage)
         game, unplayable = replay_events(stored.events)
         damage = " ".join(d for d in (stored.damage, unplayable) if d) or None
         return Preview(stored.game_id, None if game is None else game.state, damage)

@@ -48,6 +48,8 @@ class Background:
 
     def accept(self, game: Game, game_id: int, result: Result) -> None:
         """Apply the evaluated event now; queue it to be made durable."""
+        if self.writer.closed:  # the app is quitting: refuse it unchanged
+            raise JournalError("the journal is closing, so the event was not saved")
         seq = self.next_seq
         round_before = _round(game.state)
         self.inflight.submitted(game, seq, result.event)
