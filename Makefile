@@ -25,8 +25,13 @@ venv: $(STAMP)
 run: $(STAMP)
 	$(BIN)/sorry-companion run $(RUN_ARGS)
 
+# The doctests of the core and the hardware (not the Pico's main.py: MicroPython only),
+# the core's types (mypy --strict), then the suite.
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy --strict companion/
+	$(BIN)/python -m pytest -q --doctest-modules companion hardware \
+		--ignore=hardware/firmware/main.py
 	$(BIN)/python -m pytest -q
 
 # The Pi conditions (bench/pi.py) build a small LD_PRELOAD shim with the C compiler: get it

@@ -11,7 +11,7 @@
 - Pi conditions (bench.pi) run in child processes (`python -m bench.core child ...`):
   the engine and resume under the CPU quota (events/s over all runs, not the best one:
   a quota's periods make single runs jumpy), the durable append with the sync delay.
-- simulated games/s: whole 4-player games with the event-by-event cross-check on.
+- simulated games/s: whole 4-player games, the bots' cards following the engine's.
 
 The 10,000-event game repeats a legal cycle (numbers, Slides, Switch, Take 2, Play 2, a
 21 with a SORRY! call and a Don't Be SORRY!, a flip-back left to close) that leaves
@@ -207,7 +207,7 @@ def rows() -> list[Row]:
             quota="" if q_resume is None else f"{q_resume * 1000:.0f} ms"),
         Row("resume the same game replayed whole (no snapshot: journals before issue 8)",
             f"{full_resume * 1000:.0f} ms"),
-        Row("simulated games per second (4 players, 4 pawns, cross-checked)",
+        Row("simulated games per second (4 players, 4 pawns, cards followed)",
             f"{sims:,.0f} games/s"),
     ]
 

@@ -22,16 +22,17 @@ import math
 import os
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.errors import ConfigError
 from companion.games.revenge.deck import (
     DEFAULT_DECK,  # the deck profile, one definition for the app
 )
+from companion.games.revenge.events import MAX_PAWNS, MAX_PLAYERS, Variant
 from companion.games.revenge.state import DECK_SIZE
 from companion.paths import CONFIG_ENV, SYSTEM_CONFIG, default_data_dir, user_config_file
 
@@ -40,13 +41,47 @@ __all__ = [
     "VoiceConfig", "WindowsConfig", "config_from_args", "find_config_file", "load_config",
 ]
 
-BCM_PINS = range(28)
-MAX_SEATS = 4
+# Each limit is written here once; the hardware (pin plan, LED board) and the screens
+# check against these same values.
+BCM_PINS = range(28)  # BCM GPIO0-27: the pins on the 40-pin header of every Pi
+MAX_SEATS = MAX_PLAYERS  # one SORRY! button per seat
 BOOTLOADER_BAUD = 1200
 WINDOW_SECONDS = (1.0, 60.0)  # the range a steal or block window may last (config and screen)
 BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
+BRIGHTNESS = (0, 255)  # the LED board's brightness (config, screen, LED board host)
 LANGUAGES = ("en", "fr")
-VARIANTS = ("standard", "long")
+VARIANTS = tuple(v.value for v in Variant)
+
+T = TypeVar("T")
+
+
+def first_reuse(uses: Iterable[tuple[T, int]]) -> tuple[T, T, int] | None:
+    """The first pin given twice among (use, pin) pairs: (first use, second use, pin).
+
+    >>> first_reuse([("pins", 17), ("lamps", 5), ("undo_pin", 17)])
+    ('pins', 'undo_pin', 17)
+    """
+    seen: dict[int, T] = {}
+    for use, pin in uses:
+        if pin in seen:
+            return seen[pin], use, pin
+        seen[pin] = use
+    return None
+
+
+def lamps_fit(pins: Sequence[int], lamps: Sequence[int]) -> bool:
+    """Lamps are optional, but when there are any there is one per button."""
+    return not lamps or len(lamps) == len(pins)
+
+
+def baud_problem(baud: object) -> str | None:
+    """Why the LED board cannot be opened at `baud` (None: it can)."""
+    if baud == BOOTLOADER_BAUD and not isinstance(baud, bool):
+        return ("1200 baud is the bootloader touch: a Pico or Arduino opened at 1200 baud "
+                "restarts into firmware-update mode, so the baud must not be 1200; use 115200")
+    if isinstance(baud, bool) or baud not in BAUDS:
+        return "use one of " + ", ".join(map(str, BAUDS))
+    return None
 
 @dataclass(frozen=True, slots=True)
 class WindowsConfig:
@@ -265,12 +300,11 @@ def _usb_ids(v: object) -> tuple[str, ...]:
 
 
 def _baud(v: object) -> int:
-    if v == BOOTLOADER_BAUD and not isinstance(v, bool):
-        raise _Refused("1200 baud is the bootloader touch: opening a Pico or Arduino at "
-                       "1200 baud restarts it into firmware-update mode; use 115200")
-    if isinstance(v, bool) or v not in BAUDS:
-        raise _Refused("use one of " + ", ".join(map(str, BAUDS)))
-    return int(v)  # type: ignore[arg-type]
+    problem = baud_problem(v)
+    if problem is not None:
+        raise _Refused(problem)
+    assert isinstance(v, int)
+    return v
 
 
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[object], Any]]]] = {
@@ -279,7 +313,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[object], Any]]]] = {
         "block_seconds": _number(*WINDOW_SECONDS, "seconds"),
     }),
     "game": (GameConfig, {
-        "pawns": _whole(1, 4, " of pawn cards"),
+        "pawns": _whole(1, MAX_PAWNS, " of pawn cards"),
         "variant": _choice(*VARIANTS),
     }),
     "voice": (VoiceConfig, {"enabled": _bool, "command": _command}),
@@ -296,7 +330,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[object], Any]]]] = {
     }),
     "ledboard": (LedBoardConfig, {
         "enabled": _bool, "port": _text, "ids": _usb_ids, "baud": _baud,
-        "brightness": _whole(0, 255),
+        "brightness": _whole(*BRIGHTNESS),
     }),
     "display": (DisplayConfig, {"fullscreen": _bool}),
 }
@@ -381,17 +415,16 @@ class _Reader:
         return deck
 
     def check_pins(self, gpio: GpioConfig) -> None:
-        if gpio.lamps and len(gpio.lamps) != len(gpio.pins):
+        if not lamps_fit(gpio.pins, gpio.lamps):
             raise self.fail("[gpio] lamps", list(gpio.lamps),
                             f"give one lamp per button ({len(gpio.pins)} in pins), or [] "
                             "for no lamps")
-        uses: dict[int, str] = {}
         named = [("pins", p) for p in gpio.pins] + [("lamps", p) for p in gpio.lamps]
         named += [(k, getattr(gpio, k)) for k in ("undo_pin", "close_pin")
                   if getattr(gpio, k) is not None]
-        for key, pin in named:
-            if pin in uses:
-                both = key if uses[pin] == key else f"{uses[pin]} and {key}"
-                raise self.problem(f"[gpio] pin {pin} is used twice (in {both}): give every "
-                                   "button and lamp its own pin")
-            uses[pin] = key
+        reuse = first_reuse(named)
+        if reuse is not None:
+            first, key, pin = reuse
+            both = key if first == key else f"{first} and {key}"
+            raise self.problem(f"[gpio] pin {pin} is used twice (in {both}): give every "
+                               "button and lamp its own pin")

@@ -81,11 +81,15 @@ class History(Sequence[Step]):
     first (`reversed`) walks only as far as asked; indexing builds the tuple once."""
 
     __slots__ = ("_below", "_items", "_len", "_top")
+    _top: Step | None
+    _below: History | None
+    _len: int
+    _items: tuple[Step, ...] | None
 
     def __init__(self, top: Step | None = None, below: History | None = None) -> None:
         self._top, self._below = top, below
         self._len = 0 if top is None else 1 + (0 if below is None else below._len)
-        self._items: tuple[Step, ...] | None = None
+        self._items = None
 
     def push(self, step: Step) -> History:
         return History(step, self)
@@ -197,10 +201,6 @@ class Game:
     def depth(self) -> int:
         """len(steps), without copying them (steps is a copy: O(game) per call)."""
         return len(self._done)
-
-    def newest_steps(self) -> Iterator[Step]:
-        """The effective history newest first, lazily: a screen reads only the last few."""
-        return reversed(self._done)
 
     @property
     def undo_step(self) -> Step | None:

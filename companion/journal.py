@@ -365,8 +365,8 @@ class Journal:
             finally:
                 new.close()
                 src.close()
-            for f in (copy, Path(f"{copy}-wal"), Path(f"{copy}-shm")):
-                f.unlink(missing_ok=True)
+            for used in (copy, Path(f"{copy}-wal"), Path(f"{copy}-shm")):
+                used.unlink(missing_ok=True)
             aside = _aside_name(self.path)
             for suffix in ("-wal", "-shm"):
                 side = Path(f"{self.path}{suffix}")

@@ -193,7 +193,7 @@ class JournalWriter:
         expected = self._next.get(game_id)
         if expected is None:
             return
-        kept = []
+        kept: list[_Append] = []
         for job in batch:  # stale events (after a failed write) are dropped
             if job.seq == expected + len(kept):
                 kept.append(job)
@@ -227,13 +227,13 @@ class JournalWriter:
                 if snapshot is not None:
                     snapshots.write(conn, game_id, last.seq, chain, snapshot)
         except JournalError as exc:
-            for listener in list(self._on_failure):
-                listener(game_id, first, exc)
+            for failed in list(self._on_failure):
+                failed(game_id, first, exc)
             return
         self._next[game_id] = last.seq + 1
         self._chain[game_id] = chain
-        for listener in list(self._on_durable):
-            listener(game_id, last.seq)
+        for durable in list(self._on_durable):
+            durable(game_id, last.seq)
 
     @staticmethod
     def _set_aside_leftovers(conn: Any, game_id: int, seq: int) -> None:

@@ -7,6 +7,13 @@ its name in `companion.games` (the setup's `"game"` key, default `"revenge"`).
 Like python-chess's boards, a game's rules are pure: `apply` never mutates a state, reads
 no clock and does no I/O, and `legal_events` lists what `apply` accepts now, so no caller
 has to find legality by trial. Undo, redo and the setup are the core's, not a game's.
+
+Optional, used by the core when a game's rules have them (the card game has all four):
+- `countdown(state) -> Countdown | None`: a window the session's timer closes by the clock;
+- `counters: tuple[str, ...]`: the names of `stats`' counters in the order shown (so a
+  player with none still shows zeros);
+- `rounds_played(steps) -> int`: the history's ROUNDS column;
+- `describe(state) -> str`: `replay` without `--json` (else the JSON state, indented).
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ from companion.game import (
     read_event,
     read_setup,
 )
-from companion.rules import Rules
+from companion.rules import GameSummary, Rules
 from companion.stats import GameStats, aggregate, game_stats, replay_events
 from companion.windows import WindowTimer
 
@@ -78,8 +78,10 @@ class Update:
     game: the rules' name ("revenge"); result: what the event did (None for a game just
     started or resumed); steps: the effective history (oldest first; the card table shows
     the round's cards from it); undo/redo: the step each would take back or apply again;
-    legal: `Rules.legal_events(state)`; damage: what resuming had to set aside, if anything;
-    unsaved: a failed write took the game back to the last saved event: why, in one sentence.
+    legal: `Rules.legal_events(state)`; summary: the players (seating order), the winner and
+    whether the game is over, for any game (`Rules.summary`): what a part serving every
+    game reads; damage: what resuming had to set aside, if anything; unsaved: a failed
+    write took the game back to the last saved event: why, in one sentence.
     """
 
     game_id: int | None
@@ -90,6 +92,7 @@ class Update:
     undo: Step | None
     redo: Step | None
     legal: tuple[Any, ...]
+    summary: GameSummary
     damage: str | None = None
     unsaved: str | None = None
 
@@ -160,7 +163,7 @@ class Session:
         state = game.state
         update = Update(self._game_id, game.rules.name, state, result, game.history,
                         game.undo_step, game.redo_step, tuple(game.rules.legal_events(state)),
-                        self._damage, unsaved)
+                        game.rules.summary(state), self._damage, unsaved)
         self._update = update
         for listener in list(self._listeners):
             listener(update)
@@ -211,9 +214,10 @@ class Session:
         """A setup object from its JSON (`"game"` picks the rules; default the card game)."""
         return read_setup(obj)
 
-    def new_game(self, setup: Any, *, abandon: bool = True) -> Update:
-        """Start `setup`'s game. With `abandon`, an open game without a winner is marked
-        abandoned in the journal (listed as unfinished, never offered for resuming)."""
+    def new_game(self, setup: Any, *, abandon: bool = False) -> Update:
+        """Start `setup`'s game. With `abandon` (the table's new-game button), an open game
+        without a winner is marked abandoned in the journal: still listed as unfinished,
+        never offered for resuming. Without it, that game stays resumable."""
         game = Game(setup)
         if self._background is not None:
             self._background.writer.flush()  # the last game's events are durable first
@@ -238,7 +242,7 @@ class Session:
         if stored is None:
             return None
         if hasattr(stored, "replay"):  # found through its snapshot: no whole replay
-            state = stored.replay().game.state  # type: ignore[union-attr]
+            state = stored.replay().game.state
             return Preview(stored.game_id, state, stored.damage)
         game, unplayable = replay_events(stored.events)
         damage = " ".join(d for d in (stored.damage, unplayable) if d) or None

@@ -22,14 +22,11 @@ from typing import Any
 from gpiozero import Button, Device
 
 from hardware.edgeclock import EdgeClock
+from hardware.errors import GpioSetupError
 from hardware.lockout import Lockout
 from hardware.pinplan import PinUse, explain_gpio_error, factory_name
 
 log = logging.getLogger(__name__)
-
-
-class GpioSetupError(RuntimeError):
-    """The buttons or lamps could not be set up; the message is one sentence with the fix."""
 
 
 @dataclass(frozen=True, slots=True)

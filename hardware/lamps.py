@@ -15,7 +15,7 @@ from typing import Any
 
 from gpiozero import LED
 
-from companion.games.revenge import GameState
+from companion.games.revenge import RULES, GameState
 from companion.session import Session, Update
 from hardware.buttons import GpioSetupError, pin_factory_or_default
 from hardware.mailbox import Latest
@@ -40,6 +40,11 @@ class LampState:
         if seat == self.winner:
             return "blink"
         return "on" if seat in self.lit else "off"
+
+
+def _card_game(update: Update | None) -> bool:
+    """The lamps show the card game's SORRY! windows; another game leaves them dark."""
+    return update is not None and update.game == RULES.name
 
 
 class SeatLamps:
@@ -67,10 +72,11 @@ class SeatLamps:
 
     def follow(self, session: Session) -> Callable[[], None]:
         """Keep the lamps in step with `session`; returns the unsubscribe function."""
-        self.show(LampState.of(session.state))
+        update = session.update
+        self.show(LampState.of(update.state if _card_game(update) else None))
 
         def on_update(update: Update) -> None:
-            self.show(LampState.of(update.state))
+            self.show(LampState.of(update.state if _card_game(update) else None))
 
         return session.subscribe(on_update)
 

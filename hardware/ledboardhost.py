@@ -15,7 +15,10 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
+from companion.config import BRIGHTNESS
+from companion.games.revenge import RULES
 from companion.session import ResultKind, Session, Update
+from hardware.errors import HardwareConfigError
 from hardware.firmware import pawnled
 from hardware.firmware.pawnled import LedBoardState
 from hardware.ledboardlink import (
@@ -38,10 +41,11 @@ RETRY_S = 0.2  # after the board answered -ERR, resend this soon
 
 
 def check_brightness(brightness: int) -> int:
+    low, high = BRIGHTNESS
     if isinstance(brightness, bool) or not isinstance(brightness, int) \
-            or not 0 <= brightness <= 255:
-        raise ValueError("ledboard.brightness must be a whole number from 0 to 255, "
-                         f"not {brightness!r}")
+            or not low <= brightness <= high:
+        raise HardwareConfigError(f"ledboard.brightness must be a whole number from {low} to "
+                                  f"{high}, not {brightness!r}")
     return brightness
 
 
@@ -82,11 +86,13 @@ class LedBoardHost:
 
     def follow(self, session: Session) -> Callable[[], None]:
         """Show `session`'s game from now on; returns the unsubscribe function."""
-        state = session.state
-        if state is not None:
-            self.show(ledboard_state(state, brightness=self.brightness))
+        update = session.update
+        if update is not None and update.game == RULES.name:
+            self.show(ledboard_state(update.state, brightness=self.brightness))
 
         def on_update(update: Update) -> None:
+            if update.game != RULES.name:
+                return  # the board shows the card game's HOME pawns (LEDBOARD.md)
             if update.result is not None and update.result.kind is ResultKind.IGNORED:
                 return  # the state did not change
             self.show(ledboard_state(update.state, update.result, brightness=self.brightness))

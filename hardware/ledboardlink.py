@@ -16,20 +16,13 @@ from typing import Any
 
 import serial
 
+from companion.config import baud_problem
+from hardware.errors import HardwareConfigError, LedBoardError, LedBoardRefused
 from hardware.firmware import pawnled
 
 HELLO_WAIT_S = 3.0  # an Arduino-style board resets when the port opens: let it boot
 ANSWER_WAIT_S = 1.0  # after our ?HELLO
 READ_SLICE_S = 0.05  # how long one blocking read may wait, so a stop request is seen
-FORBIDDEN_BAUD = 1200  # opening at 1200 baud puts many boards into their bootloader
-
-
-class LedBoardError(OSError):
-    """The board on a port cannot be used right now (silent, gone): try again later."""
-
-
-class LedBoardRefused(LedBoardError):
-    """The board on a port can never work with this companion: give up on that port."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,11 +34,10 @@ class Hello:
 
 
 def check_baud(baud: int) -> int:
-    if isinstance(baud, bool) or not isinstance(baud, int) or baud <= 0:
-        raise ValueError(f"ledboard.baud must be a whole number of bits per second, not {baud!r}")
-    if baud == FORBIDDEN_BAUD:
-        raise ValueError("ledboard.baud must not be 1200: opening a port at 1200 baud resets "
-                         "many boards into their bootloader; use 115200")
+    """The configuration's own check (companion.config), for a host built by hand."""
+    problem = baud_problem(baud)
+    if problem is not None:
+        raise HardwareConfigError(f"ledboard.baud = {baud!r} cannot be used: {problem}")
     return baud
 
 

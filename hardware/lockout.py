@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import threading
 
+from hardware.errors import HardwareConfigError
+
 
 class Lockout:
     def __init__(self, seconds: float) -> None:
         if not seconds >= 0:
-            raise ValueError(f"a lockout must be 0 s or more, not {seconds!r}")
+            raise HardwareConfigError(f"a lockout must be 0 s or more, not {seconds!r}")
         self.seconds = seconds
         self._quiet_from: float | None = None  # the pin counts again from this time
         self._lock = threading.Lock()

@@ -11,10 +11,11 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-HEADER_PINS = range(28)  # BCM GPIO0-27: the pins on the 40-pin header of every Pi
+from companion.config import BCM_PINS, MAX_SEATS, first_reuse, lamps_fit
+from hardware.errors import HardwareConfigError
 
 
-class PinPlanError(ValueError):
+class PinPlanError(HardwareConfigError):
     """The configured pins cannot work; the message says which pin and what to change."""
 
 
@@ -36,10 +37,10 @@ def plan_pins(*, pins: Sequence[int], lamps: Sequence[int] = (), undo_pin: int |
     if not pins:
         raise PinPlanError("gpio.pins lists no pins; give one BCM pin per seat, "
                            "e.g. pins = [17, 27, 22, 23]")
-    if len(pins) > 4:
-        raise PinPlanError(f"gpio.pins lists {len(pins)} pins but the game has at most 4 seats; "
-                           "give one pin per seat")
-    if lamps and len(lamps) != len(pins):
+    if len(pins) > MAX_SEATS:
+        raise PinPlanError(f"gpio.pins lists {len(pins)} pins but the game has at most "
+                           f"{MAX_SEATS} seats; give one pin per seat")
+    if not lamps_fit(pins, lamps):
         raise PinPlanError(f"gpio.lamps lists {len(lamps)} pins for {len(pins)} buttons; "
                            "give one lamp pin per seat, or none")
     uses = [PinUse(p, f"seat {i + 1} button", "button", i) for i, p in enumerate(pins)]
@@ -48,15 +49,15 @@ def plan_pins(*, pins: Sequence[int], lamps: Sequence[int] = (), undo_pin: int |
         uses.append(PinUse(undo_pin, "undo button", "button"))
     if close_pin is not None:
         uses.append(PinUse(close_pin, "close button", "button"))
-    seen: dict[int, PinUse] = {}
     for use in uses:
-        if isinstance(use.pin, bool) or not isinstance(use.pin, int) or use.pin not in HEADER_PINS:
+        if isinstance(use.pin, bool) or not isinstance(use.pin, int) or use.pin not in BCM_PINS:
             raise PinPlanError(f"pin {use.pin!r} for the {use.role} is not a GPIO pin on the "
-                               "Pi's header; use a BCM number from 0 to 27")
-        if use.pin in seen:
-            raise PinPlanError(f"GPIO{use.pin} is used twice, for the {seen[use.pin].role} and "
-                               f"the {use.role}; give each its own pin in [gpio]")
-        seen[use.pin] = use
+                               f"Pi's header; use a BCM number from 0 to {BCM_PINS[-1]}")
+    reuse = first_reuse((use.role, use.pin) for use in uses)
+    if reuse is not None:
+        first, second, pin = reuse
+        raise PinPlanError(f"GPIO{pin} is used twice, for the {first} and the {second}; "
+                           "give each its own pin in [gpio]")
     return tuple(uses)
 
 

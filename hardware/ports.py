@@ -9,10 +9,12 @@ from dataclasses import dataclass, field
 from serial.tools import list_ports
 from serial.tools.list_ports_common import ListPortInfo
 
+from hardware.errors import HardwareConfigError
+
 PICO_MICROPYTHON = "2E8A:0005"
 
 
-class PortConfigError(ValueError):
+class PortConfigError(HardwareConfigError):
     """A configured USB id or port cannot work; the message names it and the fix."""
 
 

@@ -34,10 +34,10 @@ class PressRouter:
     def _submit(self, press: ButtonPress) -> Result | None:
         use = press.use
         if use.seat is not None:
-            state = self.session.state
-            if state is None:
+            update = self.session.update
+            if update is None:
                 raise NoGame("no game is open; start a new game first", code="no_game")
-            players = state.setup.players
+            players = update.summary.players
             if use.seat >= len(players):
                 raise CompanionError(f"only {len(players)} play, so this seat is empty",
                                      code="empty_seat", players=len(players))

@@ -21,31 +21,23 @@ from companion.games.revenge import (
 )
 from ui.i18n import table, tr
 
-_ACTION_NAMES = {
-    "en": {
-        CardKind.SWITCH: "Switch",
-        CardKind.TAKE2: "Take 2",
-        CardKind.PLAY2: "Play 2",
-        CardKind.SORRY: "SORRY!",
-    },
-    "fr": {
-        CardKind.SWITCH: "Changement de direction",
-        CardKind.TAKE2: "Pigez-en 2",
-        CardKind.PLAY2: "Jouez-en 2",
-        CardKind.SORRY: "SORRY!",
-    },
+# The French edition's names; the English ones are the core's own (Card.label).
+_FRENCH_ACTIONS = {
+    CardKind.SWITCH: "Changement de direction",
+    CardKind.TAKE2: "Pigez-en 2",
+    CardKind.PLAY2: "Jouez-en 2",
+    CardKind.SORRY: "SORRY!",
 }
-_SLIDE = {"en": "Slide", "fr": "Glissade"}
 
 
 def card_name(code: str, lang: str) -> str:
     """The card as the edition in `lang` prints it: "Slide 15", "Glissade 15", "7"."""
     card = Card.parse(code)
-    if card.kind is CardKind.NUMBER:
-        return str(card.value)
+    if lang != "fr" or card.kind is CardKind.NUMBER:
+        return card.label
     if card.kind is CardKind.SLIDE:
-        return f"{_SLIDE.get(lang, _SLIDE['en'])} {card.value}"
-    return _ACTION_NAMES.get(lang, _ACTION_NAMES["en"])[card.kind]
+        return f"Glissade {card.value}"
+    return _FRENCH_ACTIONS[card.kind]
 
 
 def step_label(event: Event, before: GameState, lang: str) -> str:

@@ -19,7 +19,7 @@ from companion.errors import CompanionError
 from companion.transcript import write_transcript
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("export", help="write a stored game as a transcript (JSON Lines)")
     p.add_argument("game_id", metavar="GAME_ID", nargs="?", type=int,
                    help="the game's id from `history` (default: the newest game)")

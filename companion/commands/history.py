@@ -18,7 +18,7 @@ from companion.paths import journal_file
 from companion.stats import game_stats, replay_events
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("history", help="list the stored games")
     p.add_argument("--json", action="store_true", help="print one JSON list")
     p.set_defaults(run=run)

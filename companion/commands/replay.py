@@ -14,7 +14,7 @@ import sys
 from companion.transcript import replay_lines
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="apply a transcript and print the resulting state")
     p.add_argument("file", metavar="FILE", help="a transcript (JSON Lines); - reads stdin")
     p.add_argument("--json", action="store_true", help="print the state as one JSON object")

@@ -1,9 +1,10 @@
 """`sorry-companion simulate`: bots play whole games with real cards against the engine.
 
 It plays N seeded games (game i of seed S is always the same game), optionally writes
-each transcript (DIR/game-0001.jsonl, ...) for `replay`, and prints a summary. Every game
-is cross-checked event by event against the engine (companion/simulate.py); the first
-disagreement stops the run with exit status 1 and, with --out, its transcript so far.
+each transcript (DIR/game-0001.jsonl, ...) for `replay`, and prints a summary. The bots'
+real cards follow the engine's card movements (companion/games/revenge/simulate.py); a
+table that cannot follow them (or a wrong tap the engine accepts) stops the run with exit
+status 1 and, with --out, its transcript so far. The rules are cross-checked in the tests.
 Bad arguments get one sentence and exit status 2.
 """
 
@@ -16,27 +17,30 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from companion.config import config_from_args
 from companion.games.revenge.events import (
     MAX_PAWNS,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    Event,
     Setup,
     Variant,
 )
-from companion.games.revenge.simulate import Disagreement, SimulatedGame, simulate
+from companion.games.revenge.simulate import SimulatedGame, SimulationError, simulate
 from companion.transcript import write_transcript
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("simulate", help="bots play whole games, cross-checking the rules engine")
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("simulate",
+                       help="bots play whole games with real cards against the rules engine")
     # Values are checked in `run`, so a bad one gets one sentence, not argparse's usage.
     p.add_argument("--games", default="100", metavar="N", help="games to play (default 100)")
-    p.add_argument("--players", default="4", metavar="P", help="2 to 4 (default 4)")
+    p.add_argument("--players", default=str(MAX_PLAYERS), metavar="P",
+                   help=f"{MIN_PLAYERS} to {MAX_PLAYERS} (default {MAX_PLAYERS})")
     p.add_argument("--seed", default="1", metavar="S", help="whole number (default 1)")
-    p.add_argument("--pawns", default=str(MAX_PAWNS), metavar="K", help="1 to 4 (default 4)")
+    p.add_argument("--pawns", default=str(MAX_PAWNS), metavar="K",
+                   help=f"1 to {MAX_PAWNS} (default {MAX_PAWNS})")
     p.add_argument("--variant", default=Variant.STANDARD.value, metavar="V",
                    help="standard or long (default standard)")
     p.add_argument("--out", metavar="DIR", help="write each game's transcript into DIR")
@@ -79,7 +83,7 @@ def _options(args: argparse.Namespace) -> _Run:
     )
 
 
-def _write(out: Path, index: int, events: list[Event]) -> None:
+def _write(out: Path, index: int, events: list[Any]) -> None:
     with open(out / f"game-{index:04d}.jsonl", "w", encoding="utf-8") as f:
         write_transcript(f, events)
 
@@ -105,10 +109,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             game = simulate(rng, players=opts.players, pawns=opts.pawns,
                             variant=opts.variant, deck=deck)
-        except Disagreement as exc:
+        except SimulationError as exc:
             if out is not None:
                 _write(out, i, exc.events)
-            print(f"game {i}: the simulator and the engine disagree {exc}", file=sys.stderr)
+            print(f"game {i}: the table could not follow the engine {exc}", file=sys.stderr)
             return 1
         if out is not None:
             _write(out, i, game.events)

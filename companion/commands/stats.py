@@ -18,7 +18,7 @@ HEADERS = ("PLAYER", "GAMES", "WINS")  # then each of the game's counters, in it
 COUNTER_HEADERS = {"steals": "STEALS MADE"}  # else the counter's name in capitals
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("stats", help="per-player statistics over the stored games")
     p.add_argument("--json", action="store_true", help="print one JSON list")
     p.set_defaults(run=run)

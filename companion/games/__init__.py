@@ -29,5 +29,8 @@ def get(name: str = DEFAULT) -> Rules:
         choices = ", ".join(f'"{n}"' for n in _PACKAGES)
         raise BadSetup(f"there is no game {str(name)[:40]!r} here; the games are {choices}",
                        code="unknown_game", game=str(name)[:40])
-    rules: Rules = importlib.import_module(package).RULES
+    rules: Rules | None = getattr(importlib.import_module(package), "RULES", None)
+    if rules is None:  # a game whose rules are not built yet
+        raise BadSetup(f"the game {name!r} cannot be played with this version yet",
+                       code="game_not_ready", game=name)
     return rules

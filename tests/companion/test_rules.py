@@ -25,12 +25,13 @@ from companion.errors import (
     NotYourTurn,
 )
 from companion.game import ResultKind
-from companion.games.revenge.engine import Happening
+from companion.games.revenge.engine import MOVEMENTS, Happening
 from companion.games.revenge.state import DECK_SIZE, Awaiting
 
 
 def whats(result) -> list[Happening]:
-    return [o.what for o in result.outcomes]
+    """What happened, without the card movements (test_simulate follows those)."""
+    return [o.what for o in result.outcomes if o.what not in MOVEMENTS]
 
 
 # --- Setup ---

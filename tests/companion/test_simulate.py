@@ -1,4 +1,5 @@
-"""The simulator: its real cards agree with the engine's counts; its bots and its CLI."""
+"""The simulator: its real cards agree with the engine's counts, the referee's reading of
+the rules agrees with the engine's (tests/companion/referee.py); its bots and its CLI."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from referee import Disagreement, draw
+from referee import cross_checked as simulate
 
 import companion.games.revenge.engine
 from companion.cli import main
@@ -15,11 +18,9 @@ from companion.game import Game
 from companion.games.revenge.deck import DEFAULT_DECK, DONT_BE_SORRY, FLIP, STEAL, Cards, build_deck
 from companion.games.revenge.events import Play, Press, Setup
 from companion.games.revenge.simulate import (
-    Disagreement,
     best_total,
     choose_card,
     random_options,
-    simulate,
     simulate_game,
 )
 from companion.games.revenge.state import DECK_SIZE
@@ -61,7 +62,7 @@ def test_a_deck_the_engine_cannot_count_is_refused(profile, words):
 
 def test_the_draw_pile_is_renewed_only_when_a_draw_needs_more_cards():
     cards = Cards(random.Random(0), ["a"], [["x"], []], pile=["p"], discards=["d1", "d2"])
-    cards.draw(1, 2)  # takes the last card, then the discards become the draw pile
+    draw(cards, 1, 2)  # takes the last card, then the discards become the draw pile
     assert sorted(cards.hands[1]) in (["a", "d1"], ["a", "d2"])
     assert (len(cards.draw_pile), cards.discards, cards.reshuffles) == (1, [], 1)
     cards.lay(0, "x")
@@ -241,9 +242,14 @@ def test_cli_an_output_folder_that_cannot_be_made_is_one_sentence(no_config, tmp
     assert f"cannot write into {blocker / 'sub'}" in err and err.count("\n") == 1
 
 
-def test_cli_reports_a_disagreement_with_status_1_and_the_transcript(
+def test_cli_reports_a_table_that_cannot_follow_the_engine_with_status_1_and_the_transcript(
         no_config, tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(companion.games.revenge.engine, "HAND_SIZE", 4)
+    def lay_unreported(draft, seat):  # an engine that forgets to report a card it lays
+        draft.hands[seat] -= 1
+        draft.pile += 1
+
+    monkeypatch.setattr(companion.games.revenge.engine._Draft, "lay", lay_unreported)
     assert main(["simulate", "--games", "2", "--out", str(tmp_path)]) == 1
-    assert "game 1: the simulator and the engine disagree after event" in capsys.readouterr().err
+    assert "game 1: the table could not follow the engine after event" in \
+        capsys.readouterr().err
     assert (tmp_path / "game-0001.jsonl").read_text().startswith('{"type":"setup"')

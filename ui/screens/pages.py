@@ -15,13 +15,12 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.config import WINDOW_SECONDS
+from companion.config import BRIGHTNESS, WINDOW_SECONDS
 from ui.i18n import tr
 
 LEADERS_SHOWN = 6
 RECENT_SHOWN = 4
 BRIGHTNESS_STEP = 32
-MAX_BRIGHTNESS = 255
 
 
 class PageScreen(Screen):
@@ -106,7 +105,8 @@ class SettingsScreen(PageScreen):
     def step(self, name: str, direction: int) -> None:
         lo, hi = WINDOW_SECONDS
         if name == "brightness":
-            value = min(MAX_BRIGHTNESS, max(0, int(self.brightness) + direction * BRIGHTNESS_STEP))
+            low, high = BRIGHTNESS
+            value = min(high, max(low, int(self.brightness) + direction * BRIGHTNESS_STEP))
         else:
             value = min(hi, max(lo, getattr(self, name) + direction))
         setattr(self, name, value)

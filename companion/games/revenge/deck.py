@@ -1,7 +1,7 @@
 """The physical deck: the deck profile (how many of each card) and real cards in play.
 
-The engine only counts cards. The simulator deals real ones from a profile so that its
-hands, draw pile and discards can be compared with the engine's counts at every step;
+The engine only counts cards. The simulator deals real ones from a profile and moves them
+as the engine's outcomes say, so its hands and piles always match the engine's counts;
 `load_config()` uses DEFAULT_DECK as the profile a configuration may change.
 
 >>> len(build_deck(DEFAULT_DECK))
@@ -61,8 +61,7 @@ def build_deck(profile: dict[str, int]) -> list[str]:
 class Cards:
     """Real cards on the table: the draw pile (top at the end), hands, play pile, discards.
 
-    The moves are the physical ones of RULES.md "Hands and the draw pile": the draw
-    pile is only renewed from the discards when a draw needs more cards than it holds.
+    The moves are physical ones only; when they happen is the engine's (its outcomes).
     """
 
     rng: random.Random
@@ -77,23 +76,21 @@ class Cards:
         deck = build_deck(profile)
         rng.shuffle(deck)
         hands = [[deck.pop() for _ in range(HAND_SIZE)] for _ in range(players)]
-        return cls(rng, deck, hands)
+        return cls(random.Random(rng.getrandbits(64)), deck, hands)  # its own shuffles
 
-    def draw(self, seat: int, n: int) -> None:
-        """Take n cards; if the draw pile runs out, the discards are shuffled in first."""
+    def take(self, seat: int, n: int) -> None:
+        """The top n cards of the draw pile into seat's hand (ValueError if it has fewer)."""
+        if n > len(self.draw_pile):
+            raise ValueError(f"the draw pile has {len(self.draw_pile)} cards, not {n}")
         hand = self.hands[seat]
         for _ in range(n):
-            if not self.draw_pile and self.discards:
-                self.draw_pile, self.discards = self.discards, []
-                self.rng.shuffle(self.draw_pile)
-                self.reshuffles += 1
-            if not self.draw_pile:
-                return
             hand.append(self.draw_pile.pop())
 
-    def refill(self, seat: int) -> None:
-        """Draw back up to 5; a player holding more keeps them."""
-        self.draw(seat, HAND_SIZE - len(self.hands[seat]))
+    def reshuffle(self) -> None:
+        """The set-aside piles, shuffled, become the draw pile."""
+        self.draw_pile, self.discards = self.draw_pile + self.discards, []
+        self.rng.shuffle(self.draw_pile)
+        self.reshuffles += 1
 
     def lay(self, seat: int, code: str) -> None:
         """A card from the hand onto the play pile (ValueError if the hand lacks it)."""
@@ -118,3 +115,12 @@ class Cards:
         """A snapshot, so that a replaced SORRY! caller can take their card back."""
         return Cards(self.rng, list(self.draw_pile), [list(h) for h in self.hands],
                      list(self.pile), list(self.discards), self.reshuffles)
+
+    def twin(self) -> Cards:
+        """A copy with its own shuffler in the same state: moved the same way, it shuffles
+        the same way (a referee watching the table)."""
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        twin = self.copy()
+        twin.rng = rng
+        return twin

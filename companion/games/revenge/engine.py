@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 from enum import StrEnum
-from typing import NamedTuple
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.errors import BadEvent, BadTarget, CardRefused, GameOver, IllegalEvent, NotYourTurn
 from companion.games.revenge.cards import ALL_CARDS, CardKind
@@ -34,7 +35,8 @@ from companion.games.revenge.state import (
 from companion.rules import Countdown, Transition
 
 __all__ = [
-    "Happening", "Outcome", "Transition", "apply", "countdown", "initial_state", "legal_events",
+    "MOVEMENTS", "Happening", "Outcome", "Transition", "apply", "countdown", "initial_state",
+    "legal_events",
 ]
 
 WINNING_TOTAL = 21
@@ -66,6 +68,13 @@ class Happening(StrEnum):
     WON = "won"  # seat won the game
     EARLIER_EDGE = "earlier_edge"  # the caller's own earlier edge arrived late; value = s
     IGNORED = "ignored"  # a press that changes nothing ("no SORRY! now"); seat pressed
+    # Card movements, in the order they happen, so real cards can follow the counts
+    # (the simulator's deck): with RESHUFFLED and ROUND_ENDED (the pile set aside).
+    DRAWN = "drawn"  # seat took cards from the draw pile; value = how many
+    LAID = "laid"  # seat laid a card from the hand on the play pile (the event's card)
+
+
+MOVEMENTS = frozenset({Happening.DRAWN, Happening.LAID})
 
 
 class Outcome(NamedTuple):
@@ -75,25 +84,38 @@ class Outcome(NamedTuple):
     value: float | None = None
 
 
-# _new builds these by position: a field added or moved must be seen here first.
+_ALL_FIELDS = attrgetter(*GameState._fields)
+# _Draft and _new build these by position: a field added or moved must be seen here first.
+assert GameState._fields == (
+    "setup", "progress", "hands", "total", "direction", "turn", "round", "pile", "discards",
+    "draw_pile", "owed", "window", "tiebreak", "winner", "reshuffles")
 assert Transition._fields == ("state", "outcomes", "changed", "amends")
 assert Outcome._fields == ("what", "seat", "other", "value")
-assert GameState._fields[:2] == ("setup", "progress") and len(GameState._fields) == 15
 
 
 class _Draft:
     """A mutable copy of a state while one event is applied; frozen again at the end."""
 
-    __slots__ = (
-        "direction", "discards", "draw_pile", "hands", "out", "owed", "pile", "progress",
-        "reshuffles", "round", "s", "tiebreak", "total", "turn", "window", "winner",
-    )
+    # GameState's own fields (one definition: state.py), plus the state drafted from and
+    # the outcomes so far. `progress` and `hands` are lists while drafting.
+    __slots__ = (*GameState._fields, "out", "s")
+
+    if TYPE_CHECKING:  # for the checker: the fields whose drafting type it cannot infer
+        progress: list[int]
+        hands: list[int]
+        window: Window | None
+        tiebreak: TiebreakRound | None
+        pile: int
+        discards: int
+        draw_pile: int
+        def __getattr__(self, name: str) -> Any: ...  # the other fields, as GameState's
+        def __setattr__(self, name: str, value: Any) -> None: ...
 
     def __init__(self, s: GameState) -> None:
         self.s = s
-        (_, progress, hands, self.total, self.direction, self.turn, self.round, self.pile,
-         self.discards, self.draw_pile, self.owed, self.window, self.tiebreak, self.winner,
-         self.reshuffles) = s  # one unpacking: the fields in GameState's order
+        (self.setup, progress, hands, self.total, self.direction, self.turn, self.round,
+         self.pile, self.discards, self.draw_pile, self.owed, self.window, self.tiebreak,
+         self.winner, self.reshuffles) = s  # one unpacking, in GameState's order (above)
         self.progress = list(progress)
         self.hands = list(hands)
         self.out: list[Outcome] = []
@@ -103,11 +125,8 @@ class _Draft:
         self.out.append(_new(Outcome, (what, seat, other, value)))
 
     def freeze(self) -> Transition:
-        state = _new(GameState, (
-            self.s.setup, tuple(self.progress), tuple(self.hands), self.total, self.direction,
-            self.turn, self.round, self.pile, self.discards, self.draw_pile, self.owed,
-            self.window, self.tiebreak, self.winner, self.reshuffles,
-        ))
+        setup, _progress, _hands, *rest = _ALL_FIELDS(self)  # one C call for all fields
+        state = _new(GameState, (setup, tuple(self.progress), tuple(self.hands), *rest))
         return _new(Transition, (state, tuple(self.out), True, False))
 
     # --- cards and hands (tracked, advisory: they never refuse a real card) ---
@@ -115,16 +134,20 @@ class _Draft:
     def draw(self, seat: int, n: int) -> None:
         """Draw n cards; when the draw pile runs out mid-draw the old piles are shuffled in."""
         take = min(n, self.draw_pile)
-        self.draw_pile -= take
-        self.hands[seat] += take
+        if take:
+            self.draw_pile -= take
+            self.hands[seat] += take
+            self.emit(Happening.DRAWN, seat, value=take)
         n -= take
         if n and self.discards:
             self.draw_pile, self.discards = self.discards, 0
             self.reshuffles += 1
             self.emit(Happening.RESHUFFLED)
             take = min(n, self.draw_pile)
-            self.draw_pile -= take
-            self.hands[seat] += take
+            if take:
+                self.draw_pile -= take
+                self.hands[seat] += take
+                self.emit(Happening.DRAWN, seat, value=take)
 
     def refill(self, seat: int) -> None:
         """Draw back up to 5 (a player holding more keeps them)."""
@@ -148,6 +171,7 @@ class _Draft:
                 )
         self.hands[seat] -= 1
         self.pile += 1
+        self.emit(Happening.LAID, seat)
 
     # --- turns, rounds, progress ---
 
@@ -389,17 +413,18 @@ def _press(state: GameState, ev: Press) -> Transition:
         and w.caller_t is not None
         and ev.t < w.caller_t
     )
-    if earlier and seat == w.caller:
+    if not earlier:
+        return _ignored(state, seat)
+    assert ev.t is not None and w.caller_t is not None  # what `earlier` says
+    if seat == w.caller:
         # The caller's own earlier edge arrived late: it is their call time from now on.
         refined = state._replace(window=replace(w, caller_t=ev.t))
         edge = Outcome(Happening.EARLIER_EDGE, seat, value=w.caller_t - ev.t)
         return Transition(refined, (edge,), amends=True)
-    if earlier:
-        assert w.before_call is not None and w.caller is not None
-        tr = _call(w.before_call, seat, ev.t)
-        replaced = Outcome(Happening.CALLER_REPLACED, seat, w.caller, w.caller_t - ev.t)
-        return Transition(tr.state, (replaced, *tr.outcomes))
-    return _ignored(state, seat)
+    assert w.before_call is not None and w.caller is not None
+    tr = _call(w.before_call, seat, ev.t)
+    replaced = Outcome(Happening.CALLER_REPLACED, seat, w.caller, w.caller_t - ev.t)
+    return Transition(tr.state, (replaced, *tr.outcomes))
 
 
 def _call(state: GameState, seat: int, t: float | None) -> Transition:

@@ -56,11 +56,12 @@ class Setup:
     ) -> Setup:
         """Validate and build a setup; every refusal is a BadSetup sentence."""
         if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
-            raise BadSetup("players must be a list of 2 to 4 names", code="players_not_list")
+            raise BadSetup(f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names",
+                           code="players_not_list")
         names = tuple(p.strip() for p in players)
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise BadSetup(f"a game needs 2 to 4 players, not {len(names)}", code="player_count",
-                           count=len(names))
+            raise BadSetup(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}",
+                           code="player_count", count=len(names))
         if any(not n for n in names):
             raise BadSetup("every player needs a name; one of the names is empty",
                            code="empty_name")
@@ -95,7 +96,7 @@ class Setup:
                 )
             cols = tuple(Color(c) for c in colors)
         if isinstance(pawns, bool) or not isinstance(pawns, int) or not 1 <= pawns <= MAX_PAWNS:
-            raise BadSetup(f"pawns must be a whole number from 1 to 4, not {pawns!r}",
+            raise BadSetup(f"pawns must be a whole number from 1 to {MAX_PAWNS}, not {pawns!r}",
                            code="bad_pawns", pawns=pawns)
         if variant not in (Variant.STANDARD.value, Variant.LONG.value):
             raise BadSetup(f"variant must be 'standard' or 'long', not {variant!r}",
@@ -185,6 +186,13 @@ def _name(obj: dict[str, Any], key: str, *, required: bool) -> str | None:
     return value.strip()
 
 
+def _player(obj: dict[str, Any]) -> str:
+    """The event's required "player"."""
+    name = _name(obj, "player", required=True)
+    assert name is not None  # _name refuses a missing required name
+    return name
+
+
 def _seconds(t: object) -> float:
     """A press's edge time: a finite number of seconds (JSON ints may be huge)."""
     try:
@@ -222,7 +230,7 @@ def parse_event(obj: object) -> Event:
         )
     if kind == "press":
         t = obj.get("t")
-        return Press(_name(obj, "player", required=True), None if t is None else _seconds(t))
+        return Press(_player(obj), None if t is None else _seconds(t))
     if kind == "close":
         return Close()
     if kind == "end_play2":
@@ -231,7 +239,7 @@ def parse_event(obj: object) -> Event:
         total = obj.get("total")
         if isinstance(total, bool) or not isinstance(total, int) or total < 0:
             raise BadEvent(f"tiebreak 'total' must be a whole number, 0 or more, not {total!r}")
-        return Tiebreak(_name(obj, "player", required=True), total)
+        return Tiebreak(_player(obj), total)
     if kind is None:
         raise BadEvent("the event has no 'type'")
     raise BadEvent(f"unknown event type {kind!r}; known types are {', '.join(EVENT_TYPES)}")
