@@ -5,7 +5,8 @@
   installs gcc from Debian's packages when it is missing and it can);
 - CPU quota: the child runs pinned to one core in a cgroup allowed QUOTA_PERCENT % of it
   (cgroup v2 `cpu.max`, else v1 `cpu.cfs_quota_us`, whichever this machine lets us write),
-  about a Pi 4's speed for this code.
+  about a Pi 4's speed for this code. The cgroup's weight is raised to the maximum, so on
+  a machine shared with other work the child still gets its whole quota (and no more).
 
 Each condition that cannot be set up says why instead of giving figures.
 """
@@ -87,11 +88,12 @@ def _cgroup() -> tuple[Path | None, str]:
     v2 = root / "cgroup.controllers"
     if v2.exists() and "cpu" in v2.read_text().split():
         tries.append(("v2 cpu.max", root / CGROUP_NAME,
-                      {"cpu.max": f"{quota} {PERIOD_US}"}))
+                      {"cpu.max": f"{quota} {PERIOD_US}", "cpu.weight": "10000"}))
     for v1 in (root / "cpu", root / "cpu,cpuacct"):
         if (v1 / "cpu.cfs_quota_us").exists():
             tries.append(("v1 cpu.cfs_quota_us", v1 / CGROUP_NAME,
-                          {"cpu.cfs_period_us": str(PERIOD_US), "cpu.cfs_quota_us": str(quota)}))
+                          {"cpu.cfs_period_us": str(PERIOD_US), "cpu.cfs_quota_us": str(quota),
+                           "cpu.shares": "262144"}))
             break
     why = "no cgroup v2 cpu controller and no v1 cpu hierarchy"
     for name, folder, files in tries:

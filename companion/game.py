@@ -180,7 +180,9 @@ class Game:
         self.initial = self.rules.initial_state(setup)
         self._done: list[Step] = []
         self._undone: list[Step] = []
-        self._history = _EMPTY  # the same steps as _done, shareable
+        self._history = _EMPTY  # _done[:_synced] as a shareable History (see `history`)
+        self._synced = 0
+        self._apply = self.rules.apply
         self._core_events = (Undo, Redo, type(setup))  # the rest go straight to the rules
 
     @property
@@ -194,8 +196,16 @@ class Game:
 
     @property
     def history(self) -> History:
-        """`steps` without the copy: immutable, O(1) to take after every event."""
-        return self._history
+        """`steps` without the copy: immutable, and O(1) per event (it is brought up to
+        date from the steps changed since it was last taken, so replay pays nothing)."""
+        done, history = self._done, self._history
+        if self._synced != len(done) or len(history) != len(done):
+            while len(history) > self._synced:
+                history = history.pop()
+            for step in done[len(history):]:
+                history = history.push(step)
+            self._history, self._synced = history, len(done)
+        return history
 
     @property
     def depth(self) -> int:
@@ -232,7 +242,7 @@ class Game:
     def _evaluate_game_event(self, event: Any) -> Result:
         done = self._done
         before = done[-1].after if done else self.initial
-        tr = self.rules.apply(before, event)
+        tr = self._apply(before, event)
         state, outcomes = tr.state, tr.outcomes
         if not tr.changed:
             return _new(Result, (ResultKind.IGNORED, event, before, outcomes, None))
@@ -251,22 +261,31 @@ class Game:
             assert result.step is not None and result.step.before is (
                 done[-1].after if done else self.initial)
             done.append(result.step)
-            self._history = History(result.step, self._history)
             if self._undone:
                 self._undone.clear()
         elif kind is ResultKind.UNDONE:
             self._undone.append(self._done.pop())
-            self._history = self._history.pop()
+            self._synced = min(self._synced, len(self._done))
         elif result.kind is ResultKind.REDONE:
-            step = self._undone.pop()
-            self._done.append(step)
-            self._history = self._history.push(step)
+            self._done.append(self._undone.pop())
         elif result.kind is ResultKind.AMENDED:
             assert result.step is not None and result.step.before is self._done[-1].before
             self._done[-1] = result.step
-            self._history = self._history.pop().push(result.step)
+            self._synced = min(self._synced, len(self._done) - 1)
 
     def push(self, event: Any) -> Result:
+        if type(event) not in self._core_events:  # evaluate + accept, fused: the hot path
+            done = self._done
+            before = done[-1].after if done else self.initial
+            state, outcomes, changed, amends = self._apply(before, event)
+            if changed and not amends:
+                step = _new(Step, (event, before, state, outcomes))
+                done.append(step)
+                if self._undone:
+                    self._undone.clear()
+                return _new(Result, (ResultKind.APPLIED, event, state, outcomes, step))
+            if not changed:  # kept in the record, no step: nothing to accept
+                return _new(Result, (ResultKind.IGNORED, event, before, outcomes, None))
         result = self.evaluate(event)
         self.accept(result)
         return result
@@ -296,8 +315,6 @@ class Game:
         tail): undo past the oldest kept step says "there is nothing to undo"."""
         game = cls(setup)
         game._done, game._undone = list(done), list(undone)
-        for step in game._done:
-            game._history = game._history.push(step)
         game.initial = game._done[0].before if game._done else state
         return game
 

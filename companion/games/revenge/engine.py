@@ -93,6 +93,9 @@ assert Transition._fields == ("state", "outcomes", "changed", "amends")
 assert Outcome._fields == ("what", "seat", "other", "value")
 
 
+_DRAWN, _LAID = Happening.DRAWN, Happening.LAID  # every card played emits these
+
+
 class _Draft:
     """A mutable copy of a state while one event is applied; frozen again at the end."""
 
@@ -137,7 +140,7 @@ class _Draft:
         if take:
             self.draw_pile -= take
             self.hands[seat] += take
-            self.emit(Happening.DRAWN, seat, value=take)
+            self.out.append(_new(Outcome, (_DRAWN, seat, None, take)))  # emit, inlined: hot
         n -= take
         if n and self.discards:
             self.draw_pile, self.discards = self.discards, 0
@@ -171,7 +174,7 @@ class _Draft:
                 )
         self.hands[seat] -= 1
         self.pile += 1
-        self.emit(Happening.LAID, seat)
+        self.out.append(_new(Outcome, (_LAID, seat, None, None)))  # emit, inlined: hot
 
     # --- turns, rounds, progress ---
 
