@@ -30,7 +30,7 @@ class TableHardware:
         self.on_status = on_status
         self.buttons: Any = None  # hardware.buttons.ButtonPanel
         self.lamps: Any = None  # hardware.lamps.SeatLamps
-        self.board: Any = None  # hardware.ledboardhost.LedBoardHost
+        self.ledboard: Any = None  # hardware.ledboardhost.LedBoardHost
         self._statuses: dict[str, Status] = {}
         self._lock = threading.Lock()
         self._unsubscribe: list[Callable[[], None]] = []
@@ -52,20 +52,20 @@ class TableHardware:
 
     def set_brightness(self, brightness: int) -> None:
         """New LED board brightness (0-255), shown with the next state or heartbeat."""
-        if self.board is not None:
-            self.board.set_brightness(brightness)
+        if self.ledboard is not None:
+            self.ledboard.set_brightness(brightness)
 
     def close(self) -> None:
         for unsubscribe in self._unsubscribe:
             unsubscribe()
         self._unsubscribe.clear()
-        for part in (self.buttons, self.lamps, self.board):
+        for part in (self.buttons, self.lamps, self.ledboard):
             if part is not None:
                 try:
                     part.close()
                 except Exception:  # one part failing to close must not keep the others open
                     log.exception("could not close %s", type(part).__name__)
-        self.buttons = self.lamps = self.board = None
+        self.buttons = self.lamps = self.ledboard = None
 
     def __enter__(self) -> TableHardware:
         return self
@@ -150,7 +150,7 @@ def _start_board(hw: TableHardware, session: Session, cfg: LedBoardConfig,
     except (PortConfigError, ValueError) as exc:
         hw.report(Status("ledboard", StatusKind.GAVE_UP, str(exc)))
         return
-    hw.board = host
+    hw.ledboard = host
     hw.report(host.status)
     hw._unsubscribe.append(host.follow(session))
     host.start()

@@ -48,7 +48,7 @@ def test_everything_starts_and_says_which_factory_and_pins(session, factory, sim
         assert sim.wait_for(lambda s: s.state is not None and s.state.players == 4)
         hw.set_brightness(99)
         assert sim.wait_for(lambda s: s.state.bri == 99)
-    assert hw.buttons is None and hw.board is None
+    assert hw.buttons is None and hw.ledboard is None
 
 
 def test_bad_pins_mean_touch_only_and_the_board_still_works(session, factory, sim, heard):

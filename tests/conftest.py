@@ -1,0 +1,98 @@
+"""Fixtures for every test folder: `count_game`, a tiny second game behind `Rules`
+(players take turns adding 1 or 2 to a count; the first to reach 10 wins), registered
+for one test, to show that the core and the hardware serve any game, not only the
+card game."""
+
+from __future__ import annotations
+
+import sys
+import types
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
+
+import pytest
+
+from companion import games
+from companion.errors import BadEvent, BadSetup, IllegalEvent
+from companion.rules import GameSummary, Transition
+
+
+@dataclass(frozen=True)
+class CountSetup:
+    players: tuple[str, ...]
+    game = "count"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "setup", "game": self.game, "players": list(self.players)}
+
+
+@dataclass(frozen=True)
+class Add:
+    n: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "add", "n": self.n}
+
+
+class CountState(NamedTuple):
+    setup: CountSetup
+    count: int
+    turn: int
+    winner: int | None
+
+
+class CountRules:
+    name = "count"
+    SETUP: ClassVar[dict[str, Any]] = {"type": "setup", "game": "count",
+                                       "players": ["Ana", "Ben"]}  # a game, for tests
+
+    def parse_setup(self, obj: dict[str, Any]) -> CountSetup:
+        players = obj.get("players")
+        if not isinstance(players, list) or len(players) < 2:
+            raise BadSetup("name two players or more")
+        return CountSetup(tuple(players))
+
+    def parse_event(self, obj: dict[str, Any]) -> Add:
+        if obj.get("type") != "add" or obj.get("n") not in (1, 2):
+            raise BadEvent("the only event is add 1 or 2")
+        return Add(obj["n"])
+
+    def initial_state(self, setup: CountSetup) -> CountState:
+        return CountState(setup, 0, 0, None)
+
+    def apply(self, state: CountState, event: Add) -> Transition:
+        if state.winner is not None:
+            raise IllegalEvent("the game is over")
+        count = state.count + event.n
+        winner = state.turn if count >= 10 else None
+        after = CountState(state.setup, count, (state.turn + 1) % len(state.setup.players),
+                           winner)
+        return Transition(after, (("added", state.turn, event.n),))
+
+    def legal_events(self, state: CountState) -> Sequence[Add]:
+        return () if state.winner is not None else (Add(1), Add(2))
+
+    def state_json(self, state: CountState) -> dict[str, Any]:
+        return {"count": state.count, "turn": state.setup.players[state.turn]}
+
+    def summary(self, state: CountState) -> GameSummary:
+        winner = None if state.winner is None else state.setup.players[state.winner]
+        return GameSummary(state.setup.players, winner, winner is not None)
+
+    def stats(self, steps: Sequence[Any]) -> dict[str, dict[str, int]]:
+        added: dict[str, dict[str, int]] = {}
+        for step in steps:
+            for _what, seat, n in step.outcomes:
+                name = step.before.setup.players[seat]
+                added.setdefault(name, {"added": 0})["added"] += n
+        return added
+
+
+@pytest.fixture
+def count_game(monkeypatch):
+    module = types.ModuleType("count_game_for_tests")
+    module.RULES = CountRules()  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.setitem(games._PACKAGES, "count", module.__name__)
+    return module.RULES
