@@ -13,7 +13,7 @@ import traceback
 
 from bench import Row
 
-MODULES = ("bench.core", "bench.ui", "bench.hardware")
+MODULES = ("bench.core", "bench.board", "bench.ui", "bench.hardware")
 
 
 def main() -> int:

@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "companion.commands.history",
     "companion.commands.stats",
     "companion.commands.simulate",
+    "companion.commands.board",
     "ui.command",
     "hardware.commands",
 )

@@ -100,6 +100,42 @@ class GameConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardConfig:
+    """The board game's new-game defaults: its edition and the Settings of BOARD.md."""
+
+    edition: str = "classic"
+    start_move: str = "count"
+    deck: str = "standard"
+    faster_start: bool = False
+    adult: bool = False
+    play_on: bool = False
+    slide_colors: tuple[tuple[str, str], ...] = ()  # (triangle, colour) that differ
+
+    def settings(self) -> dict[str, Any]:
+        """The setup's `settings` object (companion.games.board.settings)."""
+        return {"start_move": self.start_move, "deck": self.deck,
+                "faster_start": self.faster_start, "adult": self.adult,
+                "play_on": self.play_on, "slide_colors": dict(self.slide_colors)}
+
+
+def _board_settings(edition: str, obj: dict[str, Any]) -> None:
+    """Board settings are checked by the board game's own rules (one place for them)."""
+    from companion.errors import BadSetup
+    from companion.games.board.settings import Settings
+    try:
+        Settings.parse(obj, edition)
+    except BadSetup as exc:
+        raise _Refused(str(exc)) from None
+
+
+def _slide_colors(v: object) -> tuple[tuple[str, str], ...]:
+    if not isinstance(v, dict):
+        raise _Refused('use a table such as { T1 = "blue" } (triangle = colour)')
+    _board_settings("classic", {"slide_colors": v})
+    return tuple(sorted(v.items()))
+
+
+@dataclass(frozen=True, slots=True)
 class VoiceConfig:
     enabled: bool = True
     command: str = "espeak-ng"
@@ -140,6 +176,7 @@ class Config:
     language: str = "en"
     windows: WindowsConfig = WindowsConfig()
     game: GameConfig = GameConfig()
+    board: BoardConfig = BoardConfig()
     deck: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_DECK))
     voice: VoiceConfig = VoiceConfig()
     gpio: GpioConfig = GpioConfig()
@@ -316,6 +353,11 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[object], Any]]]] = {
         "pawns": _whole(1, MAX_PAWNS, " of pawn cards"),
         "variant": _choice(*VARIANTS),
     }),
+    "board": (BoardConfig, {
+        "edition": _choice("classic", "2016"), "start_move": _choice("count", "circle"),
+        "deck": _choice("standard", "1939"), "faster_start": _bool, "adult": _bool,
+        "play_on": _bool, "slide_colors": _slide_colors,
+    }),
     "voice": (VoiceConfig, {"enabled": _bool, "command": _command}),
     "gpio": (GpioConfig, {
         "enabled": _bool,
@@ -369,6 +411,9 @@ class _Reader:
             values["deck"] = self.deck(doc["deck"])
         config = Config(**values)
         self.check_pins(config.gpio)
+        board = config.board
+        self.check("[board] adult", board.adult,
+                   lambda _: _board_settings(board.edition, board.settings()))
         return config
 
     def check(self, where: str, value: object, checker: Callable[[object], Any]) -> Any:

@@ -44,6 +44,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--variant", default=Variant.STANDARD.value, metavar="V",
                    help="standard or long (default standard)")
     p.add_argument("--out", metavar="DIR", help="write each game's transcript into DIR")
+    p.add_argument("--game", default="revenge", metavar="G",
+                   help="revenge (the card game, default) or board")
+    p.add_argument("--edition", metavar="E", help="board game: classic (default) or 2016")
     p.set_defaults(run=run)
 
 
@@ -89,6 +92,9 @@ def _write(out: Path, index: int, events: list[Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game != "revenge" or args.edition is not None:
+        from companion.commands.simulate_board import run_board
+        return run_board(args)
     try:
         opts = _options(args)
         out = None if args.out is None else Path(args.out)

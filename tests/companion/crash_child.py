@@ -1,6 +1,6 @@
 """The process test_crash.py kills: a seeded random game played through Session(Journal).
 
-    python crash_child.py DATA_DIR SEED [writer]
+    python crash_child.py DATA_DIR SEED [board] [writer]
 
 It resumes the journal's unfinished game (or starts one) and plays random events for
 ever, one stdout line per step, flushed at once, so the parent knows exactly what was
@@ -34,8 +34,11 @@ import sys
 import threading
 from typing import Any
 
+from companion import games
 from companion.errors import CompanionError
 from companion.game import Redo, Undo
+from companion.games import board
+from companion.games.board import BoardState
 from companion.games.revenge import flip_targets, legal_cards
 from companion.games.revenge.cards import Card
 from companion.games.revenge.events import Close, EndPlay2, Event, Play, Press, Setup, Tiebreak
@@ -48,8 +51,9 @@ NAMES = ("Ana", "Ben", "Cleo", "Dev")
 MAX_EVENTS = 20_000  # a runaway child stops by itself
 
 
-def state_hash(state: GameState) -> str:
-    text = json.dumps(state.to_json(), sort_keys=True, ensure_ascii=False)
+def state_hash(state: GameState | BoardState) -> str:
+    data = board.RULES.state_json(state) if isinstance(state, BoardState) else state.to_json()
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
@@ -108,29 +112,73 @@ def next_event(session: Session, rng: random.Random, clock: list[float]) -> Even
     return Play(Card.parse(code), None, target)
 
 
-def open_game(journal: Journal, session: Session, rng: random.Random) -> int:
+def new_board_setup(rng: random.Random) -> dict[str, Any]:
+    players = list(NAMES[: rng.randint(2, 4)])
+    edition = rng.choice(("classic", "2016"))
+    return {"type": "setup", "game": "board", "edition": edition, "players": players,
+            "first": rng.choice(players),
+            "settings": {"adult": edition == "classic" and rng.random() < 0.3,
+                         "play_on": rng.random() < 0.3, "faster_start": rng.random() < 0.5}}
+
+
+def next_board_event(session: Session, rng: random.Random) -> Any:
+    """One random board event: a draw or an option, a correction, undo, redo, or a wrong
+    tap the rules refuse."""
+    update = session.update
+    assert update is not None
+    state: BoardState = update.state
+    r = rng.random()
+    if r < 0.05 and update.undo is not None:
+        return Undo()
+    if r < 0.08 and update.redo is not None:
+        return Redo()
+    if state.over:
+        return Undo()
+    if r < 0.12:  # a correction, sometimes onto a taken square (refused)
+        color = rng.choice(state.position.colors)
+        return board.Place(color, rng.choice(state.position.pawns_json()[color]),
+                           rng.choice(board.geometry.LOCATIONS))
+    if r < 0.15:  # a wrong tap: a move nobody can make, or a draw while a card waits
+        return board.Move((("HOME", "T1"),)) if state.card is None else board.Draw("1")
+    if state.card is not None:
+        return board.RULES.parse_event(rng.choice(board.options(state)).event)
+    if state.position.settings.adult:
+        return rng.choice(tuple(update.legal))
+    return board.Draw(board.draw_card(state, rng))
+
+
+def open_game(journal: Journal, session: Session, rng: random.Random,
+              game: str = "revenge") -> int:
     if session.writer is not None:
         session.writer.flush()  # after a win: the won game is all in the journal first
         found = load_unfinished(journal)
         if found is not None and hasattr(found, "replay"):
-            state = session.open_game(found.game_id, (), replayed=found.replay()).state
+            update = session.open_game(found.game_id, (), replayed=found.replay())
+            summary = games.get(update.game).summary(update.state)
             count = found.event_count - 1
-            if state.winner is None:
-                say("G", found.game_id, count, state_hash(state))
+            if not summary.over:
+                say("G", found.game_id, count, state_hash(update.state))
                 return count
-            journal.set_result(found.game_id, state.name(state.winner))
-            say("F", found.game_id, state.name(state.winner))
+            journal.set_result(found.game_id, summary.winner)
+            say("F", found.game_id, summary.winner)
             found = None
         stored = found
     else:
         stored = journal.unfinished()
     if stored is not None:
-        state = session.open_game(stored.game_id, stored.events).state
-        if state.winner is None:
-            say("G", stored.game_id, len(stored.events) - 1, state_hash(state))
+        update = session.open_game(stored.game_id, stored.events)
+        summary = games.get(update.game).summary(update.state)
+        if not summary.over:
+            say("G", stored.game_id, len(stored.events) - 1, state_hash(update.state))
             return len(stored.events) - 1
-        journal.set_result(stored.game_id, state.name(state.winner))
-        say("F", stored.game_id, state.name(state.winner))
+        journal.set_result(stored.game_id, summary.winner)
+        say("F", stored.game_id, summary.winner)
+    if game == "board":
+        board_setup = Session.setup(new_board_setup(rng))
+        say("N", json.dumps(board_setup.to_json(), ensure_ascii=False))
+        state = session.new_game(board_setup).state
+        say("G", session.game_id, 0, state_hash(state))
+        return 0
     setup = new_setup(rng)
     say("N", json.dumps(setup.to_json(), ensure_ascii=False))
     state = session.new_game(setup).state
@@ -140,15 +188,17 @@ def open_game(journal: Journal, session: Session, rng: random.Random) -> int:
 
 def main() -> int:
     data, seed = sys.argv[1], int(sys.argv[2])
+    game = "board" if "board" in sys.argv[3:] else "revenge"
     rng = random.Random(seed)
     clock = [0.0]
     journal = Journal.open(data)
-    session = Session(journal, background=sys.argv[3:] == ["writer"])
+    session = Session(journal, background="writer" in sys.argv[3:])
     if session.writer is not None:
         session.writer.subscribe(durable=lambda game_id, seq: say("D", game_id, seq))
-    count = open_game(journal, session, rng)
+    count = open_game(journal, session, rng, game)
     for _ in range(MAX_EVENTS):
-        event = next_event(session, rng, clock)
+        event = (next_board_event(session, rng) if game == "board"
+                 else next_event(session, rng, clock))
         say("W", json.dumps(event.to_json(), ensure_ascii=False))
         try:
             session.submit(event)
@@ -159,8 +209,8 @@ def main() -> int:
         state = session.state
         assert state is not None
         say("A", count, state_hash(state))
-        if state.winner is not None and rng.random() < 0.7:
-            count = open_game(journal, session, rng)
+        if games.get(session.update.game).summary(state).over and rng.random() < 0.7:
+            count = open_game(journal, session, rng, game)
     return 0
 
 

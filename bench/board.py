@@ -1,0 +1,136 @@
+"""Board-game benchmarks: the option generator, whole simulated games, resuming a long game.
+
+- options/s: `generate` on random legal positions (both editions, 2-4 colours, random
+  card and colour), every position new, so nothing comes from the engine's cache; the
+  figure counts the options built, and the positions worked out per second beside it.
+- simulated games/s: whole 4-player games of bots through the rules, per edition.
+- resume: a 2,000-move classic game (its draws and corrections too), unfinished, from
+  `Journal.open` through `unfinished()` to `Session.open_game`, as after a power cut.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import time
+from typing import Any
+
+from bench import Row, percentile
+from companion.games.board import RULES, draw_card, options
+from companion.games.board.cards import CARDS
+from companion.games.board.events import Draw, Place
+from companion.games.board.geometry import COLORS
+from companion.games.board.moves import _analyse, generate
+from companion.games.board.position import Position
+from companion.games.board.simulate import choose, simulate_board
+from companion.journal import Journal
+from companion.session import Session
+
+OPTIONS_GOAL = 20_000  # options generated per second
+POSITIONS = 20_000
+SIM_GAMES = 60
+RESUME_MOVES = 2_000
+
+
+def random_position(rng: random.Random) -> Position:
+    """A legal position: each pawn in START, HOME, on the track or in its safety zone."""
+    edition = rng.choice(("classic", "2016"))
+    n = 4 if edition == "classic" else 3
+    colors = sorted(rng.sample(COLORS, rng.randint(2, 4)), key=COLORS.index)
+    used: set[object] = set()
+    pawns = {}
+    for color in colors:
+        locs = []
+        for _ in range(n):
+            kind = rng.choice(("START", "HOME", "T", "T", "T", "S"))
+            loc = {"T": f"T{rng.randrange(60)}", "S": f"S{rng.randint(1, 5)}"}.get(kind, kind)
+            key = loc if kind == "T" else (color, loc)
+            if kind in ("T", "S") and key in used:
+                loc = "START"
+            used.add(key)
+            locs.append(loc)
+        pawns[color] = locs
+    return Position.parse({"edition": edition, "pawns": pawns})
+
+
+def options_per_second(count: int = POSITIONS, repeats: int = 3) -> tuple[float, float]:
+    """Best of `repeats`: (options built per second, positions worked out per second)."""
+    rng = random.Random("bench/board/options")
+    cases = [(p, rng.choice(CARDS), rng.choice(p.colors))
+             for p in (random_position(rng) for _ in range(count))]
+    best, built = float("inf"), 0
+    for _ in range(repeats):
+        _analyse.cache_clear()
+        start = time.perf_counter()
+        built = sum(len(generate(p, card, color)) for p, card, color in cases)
+        best = min(best, time.perf_counter() - start)
+    return built / best, count / best
+
+
+def games_per_second(edition: str, games: int = SIM_GAMES) -> float:
+    start = time.perf_counter()
+    for n in range(games):
+        simulate_board(random.Random(f"bench/board/{edition}/{n}"), edition=edition, players=4)
+    return games / (time.perf_counter() - start)
+
+
+def long_game(moves: int = RESUME_MOVES) -> list[dict[str, Any]]:
+    """A legal, unfinished 4-player classic game with `moves` move events: bots play, and
+    pawns are put back to START (corrections) so no player ever has more than one HOME."""
+    rng = random.Random("bench/board/long")
+    setup = RULES.parse_setup({"type": "setup", "game": "board",
+                               "players": ["Ana", "Ben", "Cleo", "Dev"]})
+    state = RULES.initial_state(setup)
+    out: list[dict[str, Any]] = [setup.to_json()]
+    made = 0
+    while made < moves:
+        for seat, color in enumerate(state.position.colors):
+            while state.home(seat) >= 2:  # a 7 split brings at most two pawns HOME
+                event: Any = Place(color, "HOME", "START")
+                state = RULES.apply(state, event).state
+                out.append(event.to_json())
+        if state.card is None:
+            event = Draw(draw_card(state, rng))
+        else:
+            event = RULES.parse_event(choose(options(state), rng).event)
+            made += 1
+        state = RULES.apply(state, event).state
+        out.append(event.to_json())
+    assert not state.over
+    return out
+
+
+def resume_seconds(events: list[dict[str, Any]], repeats: int = 5) -> float:
+    with tempfile.TemporaryDirectory(prefix="sorry-bench-board-") as data_dir:
+        with Journal.open(data_dir) as journal:
+            game_id = journal.start_game(events[0])
+            for event in events[1:]:
+                journal.append(game_id, event)
+        times = []
+        for _ in range(repeats):
+            _analyse.cache_clear()
+            start = time.perf_counter()
+            journal = Journal.open(data_dir)
+            stored = journal.unfinished()
+            assert stored is not None and len(stored.events) == len(events)
+            update = Session(journal).open_game(stored.game_id, stored.events)
+            times.append(time.perf_counter() - start)
+            journal.close()
+            assert not update.state.over
+    return percentile(times, 50)
+
+
+def rows() -> list[Row]:
+    per_option, per_position = options_per_second()
+    classic, modern = games_per_second("classic"), games_per_second("2016")
+    game = long_game()
+    resume = resume_seconds(game)
+    return [
+        Row(f"board options generated per second ({POSITIONS:,} random positions and cards)",
+            f"{per_option:,.0f} options/s ({per_position:,.0f} positions/s)",
+            f">= {OPTIONS_GOAL:,} options/s", per_option >= OPTIONS_GOAL),
+        Row("board simulated games per second (4 players, bots through the rules)",
+            f"classic {classic:,.1f} games/s, 2016 {modern:,.1f} games/s"),
+        Row(f"resume a {RESUME_MOVES:,}-move board game ({len(game):,} events: open journal "
+            "+ unfinished + open_game)", f"{resume * 1000:.0f} ms"),
+    ]

@@ -1,0 +1,538 @@
+"""The option generator: every legal option for one colour and one card (BOARD.md "Moving",
+"The cards"). The rules of movement live here and nowhere else.
+
+`generate` returns each distinct resulting board once, in a stable order (kind, then pawns
+in canonical order). `candidates` gives every way to play the card, boards repeated (a 7
+split played in either order), so a transcript's legs are matched against all of them.
+When nothing is possible, the generator's own failures say why, pawn by pawn (`Blocked`).
+
+>>> from companion.games.board.position import Position
+>>> p = Position.parse({"edition": "classic", "pawns": {"red": ["S3", "HOME", "HOME", "HOME"],
+...                     "blue": ["START"] * 4}})
+>>> generate(p, "5", "red")
+()
+>>> [o.text for o in generate(p, "3", "red")]
+['S3 to HOME, wins']
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from companion.games.board.cards import SORRY, steps_of
+from companion.games.board.geometry import SLIDES, TRACK_LEN, entry, start_exit
+from companion.games.board.position import (
+    HOME_I,
+    LOC,
+    START_I,
+    Position,
+    is_safety,
+    is_track,
+    name_of,
+    track_loc,
+)
+from companion.games.board.settings import Settings
+
+__all__ = [
+    "KINDS", "Blocked", "Leg", "Option", "blocked", "candidates", "generate", "has_options",
+    "match",
+]
+
+KINDS = ("start", "forward", "backward", "split", "switch", "sorry", "decline")
+Board = tuple[tuple[int, ...], ...]
+
+
+class Leg(NamedTuple):
+    """One pawn's part of a move: from `src`, the card took it to `landed`, it ends on `dst`
+    (after a slide). `steps` is signed (+ forward, - backward, 0 a switch or Sorry!)."""
+
+    src: int
+    landed: int
+    dst: int
+    steps: int
+    slid: bool = False
+    held: bool = False  # G1: it stayed on a triangle whose slide would pass its own E
+    bumped: tuple[str, ...] = ()  # colours sent to START by this leg, the mover's own included
+    other: str = ""  # a switch's or Sorry!'s opponent colour
+    slide_color: str = ""  # the colour of the slide it slid on (or was held on)
+
+
+class Blocked(NamedTuple):
+    """Why a pawn on `src` cannot use the card: a code of `explain` and its facts."""
+
+    src: int
+    code: str
+    params: dict[str, Any]
+
+
+class Option(NamedTuple):
+    """One legal option. `legs`, `pawns`, `bumped`, `text`, `event` and `why(lang)` are what
+    the screen and the CLI show; `board` is the engine's form of `pawns`."""
+
+    kind: str
+    card: str
+    color: str
+    colors: tuple[str, ...]
+    moves: tuple[Leg, ...]
+    board: Board
+    edition: str
+    wins: bool = False
+    compulsory: bool = False  # a 10's back 1 when no pawn can go 10 forward
+    start_move: str = "count"
+
+    @property
+    def legs(self) -> tuple[tuple[str, str], ...]:
+        return tuple((name_of(leg.src), name_of(leg.dst)) for leg in self.moves)
+
+    @property
+    def bumped(self) -> tuple[str, ...]:
+        return tuple(c for leg in self.moves for c in leg.bumped)
+
+    @property
+    def pawns(self) -> dict[str, tuple[str, ...]]:
+        """The whole board after the option, colour -> locations in canonical order."""
+        return {c: tuple(name_of(x) for x in ps) for c, ps in zip(self.colors, self.board,
+                                                                  strict=True)}
+
+    @property
+    def event(self) -> dict[str, Any]:
+        """The transcript's `move` event that chooses this option."""
+        return {"type": "move", "legs": [list(leg) for leg in self.legs], "kind": self.kind,
+                "landed": list(self.landed)}
+
+    @property
+    def landed(self) -> tuple[str, ...]:
+        """Where each leg's pawn landed, before any slide."""
+        return tuple(name_of(leg.landed) for leg in self.moves)
+
+    @property
+    def draw_again(self) -> bool:
+        return self.edition == "classic" and self.card == "2" and not self.wins
+
+    @property
+    def text(self) -> str:
+        from companion.games.board.explain import option_text
+        return option_text(self)
+
+    def label(self, lang: str = "en") -> str:
+        """`text` in `lang` ("en" or "fr")."""
+        from companion.games.board.explain import option_text
+        return option_text(self, lang)
+
+    def why(self, lang: str = "en") -> str:
+        from companion.games.board.explain import option_why
+        return option_why(self, lang)
+
+    def to_json(self) -> dict[str, Any]:
+        """The option as `board options --json` prints it (BOARD.md), with its why."""
+        return {"kind": self.kind, "legs": [list(leg) for leg in self.legs],
+                "pawns": {c: list(ps) for c, ps in self.pawns.items()},
+                "bumped": list(self.bumped), "text": self.text, "why": self.why("en")}
+
+
+class _Book(NamedTuple):
+    """What the rules need of a table, computed once per edition, settings and colours."""
+
+    classic: bool
+    colors: tuple[str, ...]
+    entry: tuple[int, ...]  # E of each seat, a track index
+    exit: tuple[int, ...]  # X of each seat, a location
+    slides: dict[int, tuple[int, tuple[int, ...], str]]  # triangle loc -> end, others, colour
+    g1: frozenset[tuple[int, int]]  # (seat, triangle loc) whose slide would pass seat's E
+    circle: bool  # 2016 start_move "circle"
+
+
+@lru_cache(maxsize=128)
+def _book(edition: str, settings: Settings, colors: tuple[str, ...]) -> _Book:
+    slides = {}
+    g1 = set()
+    for s in SLIDES:
+        tri = track_loc(s.start)
+        slides[tri] = (track_loc(s.end), tuple(track_loc(n) for n in s.squares[1:]),
+                       settings.slide_color(s.start))
+        for seat, color in enumerate(colors):
+            if s.start < entry(color) <= s.end:
+                g1.add((seat, tri))
+    return _Book(edition == "classic", colors, tuple(entry(c) for c in colors),
+                 tuple(track_loc(start_exit(c)) for c in colors), slides, frozenset(g1),
+                 edition == "2016" and settings.start_move == "circle")
+
+
+def _forward(book: _Book, seat: int, loc: int, n: int) -> int | None:
+    """Where n forward steps take a pawn, or None (overshooting HOME, START, HOME)."""
+    if 1 <= loc <= TRACK_LEN:
+        t = loc - 1
+        d = (book.entry[seat] - t) % TRACK_LEN
+        if n <= d:
+            return (t + n) % TRACK_LEN + 1
+        k = n - d
+        return TRACK_LEN + k if k <= 6 else None
+    if is_safety(loc):
+        k = loc - TRACK_LEN + n
+        return TRACK_LEN + k if k <= 6 else None
+    return None
+
+
+def _backward(book: _Book, seat: int, loc: int, n: int) -> int | None:
+    if 1 <= loc <= TRACK_LEN:
+        return (loc - 1 - n) % TRACK_LEN + 1
+    if is_safety(loc):
+        k = loc - TRACK_LEN
+        return loc - n if n < k else (book.entry[seat] - (n - k)) % TRACK_LEN + 1
+    return None
+
+
+def _start_dst(book: _Book, seat: int, n: int) -> int:
+    """Where a pawn leaving START ends before landing checks (classic and "circle": X)."""
+    x = book.exit[seat]
+    if book.classic or book.circle or n == 1:
+        return x
+    return _forward(book, seat, x, n - 1) or x
+
+
+Work = list[Any]  # a board being changed: unchanged rows stay tuples, changed ones are lists
+
+
+def _row(b: Work, seat: int) -> list[int]:
+    """`seat`'s row of `b`, made a list (copy on write) so it can change."""
+    row = b[seat]
+    if type(row) is tuple:
+        row = b[seat] = list(row)
+    return row  # type: ignore[no-any-return]
+
+
+def _occupant(b: Work, loc: int) -> int:
+    for seat, locs in enumerate(b):
+        if loc in locs:
+            return seat
+    return -1
+
+
+def _to_start(b: Work, seat: int, loc: int) -> None:
+    row = _row(b, seat)
+    row.remove(loc)
+    row.append(START_I)
+
+
+class _Slid(NamedTuple):
+    end: int
+    slid: bool = False
+    held: bool = False
+    bumped: tuple[str, ...] = ()
+    color: str = ""
+
+
+def _slide(book: _Book, b: Work, seat: int, at: int) -> _Slid | None:
+    """The slide check after the mover lands on `at` (b is changed if it slides); None
+    when `at` is no triangle or its slide is not for this mover."""
+    slide = book.slides.get(at)
+    if slide is None:
+        return None
+    end, others, color = slide
+    if (color != book.colors[seat]) != book.classic:
+        return None
+    if (seat, at) in book.g1:
+        return _Slid(at, held=True, color=color)
+    bumped = []
+    for s, locs in enumerate(b):
+        for x in [x for x in locs if x in others]:
+            _to_start(b, s, x)
+            bumped.append(book.colors[s])
+    mine = _row(b, seat)
+    mine.remove(at)
+    mine.append(end)
+    return _Slid(end, True, False, tuple(bumped), color)
+
+
+def _land(book: _Book, b: Work, seat: int, src: int, dst: int, steps: int) -> Leg | Blocked:
+    """Move one pawn of `seat` from `src` to `dst` on `b` (changed only on success)."""
+    bumped: tuple[str, ...] = ()
+    if 1 <= dst <= TRACK_LEN:  # on the track (is_track, inline: this runs for every option)
+        occ = _occupant(b, dst)
+        if occ == seat:
+            return Blocked(src, "own_pawn", {"square": name_of(dst)})
+        if occ >= 0:
+            _to_start(b, occ, dst)
+            bumped = (book.colors[occ],)
+    elif dst != HOME_I and dst in b[seat]:
+        return Blocked(src, "own_pawn", {"square": name_of(dst)})
+    mine = _row(b, seat)
+    mine.remove(src)
+    mine.append(dst)
+    s = _slide(book, b, seat, dst) if dst in book.slides else None
+    if s is None:
+        return Leg(src, dst, dst, steps, False, False, bumped)
+    return Leg(src, dst, s.end, steps, s.slid, s.held, (*bumped, *s.bumped), "", s.color)
+
+
+def _canon(b: Work) -> Board:
+    return tuple([tuple(sorted(r)) if type(r) is list else r for r in b])
+
+
+class _Raw(NamedTuple):
+    kind: str
+    legs: tuple[Leg, ...]
+    board: Board
+
+
+def _one(book: _Book, board: Board, seat: int, kind: str, src: int, dst: int, steps: int,
+         fails: list[Blocked]) -> _Raw | None:
+    b: Work = list(board)
+    leg = _land(book, b, seat, src, dst, steps)
+    if isinstance(leg, Blocked):
+        fails.append(leg)
+        return None
+    return _Raw(kind, (leg,), _canon(b))
+
+
+def _overshoot(book: _Book, seat: int, src: int, n: int, card: str) -> Blocked:
+    if src == HOME_I:
+        return Blocked(src, "home", {})
+    need = (book.entry[seat] - (src - 1)) % TRACK_LEN + 6 if is_track(src) else HOME_I - src
+    return Blocked(src, "overshoot", {"card": card, "steps": n, "need": need})
+
+
+def _forwards(book: _Book, board: Board, seat: int, card: str, n: int,
+              fails: list[Blocked]) -> list[_Raw]:
+    """n forward for every pawn; from START as this edition allows (kind "start")."""
+    out = []
+    for src in sorted(set(board[seat])):
+        if src == START_I:
+            if book.classic:
+                if n in (1, 2):
+                    raw = _one(book, board, seat, "start", src, book.exit[seat], 0, fails)
+                    if raw:
+                        out.append(raw)
+                else:
+                    fails.append(Blocked(src, "start_card", {"card": card}))
+                continue
+            raw = _one(book, board, seat, "start", src, _start_dst(book, seat, n), n, fails)
+        else:
+            dst = _forward(book, seat, src, n)
+            if dst is None:
+                fails.append(_overshoot(book, seat, src, n, card))
+                continue
+            raw = _one(book, board, seat, "forward", src, dst, n, fails)
+        if raw:
+            out.append(raw)
+    return out
+
+
+def _backwards(book: _Book, board: Board, seat: int, n: int,
+               fails: list[Blocked]) -> list[_Raw]:
+    out = []
+    for src in sorted(set(board[seat])):
+        if src in (START_I, HOME_I):
+            fails.append(Blocked(src, "home" if src == HOME_I else "start_backward", {}))
+            continue
+        dst = _backward(book, seat, src, n)
+        assert dst is not None  # a track or safety pawn can always step back
+        raw = _one(book, board, seat, "backward", src, dst, -n, fails)
+        if raw:
+            out.append(raw)
+    return out
+
+
+def _splits(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[_Raw]:
+    """7 split in two forward legs a + (7 - a), each on the board the previous one left."""
+    out = []
+    for first in sorted(set(board[seat])):
+        if first == HOME_I or (first == START_I and book.classic):
+            continue
+        for a in range(1, 7):
+            dst = (_start_dst(book, seat, a) if first == START_I
+                   else _forward(book, seat, first, a))
+            if dst is None:
+                continue
+            work: Work = list(board)
+            leg1 = _land(book, work, seat, first, dst, a)
+            if isinstance(leg1, Blocked):
+                continue
+            b1 = _canon(work)
+            mine = set(b1[seat])
+            mine.discard(leg1.dst)
+            for second in sorted(mine):
+                if second == HOME_I or (second == START_I and book.classic):
+                    continue
+                dst2 = (_start_dst(book, seat, 7 - a) if second == START_I
+                        else _forward(book, seat, second, 7 - a))
+                if dst2 is None:
+                    continue
+                b2: Work = list(b1)
+                leg2 = _land(book, b2, seat, second, dst2, 7 - a)
+                if not isinstance(leg2, Blocked):
+                    out.append(_Raw("split", (leg1, leg2), _canon(b2)))
+    if not out and sum(1 for x in board[seat] if x != HOME_I) >= 2:
+        fails.append(Blocked(-1, "no_split", {}))
+    return out
+
+
+def _switches(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[_Raw]:
+    out: list[_Raw] = []
+    mine = [x for x in board[seat] if is_track(x)]
+    theirs = [(x, s) for s, locs in enumerate(board) if s != seat for x in locs if is_track(x)]
+    if not mine or not theirs:
+        fails.append(Blocked(-1, "no_switch_theirs" if mine else "no_switch_mine", {}))
+        return out
+    for a in sorted(mine):
+        for x, s in sorted(theirs):
+            b: Work = list(board)
+            mine_row, their_row = _row(b, seat), _row(b, s)
+            mine_row.remove(a)
+            mine_row.append(x)
+            their_row.remove(x)
+            their_row.append(a)
+            sl = _slide(book, b, seat, x) or _Slid(x)
+            leg = Leg(a, x, sl.end, 0, sl.slid, sl.held, sl.bumped, book.colors[s], sl.color)
+            out.append(_Raw("switch", (leg,), _canon(b)))
+    return out
+
+
+def _sorrys(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[_Raw]:
+    out: list[_Raw] = []
+    if START_I not in board[seat]:
+        fails.append(Blocked(-1, "sorry_needs_start", {}))
+        return out
+    targets = sorted((x, s) for s, locs in enumerate(board) if s != seat for x in locs
+                     if is_track(x))
+    if not targets:
+        fails.append(Blocked(START_I, "no_target", {}))
+    for x, s in targets:
+        b: Work = list(board)
+        _to_start(b, s, x)
+        mine_row = _row(b, seat)
+        mine_row.remove(START_I)
+        mine_row.append(x)
+        sl = _slide(book, b, seat, x) or _Slid(x)
+        leg = Leg(START_I, x, sl.end, 0, sl.slid, sl.held, (book.colors[s], *sl.bumped),
+                  book.colors[s], sl.color)
+        out.append(_Raw("sorry", (leg,), _canon(b)))
+    return out
+
+
+def _raw(position: Position, card: str, color: str,
+         fails: list[Blocked]) -> tuple[_Book, list[_Raw]]:
+    book = _book(position.edition, position.settings, position.colors)
+    seat = position.colors.index(color)
+    board = position.pawns
+    n = steps_of(card)
+    out: list[_Raw] = []
+    if card == SORRY:
+        out += _sorrys(book, board, seat, fails)
+        if not book.classic:
+            out += _forwards(book, board, seat, card, 4, fails)
+    elif card == "4":
+        out += _backwards(book, board, seat, 4, fails)
+    else:
+        out += _forwards(book, board, seat, card, n, fails)
+        if card == "7":
+            out += _splits(book, board, seat, fails)
+        elif card == "10":
+            out += _backwards(book, board, seat, 1, fails)
+        elif card == "11":
+            switches = _switches(book, board, seat, fails)
+            if switches and not out:
+                out += switches
+                out.append(_Raw("decline", (), board))
+            else:
+                out += switches
+    return book, out
+
+
+class _Analysis:
+    """A card worked out for one position: every way to play it (boards repeated), the
+    distinct ones, and why pawns cannot move. Options are built when first asked for."""
+
+    __slots__ = ("_fails", "_options", "compulsory", "distinct", "key", "raws")
+
+    def __init__(self, key: tuple[Position, str, str], raws: tuple[_Raw, ...],
+                 distinct: tuple[_Raw, ...], fails: list[Blocked], compulsory: bool) -> None:
+        self.key, self.raws, self.distinct = key, raws, distinct
+        self._fails, self.compulsory = fails, compulsory
+        self._options: tuple[Option, ...] | None = None
+
+    @property
+    def blocked(self) -> tuple[Blocked, ...]:
+        """Each reason once (per pawn and code), in the order found."""
+        first: dict[tuple[int, str], Blocked] = {}
+        for f in self._fails:
+            first.setdefault((f.src, f.code), f)
+        return tuple(first.values())
+
+    def option(self, raw: _Raw) -> Option:
+        position, card, color = self.key
+        seat = position.colors.index(color)
+        wins = all(x == HOME_I for x in raw.board[seat])
+        return Option(raw.kind, card, color, position.colors, raw.legs, raw.board,
+                      position.edition, wins, self.compulsory and raw.kind == "backward",
+                      position.settings.start_move)
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        if self._options is None:
+            self._options = tuple(self.option(raw) for raw in self.distinct)
+        return self._options
+
+
+@lru_cache(maxsize=256)
+def _analyse(position: Position, card: str, color: str) -> _Analysis:
+    """The card worked out once per position: a turn asks for it at the draw, on the
+    screen and at the move."""
+    fails: list[Blocked] = []
+    _, raws = _raw(position, card, color, fails)
+    compulsory = card == "10" and not any(r.kind in ("forward", "start") for r in raws)
+    seen: set[Board] = set()
+    distinct = []
+    for raw in raws:
+        key = raw.board if raw.kind != "decline" else ()
+        if key not in seen:
+            seen.add(key)
+            distinct.append(raw)
+    return _Analysis((position, card, color), tuple(raws), tuple(distinct), fails,
+                     compulsory)
+
+
+def has_options(position: Position, card: str, color: str) -> bool:
+    """Whether the card has any option (a forfeit when not), without building them."""
+    return bool(_analyse(position, card, color).raws)
+
+
+def candidates(position: Position, card: str, color: str) -> tuple[Option, ...]:
+    """Every way to play `card`, boards repeated: what a transcript's legs may name."""
+    found = _analyse(position, card, color)
+    return tuple(found.option(r) for r in found.raws)
+
+
+def generate(position: Position, card: str, color: str) -> tuple[Option, ...]:
+    """Every legal option, one per distinct resulting board (decline: the board unchanged)."""
+    return _analyse(position, card, color).options
+
+
+def blocked(position: Position, card: str, color: str) -> tuple[Blocked, ...]:
+    """Why each pawn cannot use `card` (meaningful when `generate` is empty), each reason
+    once, in the order found."""
+    return _analyse(position, card, color).blocked
+
+
+def match(position: Position, card: str, color: str, legs: tuple[tuple[str, str], ...],
+          kind: str | None = None, landed: tuple[str, ...] | None = None) -> Option | None:
+    """The option a transcript's legs name: exactly, or a switch or Sorry! by the square
+    landed on; None when no way to play the card has these legs. `kind` and `landed` tell
+    apart options that share legs (an 11 forward onto an opponent and the switch with it;
+    two Sorry!s ending on one slide's end); without them the first listed is meant."""
+    found = _analyse(position, card, color)
+    want = tuple((LOC[a], LOC[b]) for a, b in legs)
+    want_landed = None if landed is None else tuple(LOC[x] for x in landed)
+    for raw in found.raws:
+        if kind is not None and raw.kind != kind:
+            continue
+        if len(raw.legs) != len(want):
+            continue
+        if want_landed is not None and tuple(leg.landed for leg in raw.legs) != want_landed:
+            continue
+        if all((leg.src, leg.dst) == w for leg, w in zip(raw.legs, want, strict=True)) or (
+                raw.kind in ("switch", "sorry") and len(want) == 1
+                and (raw.legs[0].src, raw.legs[0].landed) == want[0]):
+            return found.option(raw)
+    return None
