@@ -12,7 +12,7 @@ ifeq (run,$(firstword $(MAKECMDGOALS)))
   endif
 endif
 
-.PHONY: run test bench fuzz lint venv clean
+.PHONY: run test bench bench-tools fuzz lint venv clean
 
 $(STAMP): setup.cfg pyproject.toml requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,7 +34,16 @@ test: $(STAMP)
 		--ignore=hardware/firmware/main.py
 	$(BIN)/python -m pytest -q
 
-bench: $(STAMP)
+# The Pi conditions (bench/pi.py) build a small LD_PRELOAD shim with the C compiler: get it
+# from Debian's packages when it is missing (and say so when that is not possible).
+bench-tools:
+	@command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || \
+	  { command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && \
+	    apt-get install -y --no-install-recommends gcc libc6-dev >/dev/null 2>&1; } || \
+	  echo "make bench: no C compiler and could not install gcc (needs root and apt-get);" \
+	    "the sync-delay figures will be missing" >&2
+
+bench: $(STAMP) bench-tools
 	$(BIN)/python -m bench
 
 # The hostile-input and fault figures of issue 9 (`make test` runs the same tests, smaller).

@@ -7,12 +7,18 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Row:
-    """One line of the benchmark table: what, the figure, the goal, and whether it is met."""
+    """One line of the benchmark table: what, the figure, the goal, and whether it is met.
+
+    `sync` and `quota` are the same figure under the Pi conditions (bench.pi): the journal's
+    syncs delayed, and one core at a CPU quota; `met` covers every figure the goal names.
+    """
 
     metric: str
     figure: str
     goal: str = ""
     met: bool | None = None
+    sync: str = ""
+    quota: str = ""
 
 
 def percentile(samples: list[float], q: float) -> float:

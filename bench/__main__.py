@@ -31,13 +31,17 @@ def main() -> int:
         except Exception:  # a broken benchmark must not hide the others
             traceback.print_exc()
             rows.append(Row(f"{name} failed", "see the error above"))
+    from bench import pi
+
     print(f"Machine: {platform.machine()}, Python {platform.python_version()}, "
-          f"{platform.system()} {platform.release()}\n")
-    print("| metric | figure | goal | met |")
-    print("|---|---|---|---|")
+          f"{platform.system()} {platform.release()}")
+    print(f"Pi conditions: {pi.note('sync')}; {pi.note('quota')}\n")
+    print(f"| metric | figure | sync +{pi.SYNC_DELAY_MS} ms | 1 core at {pi.QUOTA_PERCENT} % "
+          "| goal | met |")
+    print("|---|---|---|---|---|---|")
     for row in rows:
         met = "" if row.met is None else ("yes" if row.met else "**no**")
-        print(f"| {row.metric} | {row.figure} | {row.goal} | {met} |")
+        print(f"| {row.metric} | {row.figure} | {row.sync} | {row.quota} | {row.goal} | {met} |")
     return 0
 
 

@@ -14,7 +14,7 @@ the rules' (`companion.rules.Rules`), found by the setup's `"game"` (default "re
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -45,6 +45,9 @@ class Redo:
         return {"type": "redo"}
 
 
+_new = tuple.__new__  # Step and Result without their generated (Python) __new__: hot path
+
+
 class ResultKind(StrEnum):
     APPLIED = "applied"
     IGNORED = "ignored"
@@ -70,6 +73,64 @@ class Result(NamedTuple):
     state: Any
     outcomes: tuple[Any, ...]
     step: Step | None = None  # the new step, or the step undone/redone
+
+
+class History(Sequence[Step]):
+    """The effective steps, oldest first, as an immutable linked list: keeping the history
+    in every Update costs O(1) per event, not a copy of the whole game. Reading it newest
+    first (`reversed`) walks only as far as asked; indexing builds the tuple once."""
+
+    __slots__ = ("_below", "_items", "_len", "_top")
+    _top: Step | None
+    _below: History | None
+    _len: int
+    _items: tuple[Step, ...] | None
+
+    def __init__(self, top: Step | None = None, below: History | None = None) -> None:
+        self._top, self._below = top, below
+        self._len = 0 if top is None else 1 + (0 if below is None else below._len)
+        self._items = None
+
+    def push(self, step: Step) -> History:
+        return History(step, self)
+
+    def pop(self) -> History:
+        return self._below if self._below is not None else _EMPTY
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __reversed__(self) -> Iterator[Step]:
+        node: History | None = self
+        while node is not None and node._top is not None:
+            yield node._top
+            node = node._below
+
+    def _tuple(self) -> tuple[Step, ...]:
+        if self._items is None:
+            items = list(reversed(self))
+            items.reverse()
+            self._items = tuple(items)
+        return self._items
+
+    def __iter__(self) -> Iterator[Step]:
+        return iter(self._tuple())
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._tuple()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History | tuple | list):
+            return len(self) == len(other) and self._tuple() == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"History({len(self)} steps)"
+
+
+_EMPTY = History()
 
 
 class StoredReplay(NamedTuple):
@@ -119,6 +180,10 @@ class Game:
         self.initial = self.rules.initial_state(setup)
         self._done: list[Step] = []
         self._undone: list[Step] = []
+        self._history = _EMPTY  # _done[:_synced] as a shareable History (see `history`)
+        self._synced = 0
+        self._apply = self.rules.apply
+        self._core_events = (Undo, Redo, type(setup))  # the rest go straight to the rules
 
     @property
     def state(self) -> Any:
@@ -130,6 +195,24 @@ class Game:
         return tuple(self._done)
 
     @property
+    def history(self) -> History:
+        """`steps` without the copy: immutable, and O(1) per event (it is brought up to
+        date from the steps changed since it was last taken, so replay pays nothing)."""
+        done, history = self._done, self._history
+        if self._synced != len(done) or len(history) != len(done):
+            while len(history) > self._synced:
+                history = history.pop()
+            for step in done[len(history):]:
+                history = history.push(step)
+            self._history, self._synced = history, len(done)
+        return history
+
+    @property
+    def depth(self) -> int:
+        """len(steps), without copying them (steps is a copy: O(game) per call)."""
+        return len(self._done)
+
+    @property
     def undo_step(self) -> Step | None:
         return self._done[-1] if self._done else None
 
@@ -139,6 +222,8 @@ class Game:
 
     def evaluate(self, event: Any) -> Result:
         """What `event` would do, without doing it; raises the rules' refusals."""
+        if type(event) not in self._core_events:  # the common case: straight to the rules
+            return self._evaluate_game_event(event)
         if isinstance(event, Undo):
             if not self._done:
                 raise NothingToUndo("there is nothing to undo", code="nothing_to_undo")
@@ -152,32 +237,55 @@ class Game:
         if isinstance(event, type(self.setup)):
             raise BadEvent("a game has one setup, at its start; start a new game instead",
                            code="second_setup")
-        before = self.state
-        tr = self.rules.apply(before, event)
+        return self._evaluate_game_event(event)
+
+    def _evaluate_game_event(self, event: Any) -> Result:
+        done = self._done
+        before = done[-1].after if done else self.initial
+        tr = self._apply(before, event)
+        state, outcomes = tr.state, tr.outcomes
         if not tr.changed:
-            return Result(ResultKind.IGNORED, event, before, tr.outcomes)
-        if tr.amends and self._done:
-            top = self._done[-1]
-            step = Step(top.event, top.before, tr.state, top.outcomes)
-            return Result(ResultKind.AMENDED, event, tr.state, tr.outcomes, step)
-        step = Step(event, before, tr.state, tr.outcomes)
-        return Result(ResultKind.APPLIED, event, tr.state, tr.outcomes, step)
+            return _new(Result, (ResultKind.IGNORED, event, before, outcomes, None))
+        if tr.amends and done:
+            top = done[-1]
+            step = _new(Step, (top.event, top.before, state, top.outcomes))
+            return _new(Result, (ResultKind.AMENDED, event, state, outcomes, step))
+        step = _new(Step, (event, before, state, outcomes))
+        return _new(Result, (ResultKind.APPLIED, event, state, outcomes, step))
 
     def accept(self, result: Result) -> None:
         """Make an evaluated result real; it must be the latest evaluation of this game."""
-        if result.kind is ResultKind.UNDONE:
+        kind = result.kind
+        if kind is ResultKind.APPLIED:  # the common case first
+            done = self._done
+            assert result.step is not None and result.step.before is (
+                done[-1].after if done else self.initial)
+            done.append(result.step)
+            if self._undone:
+                self._undone.clear()
+        elif kind is ResultKind.UNDONE:
             self._undone.append(self._done.pop())
+            self._synced = min(self._synced, len(self._done))
         elif result.kind is ResultKind.REDONE:
             self._done.append(self._undone.pop())
         elif result.kind is ResultKind.AMENDED:
             assert result.step is not None and result.step.before is self._done[-1].before
             self._done[-1] = result.step
-        elif result.kind is ResultKind.APPLIED:
-            assert result.step is not None and result.step.before is self.state
-            self._done.append(result.step)
-            self._undone.clear()
+            self._synced = min(self._synced, len(self._done) - 1)
 
     def push(self, event: Any) -> Result:
+        if type(event) not in self._core_events:  # evaluate + accept, fused: the hot path
+            done = self._done
+            before = done[-1].after if done else self.initial
+            state, outcomes, changed, amends = self._apply(before, event)
+            if changed and not amends:
+                step = _new(Step, (event, before, state, outcomes))
+                done.append(step)
+                if self._undone:
+                    self._undone.clear()
+                return _new(Result, (ResultKind.APPLIED, event, state, outcomes, step))
+            if not changed:  # kept in the record, no step: nothing to accept
+                return _new(Result, (ResultKind.IGNORED, event, before, outcomes, None))
         result = self.evaluate(event)
         self.accept(result)
         return result
@@ -194,6 +302,21 @@ class Game:
     def play(self, card: str, player: str | None = None, target: str | None = None) -> Result:
         """Shorthand for the card game's commonest event: `game.play("7")`."""
         return self.act("play", card=card, player=player, target=target)
+
+    def tail(self, depth: int) -> tuple[tuple[Step, ...], tuple[Step, ...]]:
+        """The newest `depth` undo steps and redo steps (oldest first): what a snapshot or
+        a writer's checkpoint keeps, so that keeping them never costs O(game length)."""
+        return tuple(self._done[-depth:]), tuple(self._undone[-depth:])
+
+    @classmethod
+    def restore(cls, setup: Any, state: Any, done: Iterable[Step],
+                undone: Iterable[Step]) -> Game:
+        """A game at `state` whose undo reaches back only through `done` (a snapshot's
+        tail): undo past the oldest kept step says "there is nothing to undo"."""
+        game = cls(setup)
+        game._done, game._undone = list(done), list(undone)
+        game.initial = game._done[0].before if game._done else state
+        return game
 
     @classmethod
     def replay_stored(cls, objs: Iterable[dict[str, Any]]) -> StoredReplay:

@@ -519,6 +519,17 @@ class Journal:
         self._conn = self._salvage(self._conn, str(exc))
         return True
 
+    # --- for the journal's companion modules (journal_writer, snapshots) ---
+
+    def transaction(self, doing: str) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        """One committed transaction on the journal's connection, failures reported as one
+        JournalError sentence ("saving the event failed ..."); the lock is held throughout."""
+        return self._transaction(doing)
+
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Rows of one read-only statement; failures become one JournalError sentence."""
+        return self._read(sql, params)
+
     # --- writing ---
 
     def start_game(self, setup: dict[str, Any]) -> int:

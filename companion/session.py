@@ -2,8 +2,10 @@
 
 A Session is thread-safe (GPIO callbacks, the LED board and window timers call it from
 their own threads), makes every accepted event durable in the journal *before* it
-changes the state or tells anyone, and tells its listeners about each change with an
-immutable `Update`: the state, the result, the undo and redo steps and the legal events.
+changes the state or tells anyone (with `background=True`: applies it and tells at once,
+and its journal writer thread makes it durable behind, see companion.journal_writer),
+and tells its listeners about each change with an immutable `Update`: the state, the
+result, the undo and redo steps and the legal events.
 Its lock, game, journal and window timer are its own; callers use its methods.
 
 Listeners are called in the submitting thread, in event order, with the session's lock
@@ -24,12 +26,22 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.errors import JournalError, NoGame
-from companion.game import Game, Redo, Result, ResultKind, Step, Undo, read_event, read_setup
+from companion.game import (
+    Game,
+    Redo,
+    Result,
+    ResultKind,
+    Step,
+    StoredReplay,
+    Undo,
+    read_event,
+    read_setup,
+)
 from companion.rules import GameSummary, Rules
 from companion.stats import GameStats, aggregate, game_stats, replay_events
 from companion.windows import WindowTimer
@@ -38,6 +50,10 @@ __all__ = [
     "JournalLike", "Listener", "NoGame", "Preview", "Result", "ResultKind", "Session", "Step",
     "Update",
 ]
+
+if TYPE_CHECKING:
+    from companion.journal_writer import JournalWriter
+    from companion.session_background import Background
 
 log = logging.getLogger(__name__)
 
@@ -64,19 +80,21 @@ class Update:
     the round's cards from it); undo/redo: the step each would take back or apply again;
     legal: `Rules.legal_events(state)`; summary: the players (seating order), the winner and
     whether the game is over, for any game (`Rules.summary`): what a part serving every
-    game reads; damage: what resuming had to set aside, if anything.
+    game reads; damage: what resuming had to set aside, if anything; unsaved: a failed
+    write took the game back to the last saved event: why, in one sentence.
     """
 
     game_id: int | None
     game: str
     state: Any
     result: Result | None
-    steps: tuple[Step, ...]
+    steps: Sequence[Step]  # a game.History: immutable, O(1) per update
     undo: Step | None
     redo: Step | None
     legal: tuple[Any, ...]
     summary: GameSummary
     damage: str | None = None
+    unsaved: str | None = None
 
 
 Listener = Callable[[Update], None]
@@ -94,11 +112,19 @@ class Preview:
 
 class Session:
     def __init__(self, journal: Any = None, *, clock: Callable[[], float] = time.monotonic,
-                 window_seconds: Mapping[str, float] | None = None) -> None:
+                 window_seconds: Mapping[str, float] | None = None,
+                 background: bool = False) -> None:
         """`journal`: a Journal (None: nothing is kept, for demos and tests).
         `window_seconds`: {"steal": s, "block": s} starts the window timer, which closes a
-        window when its time is up; None leaves closing to the table."""
+        window when its time is up; None leaves closing to the table.
+        `background`: the screen never waits for the disk: events are applied and told at
+        once and a journal writer thread (`writer`) makes them durable, in order."""
         self._journal: Any = journal
+        self._background: Background | None = None
+        if background and journal is not None:
+            from companion.session_background import Background
+
+            self._background = Background(self, journal)
         self.clock = clock
         self._lock = threading.RLock()
         self._game: Game | None = None
@@ -140,13 +166,13 @@ class Session:
 
         return unsubscribe
 
-    def _notify(self, result: Result | None) -> Update:
+    def _notify(self, result: Result | None, unsaved: str | None = None) -> Update:
         game = self._game
         assert game is not None
         state = game.state
-        update = Update(self._game_id, game.rules.name, state, result, game.steps,
+        update = Update(self._game_id, game.rules.name, state, result, game.history,
                         game.undo_step, game.redo_step, tuple(game.rules.legal_events(state)),
-                        game.rules.summary(state), self._damage)
+                        game.rules.summary(state), self._damage, unsaved)
         self._update = update
         for listener in list(self._listeners):
             listener(update)
@@ -172,6 +198,20 @@ class Session:
         return self._damage
 
     @property
+    def writer(self) -> JournalWriter | None:
+        """The journal writer thread (background sessions): its lag, flush, listeners."""
+        return None if self._background is None else self._background.writer
+
+    def saving(self) -> bool:
+        """True while durability lags more than journal_writer.LAG_MARK_S (250 ms): the
+        screen shows its small "saving" mark."""
+        if self._background is None:
+            return False
+        from companion.journal_writer import LAG_MARK_S
+
+        return self._background.writer.lag() > LAG_MARK_S
+
+    @property
     def rules(self) -> Rules | None:
         game = self._game
         return None if game is None else game.rules
@@ -188,6 +228,8 @@ class Session:
         without a winner is marked abandoned in the journal: still listed as unfinished,
         never offered for resuming. Without it, that game stays resumable."""
         game = Game(setup)
+        if self._background is not None:
+            self._background.writer.flush()  # the last game's events are durable first
         with self._lock:
             old, state = self._game_id, self.state
             if (abandon and self._journal is not None and old is not None and state is not None
@@ -195,6 +237,8 @@ class Session:
                 self._journal.abandon(old)
             game_id = self._journal.start_game(setup.to_json()) if self._journal else None
             self._game, self._game_id, self._damage = game, game_id, None
+            if self._background is not None:
+                self._background.opened(game_id, 1)
             return self._notify(None)
 
     def _game_over(self) -> bool:
@@ -203,9 +247,12 @@ class Session:
 
     def preview(self) -> Preview | None:
         """The journal's unfinished game (the newest without a winner, not abandoned)."""
-        stored = self._journal.unfinished() if self._journal is not None else None
+        stored = self._unfinished()
         if stored is None:
             return None
+        if hasattr(stored, "replay"):  # found through its snapshot: no whole replay
+            state = stored.replay().game.state
+            return Preview(stored.game_id, state, stored.damage)
         game, unplayable = replay_events(stored.events)
         damage = " ".join(d for d in (stored.damage, unplayable) if d) or None
         return Preview(stored.game_id, None if game is None else game.state, damage)
@@ -216,19 +263,34 @@ class Session:
         journal = self._journal
         if journal is None:
             return None
-        stored = journal.load(game_id) if game_id is not None else journal.unfinished()
+        stored = self._unfinished()  # through its snapshot, when it has one
+        if game_id is not None and (stored is None or stored.game_id != game_id):
+            stored = journal.load(game_id)
         if stored is None:
             return None
+        if hasattr(stored, "replay"):
+            return self.open_game(stored.game_id, (), replayed=stored.replay())
         return self.open_game(stored.game_id, stored.events)
 
-    def open_game(self, game_id: int | None, events: Any) -> Update:
+    def _unfinished(self) -> Any:
+        """The newest unfinished game, through its snapshot when it has a usable one."""
+        if self._journal is None:
+            return None
+        from companion.snapshots import load_unfinished
+
+        return load_unfinished(self._journal)
+
+    def open_game(self, game_id: int | None, events: Any, *,
+                  replayed: StoredReplay | None = None) -> Update:
         """Rebuild a stored game from its journalled events (resume after a crash).
 
         An event that no longer replays (stored by an older version, or edited by hand)
         and everything after it are set aside in the journal, so the journal and the state
         agree again; `damage` says so. A game whose setup cannot be read is refused.
+        `replayed`: the game already rebuilt (from a snapshot: companion.snapshots).
         """
-        replayed = Game.replay_stored(events)
+        if replayed is None:
+            replayed = Game.replay_stored(events)
         if replayed.game is None:
             assert replayed.error is not None
             raise replayed.error
@@ -241,6 +303,8 @@ class Session:
                 else:
                     self._damage = f"the game stops before {why}"
             self._game, self._game_id = replayed.game, game_id
+            if self._background is not None:
+                self._background.opened(game_id, replayed.applied)
             if self._game_over():
                 self._record_result()  # killed between the winning event and its result
             return self._notify(None)
@@ -255,9 +319,13 @@ class Session:
                 raise NoGame("no game is open; start a new game first", code="no_game")
             was_over = game.rules.summary(game.state).winner
             result = game.evaluate(event)
-            if self._journal is not None and self._game_id is not None:
+            if self._background is not None and self._game_id is not None:
+                self._background.accept(game, self._game_id, result)
+            elif self._journal is not None and self._game_id is not None:
                 self._journal.append(self._game_id, event.to_json())
-            game.accept(result)
+                game.accept(result)
+            else:
+                game.accept(result)
             if game.rules.summary(game.state).winner != was_over:
                 self._record_result()
             self._notify(result)
@@ -282,6 +350,9 @@ class Session:
         """
         game = self._game
         if self._journal is None or self._game_id is None or game is None:
+            return
+        if self._background is not None:
+            self._background.writer.set_result(self._game_id, game.rules.summary(game.state).winner)
             return
         try:
             self._journal.set_result(self._game_id, game.rules.summary(game.state).winner)
@@ -340,10 +411,13 @@ class Session:
         return None if timer is None else timer.remaining()
 
     def close(self) -> None:
-        """Stop the window timer (the app is quitting); safe to call twice."""
+        """Stop the window timer and write what is still in flight (the app is quitting);
+        safe to call twice."""
         timer = self._timer
         if timer is not None:
             timer.stop()
+        if self._background is not None:
+            self._background.writer.close()
 
     # --- the record ---
 

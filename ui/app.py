@@ -62,6 +62,7 @@ SCREENS.update(BOARD_SCREENS)
 BACKGROUND = (0.09, 0.10, 0.12, 1)
 PREWARM = ("table", "over", "tiebreak", "menu")
 PREWARM_DELAY = 0.3
+SAVING_CHECK_S = 0.1  # how often the "saving" mark looks at the journal writer's lag
 
 
 def _start_rasterising(*_: Any) -> None:
@@ -102,7 +103,10 @@ class CompanionApp(App):
         self.session = Session(
             journal,
             window_seconds={"steal": settings.steal_seconds, "block": settings.block_seconds},
+            background=True,  # the screen never waits for the disk: a writer thread saves
         )
+        self._saving = False
+        self._saving_event: Any = None
         self.voice = (
             voice if voice is not None else Voice(settings.voice_command, enabled=settings.voice)
         )
@@ -112,7 +116,7 @@ class CompanionApp(App):
         self.link = HardwareLink(
             self.session, config, board_port=board_port, enabled=start_hardware, lang=self.lang
         )
-        self.link.bind(status=self.setter("status"))
+        self.link.bind(status=self._show_status)
         self.board = make_board_model(self, board_door)
         self.link.board_draws = lambda: bool(getattr(self.board.door, "companion_draws", False))
         self._ready = False
@@ -142,6 +146,19 @@ class CompanionApp(App):
             if self.root.current == "over":
                 self.root.get_screen("over").fill()
         self.link.lang = self.lang
+        self._show_status()
+
+    def _show_status(self, *_: Any) -> None:
+        """The status line: "saving" while durability lags, then the hardware's status."""
+        parts = [tr("saving", self.lang)] if self._saving else []
+        parts += [self.link.status] if self.link.status else []
+        self.status = "  ·  ".join(parts)
+
+    def _check_saving(self, *_: Any) -> None:
+        saving = self.session.saving()
+        if saving != self._saving:
+            self._saving = saving
+            self._show_status()
 
     def toggle_language(self) -> None:
         self.set_language(LANGUAGES[(LANGUAGES.index(self.lang) + 1) % len(LANGUAGES)])
@@ -197,6 +214,8 @@ class CompanionApp(App):
         Window.bind(on_flip=self._on_first_frame)
         Window.bind(on_flip=_start_rasterising)
         self.link.start()
+        if self.session.writer is not None:
+            self._saving_event = Clock.schedule_interval(self._check_saving, SAVING_CHECK_S)
 
     def _show_notices(self) -> Any:
         """Every repair and set-aside of the journal, over the start screen until OK."""
@@ -246,7 +265,9 @@ class CompanionApp(App):
         Window.unbind(on_flip=_start_rasterising)
         if self._prewarm_event is not None:
             self._prewarm_event.cancel()
-        self.session.close()
+        if self._saving_event is not None:
+            self._saving_event.cancel()
+        self.session.close()  # what is still in flight is written before the journal closes
         self.model.close()
         self.board.close()
         self.voice.close()

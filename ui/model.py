@@ -117,10 +117,12 @@ class TableModel(EventDispatcher):
             update = self._inbox.popleft()
             if update.game != "revenge":
                 continue  # a board game: ui.board.model shows it
-            if update.result is None:  # a new or resumed game
+            if update.result is None:  # a new or resumed game, or back to the last saved
                 self.warning = self.notice = ""
                 damage = update.damage
                 self.message = tr("damage", self.lang, damage=damage) if damage else ""
+                if update.unsaved:
+                    self.message = tr("unsaved", self.lang, why=update.unsaved)
             else:
                 self._react(update.result, update.state)
         self.refresh()
@@ -185,7 +187,7 @@ class TableModel(EventDispatcher):
         lang = self.lang
         self.total = state.total
         cards: list[str] = []
-        for step in reversed(game.steps):
+        for step in reversed(game.steps):  # lazy on a History: only the last few
             if step.before.round != state.round or len(cards) >= RECENT_CARDS:
                 break
             if isinstance(step.event, Play):

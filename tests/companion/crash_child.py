@@ -1,6 +1,6 @@
 """The process test_crash.py kills: a seeded random game played through Session(Journal).
 
-    python crash_child.py DATA_DIR SEED [board]
+    python crash_child.py DATA_DIR SEED [board] [writer]
 
 It resumes the journal's unfinished game (or starts one) and plays random events for
 ever, one stdout line per step, flushed at once, so the parent knows exactly what was
@@ -13,6 +13,13 @@ acknowledged when its SIGKILL lands:
     R                             the event was refused (nothing was written)
     F <game_id> <winner>          a won game's result, written on resume (see below)
 
+With `writer` the session has a journal writer thread (companion.journal_writer): "A"
+then means shown (applied), not durable, and the writer's thread adds
+
+    D <game_id> <seq>             events 0..seq of the game are durable
+
+and a game is resumed through its snapshot (companion.snapshots.load_unfinished).
+
 <hash> is state_hash() of the session's state. A kill between the journal's append of
 a winning event and its set_result leaves a won game without a result: on resume the
 child writes it, as the app must, and starts a new game.
@@ -24,6 +31,7 @@ import hashlib
 import json
 import random
 import sys
+import threading
 from typing import Any
 
 from companion import games
@@ -37,6 +45,7 @@ from companion.games.revenge.events import Close, EndPlay2, Event, Play, Press, 
 from companion.games.revenge.state import GameState
 from companion.journal import Journal
 from companion.session import Session
+from companion.snapshots import load_unfinished
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev")
 MAX_EVENTS = 20_000  # a runaway child stops by itself
@@ -48,9 +57,13 @@ def state_hash(state: GameState | BoardState) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+_say_lock = threading.Lock()  # the writer's thread says "D" lines too
+
+
 def say(*parts: Any) -> None:
-    sys.stdout.write(" ".join(str(p) for p in parts) + "\n")
-    sys.stdout.flush()
+    with _say_lock:
+        sys.stdout.write(" ".join(str(p) for p in parts) + "\n")
+        sys.stdout.flush()
 
 
 def new_setup(rng: random.Random) -> Setup:
@@ -136,7 +149,22 @@ def next_board_event(session: Session, rng: random.Random) -> Any:
 
 def open_game(journal: Journal, session: Session, rng: random.Random,
               game: str = "revenge") -> int:
-    stored = journal.unfinished()
+    if session.writer is not None:
+        session.writer.flush()  # after a win: the won game is all in the journal first
+        found = load_unfinished(journal)
+        if found is not None and hasattr(found, "replay"):
+            update = session.open_game(found.game_id, (), replayed=found.replay())
+            summary = games.get(update.game).summary(update.state)
+            count = found.event_count - 1
+            if not summary.over:
+                say("G", found.game_id, count, state_hash(update.state))
+                return count
+            journal.set_result(found.game_id, summary.winner)
+            say("F", found.game_id, summary.winner)
+            found = None
+        stored = found
+    else:
+        stored = journal.unfinished()
     if stored is not None:
         update = session.open_game(stored.game_id, stored.events)
         summary = games.get(update.game).summary(update.state)
@@ -160,11 +188,13 @@ def open_game(journal: Journal, session: Session, rng: random.Random,
 
 def main() -> int:
     data, seed = sys.argv[1], int(sys.argv[2])
-    game = sys.argv[3] if len(sys.argv) > 3 else "revenge"
+    game = "board" if "board" in sys.argv[3:] else "revenge"
     rng = random.Random(seed)
     clock = [0.0]
     journal = Journal.open(data)
-    session = Session(journal)
+    session = Session(journal, background="writer" in sys.argv[3:])
+    if session.writer is not None:
+        session.writer.subscribe(durable=lambda game_id, seq: say("D", game_id, seq))
     count = open_game(journal, session, rng, game)
     for _ in range(MAX_EVENTS):
         event = (next_board_event(session, rng) if game == "board"

@@ -182,3 +182,159 @@ def test_every_acknowledged_event_survives_sigkill(tmp_path: Path, game: str,
     assert model.acks > KILLS_PER_DATABASE  # the games really went on between kills
     # and games were won and new ones started (a board game is too long to end here)
     assert len(model.games) >= (2 if game == "revenge" else 1)
+
+
+# --- with the journal writer thread: durable events kept, the resumed game a prefix ---
+
+WRITER_DATABASES = 4
+WRITER_KILLS_PER_DATABASE = 55
+
+
+@dataclass
+class ShownModel:
+    """What a writer-mode child showed (applied) and what its writer said was durable."""
+
+    shown: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # setup first
+    hashes: dict[int, list[str]] = field(default_factory=dict)  # state after each prefix
+    durable: dict[int, int] = field(default_factory=dict)  # last durable seq
+    current: int | None = None
+    pending: tuple[str, dict[str, Any]] | None = None
+    acks: int = 0
+    killed_in_flight: int = 0  # kills that landed with shown events not yet durable
+    lost_in_flight: int = 0  # shown events a kill took (never durable ones)
+
+    def read(self, line: str) -> None:
+        kind, _, rest = line.partition(" ")
+        if kind in ("N", "W"):
+            self.pending = ("new" if kind == "N" else "event", json.loads(rest))
+        elif kind == "R":
+            self.pending = None
+        elif kind == "G":
+            gid, count, digest = rest.split()
+            game = int(gid)
+            if self.pending is not None and self.pending[0] == "new":
+                self.shown[game], self.hashes[game] = [self.pending[1]], [digest]
+                self.durable[game], self.pending = 0, None  # start_game is synchronous
+            assert game in self.shown, f"child opened game {gid}, which it never started"
+            assert int(count) == len(self.shown[game]) - 1
+            assert digest == self.hashes[game][-1], "the resumed state is not the shown one"
+            self.current = game
+        elif kind == "A":
+            count, digest = rest.split()
+            assert self.pending is not None and self.pending[0] == "event"
+            assert self.current is not None
+            self.shown[self.current].append(self.pending[1])
+            self.hashes[self.current].append(digest)
+            assert int(count) == len(self.shown[self.current]) - 1
+            self.pending = None
+            self.acks += 1
+        elif kind == "D":
+            gid, seq = (int(x) for x in rest.split())
+            # the writer may report the event being announced before the child says "A"
+            assert seq <= len(self.shown[gid]), "durable before it was submitted"
+            self.durable[gid] = max(self.durable.get(gid, 0), seq)
+        elif kind != "F":
+            raise AssertionError(f"unexpected line from the child: {line!r}")
+
+
+def check_writer_journal(data: Path, model: ShownModel) -> None:
+    """Every durable event is kept; each game's journal is a prefix of what was shown;
+    the resumed state is the one shown after that prefix."""
+    from companion.snapshots import load_unfinished
+
+    with Journal.open(data) as journal:
+        assert journal.damage == []
+        stored_ids = [r.game_id for r in journal.games()]
+        extra = [g for g in stored_ids if g not in model.shown]
+        if extra:  # killed after starting a game, before saying so
+            assert model.pending is not None and model.pending[0] == "new" and len(extra) == 1
+            assert journal.load(extra[0]).events == [model.pending[1]]
+            model.shown[extra[0]], model.durable[extra[0]] = [model.pending[1]], 0
+            model.hashes[extra[0]] = [_replay([model.pending[1]])]
+            model.current, model.pending = extra[0], None
+        in_flight = False
+        for gid, shown in model.shown.items():
+            events = journal.load(gid).events
+            if (gid == model.current and len(events) == len(shown) + 1
+                    and model.pending is not None and model.pending[0] == "event"):
+                # killed between applying an event and saying so: it reached the journal
+                assert events[-1] == model.pending[1], "the extra event is not the announced one"
+                shown.append(model.pending[1])
+                model.hashes[gid].append(_replay(shown))
+            assert len(events) >= model.durable.get(gid, 0) + 1, f"game {gid}: a durable event lost"
+            assert events == shown[: len(events)], f"game {gid}: not a prefix of what was shown"
+            if gid != model.current:
+                assert len(events) == len(shown), "a game's events were left behind by a new one"
+            if len(events) < len(shown):
+                in_flight = True
+                model.lost_in_flight += len(shown) - len(events)
+                del shown[len(events):], model.hashes[gid][len(events):]
+            model.durable[gid] = len(events) - 1
+        model.pending = None
+        model.killed_in_flight += in_flight
+        if model.current is None:
+            assert stored_ids == []
+            return
+        found = load_unfinished(journal)
+        expected = model.hashes[model.current][-1]
+        if found is None:  # the current game was won and its result written
+            assert journal.games()[-1].winner is not None
+            assert _replay(journal.load(model.current).events) == expected
+            return
+        assert found.game_id == model.current
+        if hasattr(found, "replay"):
+            state = Session().open_game(found.game_id, (), replayed=found.replay()).state
+        else:
+            state = Session().open_game(found.game_id, found.events).state
+        assert state_hash(state) == expected, "the resumed state is not the one shown"
+
+
+def run_writer_child(data: Path, seed: int, rng: random.Random, model: ShownModel) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONHASHSEED": "0"}
+    child = subprocess.Popen(
+        [sys.executable, "-S", str(CHILD), str(data), str(seed), "writer"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
+    assert child.stdout is not None and child.stderr is not None
+    try:
+        wanted = -1 if rng.random() < 0.05 else rng.randint(0, 40)
+        acks = 0
+        while wanted >= 0:
+            line = child.stdout.readline()
+            if not line:
+                pytest.fail(f"the child stopped by itself: {child.stderr.read()}")
+            model.read(line.rstrip("\n"))
+            if line.startswith("A ") or (wanted == 0 and line.startswith("G ")):
+                acks += line.startswith("A ")
+                if acks >= wanted:
+                    break
+        if rng.random() < 0.5:
+            time.sleep(rng.uniform(0, 0.003))  # not synchronisation: a random kill moment
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        assert child.returncode == -signal.SIGKILL, child.stderr.read()
+        for line in child.stdout:
+            model.read(line.rstrip("\n"))
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        child.stdout.close()
+        child.stderr.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("database", range(WRITER_DATABASES))
+def test_writer_keeps_durable_events_and_resumes_a_prefix_of_what_was_shown(
+        tmp_path: Path, database: int) -> None:
+    rng = random.Random(5000 + database)
+    model = ShownModel()
+    for run in range(WRITER_KILLS_PER_DATABASE):
+        run_writer_child(tmp_path, seed=50_000 + database * 1000 + run, rng=rng, model=model)
+        try:
+            check_writer_journal(tmp_path, model)
+        except CompanionError as exc:  # pragma: no cover - a journal that cannot be read
+            pytest.fail(f"after kill {run + 1}: {exc}")
+    assert model.acks > WRITER_KILLS_PER_DATABASE
+    assert len(model.shown) >= 2
+    # the point of this test: many kills landed while the writer had events in flight
+    assert model.killed_in_flight >= WRITER_KILLS_PER_DATABASE // 5, model.killed_in_flight

@@ -70,10 +70,12 @@ def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     assert d.label("table", "owed_label") == "Play 2: 2 number card(s) still owed"
     assert d.button(code="switch").dim
     before = state(d).to_json()
+    assert d.app.session.writer.flush(10)  # the journal writer has caught up
     events_before = len(Journal.open(d.app.data_dir).unfinished().events)
     d.tap_code("switch")
     assert "owes 2 number cards for Play 2" in d.label("table", "message_label")
     assert state(d).to_json() == before
+    assert d.app.session.writer.flush(10)
     assert len(Journal.open(d.app.data_dir).unfinished().events) == events_before
     d.tap_code("5")
     assert d.label("table", "owed_label") == "Play 2: 1 number card(s) still owed"
@@ -133,8 +135,10 @@ def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     assert d.label("over", "winner_label") == "Cy wins!"
     assert state(d).winner == 2
 
-    # The journal file, read back by a fresh connection, replays to the same state.
+    # The journal file, read back by a fresh connection, replays to the same state (once
+    # the journal writer has caught up: the screen never waits for it).
     final = state(d).to_json()
+    assert d.app.session.writer.flush(10)
     journal = Journal.open(d.app.data_dir)
     record = journal.games()[-1]
     assert record.winner == "Cy"

@@ -42,6 +42,10 @@ __all__ = [
 
 WINNING_TOTAL = 21
 
+# Named tuples built on the hot path go through tuple.__new__ directly: the generated
+# __new__ of a NamedTuple is a Python call per object, and replay builds several per event.
+_new = tuple.__new__
+
 
 class Happening(StrEnum):
     """What an event did, beyond the new numbers: for voice, lamps, LEDs and statistics."""
@@ -82,7 +86,15 @@ class Outcome(NamedTuple):
 
 
 _ALL_FIELDS = attrgetter(*GameState._fields)
-assert GameState._fields[:3] == ("setup", "progress", "hands")  # what freeze() relies on
+# _Draft and _new build these by position: a field added or moved must be seen here first.
+assert GameState._fields == (
+    "setup", "progress", "hands", "total", "direction", "turn", "round", "pile", "discards",
+    "draw_pile", "owed", "window", "tiebreak", "winner", "reshuffles")
+assert Transition._fields == ("state", "outcomes", "changed", "amends")
+assert Outcome._fields == ("what", "seat", "other", "value")
+
+
+_DRAWN, _LAID = Happening.DRAWN, Happening.LAID  # every card played emits these
 
 
 class _Draft:
@@ -104,21 +116,22 @@ class _Draft:
         def __setattr__(self, name: str, value: Any) -> None: ...
 
     def __init__(self, s: GameState) -> None:
-        for name, value in zip(GameState._fields, s, strict=True):
-            setattr(self, name, value)
-        self.progress = list(s.progress)
-        self.hands = list(s.hands)
         self.s = s
+        (self.setup, progress, hands, self.total, self.direction, self.turn, self.round,
+         self.pile, self.discards, self.draw_pile, self.owed, self.window, self.tiebreak,
+         self.winner, self.reshuffles) = s  # one unpacking, in GameState's order (above)
+        self.progress = list(progress)
+        self.hands = list(hands)
         self.out: list[Outcome] = []
 
     def emit(self, what: Happening, seat: int | None = None, other: int | None = None,
              value: float | None = None) -> None:
-        self.out.append(Outcome(what, seat, other, value))
+        self.out.append(_new(Outcome, (what, seat, other, value)))
 
     def freeze(self) -> Transition:
         setup, _progress, _hands, *rest = _ALL_FIELDS(self)  # one C call for all fields
-        state = GameState(setup, tuple(self.progress), tuple(self.hands), *rest)
-        return Transition(state, tuple(self.out))
+        state = _new(GameState, (setup, tuple(self.progress), tuple(self.hands), *rest))
+        return _new(Transition, (state, tuple(self.out), True, False))
 
     # --- cards and hands (tracked, advisory: they never refuse a real card) ---
 
@@ -128,7 +141,7 @@ class _Draft:
         if take:
             self.draw_pile -= take
             self.hands[seat] += take
-            self.emit(Happening.DRAWN, seat, value=take)
+            self.out.append(_new(Outcome, (_DRAWN, seat, None, take)))  # emit, inlined: hot
         n -= take
         if n and self.discards:
             self.draw_pile, self.discards = self.discards, 0
@@ -162,7 +175,7 @@ class _Draft:
                 )
         self.hands[seat] -= 1
         self.pile += 1
-        self.emit(Happening.LAID, seat)
+        self.out.append(_new(Outcome, (_LAID, seat, None, None)))  # emit, inlined: hot
 
     # --- turns, rounds, progress ---
 
@@ -226,6 +239,11 @@ class _Draft:
 
 def apply(state: GameState, event: object) -> Transition:
     """Apply one game event (play, press, close, end_play2, tiebreak) to `state`."""
+    cls = type(event)  # the common case in one look-up; subclasses fall through below
+    if cls is Play:
+        return _play(state, event)  # type: ignore[arg-type]
+    if cls is Press:
+        return _press(state, event)  # type: ignore[arg-type]
     if isinstance(event, Play):
         return _play(state, event)
     if isinstance(event, Press):

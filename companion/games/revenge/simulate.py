@@ -302,7 +302,7 @@ class _Table:
     def _undo_redo(self) -> None:
         """Take back a few steps and apply them again: the state must come back exactly."""
         before = self.state
-        k = self.rng.randint(1, min(3, len(self.game.steps)))
+        k = self.rng.randint(1, min(3, self.game.depth))
         for event in [Undo()] * k + [Redo()] * k:
             at = self.state
             self.table.follow(self.game.push(event), at, None)
@@ -330,7 +330,7 @@ class _Table:
     def _wrong_taps(self) -> list[Any]:
         state, names, card = self.state, self.names, Card.parse
         taps: list[Any] = []
-        if not self.game.steps:
+        if not self.game.depth:
             taps.append(Undo())
         if self.game.redo_step is None:
             taps.append(Redo())

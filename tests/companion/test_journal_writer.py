@@ -1,0 +1,198 @@
+"""The journal writer thread and snapshots: real SQLite files, a real writer thread.
+
+- events are applied and shown at once, and all reach the journal, in order;
+- a game resumes from its snapshot to exactly the state a full replay gives, undo included;
+- a damaged snapshot, or one the events no longer agree with, is ignored;
+- a write that fails (a real SQLITE_FULL) takes the game back to the last durable event
+  with one sentence, and the failed event never comes back on resume.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sqlite3
+import threading
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.core import long_game
+from companion import snapshots
+from companion.game import Game, read_event
+from companion.journal import Journal, StoredGame
+from companion.journal_writer import JournalWriter
+from companion.session import Session, Update
+from companion.snapshots import Resumable, load_unfinished
+
+
+def _game(events: int) -> list[dict[str, Any]]:
+    return long_game(events)
+
+
+def _replayed_state(objs: list[dict[str, Any]]) -> Any:
+    return Game.from_json(objs).state
+
+
+def _submit(session: Session, obj: dict[str, Any]) -> None:
+    session.act(obj["type"], **{k: v for k, v in obj.items() if k != "type"})
+
+
+def _play(data: Path, objs: list[dict[str, Any]]) -> tuple[int, list[Any]]:
+    """Play `objs` through a background session; the states it showed after each."""
+    shown = []
+    with Journal.open(data) as journal:
+        session = Session(journal, background=True)
+        session.subscribe(lambda u: shown.append(u.state))
+        session.new_game(Session.setup(objs[0]))
+        for obj in objs[1:]:
+            _submit(session, obj)
+        game_id = session.game_id
+        assert game_id is not None
+        session.close()
+    return game_id, shown
+
+
+def _open(journal: Journal) -> tuple[Any, Session]:
+    found = load_unfinished(journal)
+    assert found is not None
+    session = Session(journal)
+    assert session.resume() is not None  # what the app does
+    return found, session
+
+
+def test_events_are_shown_at_once_and_all_saved_in_order(tmp_path: Path) -> None:
+    objs = _game(400)
+    durable: list[int] = []
+    seen = threading.Event()
+    with Journal.open(tmp_path) as journal:
+        session = Session(journal, background=True)
+        writer = session.writer
+        assert writer is not None
+        writer.subscribe(durable=lambda gid, seq: (durable.append(seq), seen.set()))
+        session.new_game(Session.setup(objs[0]))
+        game = Game.from_json(objs[:1])
+        for obj in objs[1:]:
+            _submit(session, obj)
+            game.push(read_event(game.rules, obj))
+            assert session.state == game.state  # applied at once, whatever the disk does
+        assert writer.flush(30)
+        assert writer.lag() == 0.0
+        assert journal.load(session.game_id).events == objs
+        session.close()
+    assert durable == sorted(durable) and durable[-1] == len(objs) - 1
+
+
+def test_resume_from_a_snapshot_is_exactly_a_full_replay(tmp_path: Path) -> None:
+    objs = _game(1000)
+    _play(tmp_path, objs)
+    with Journal.open(tmp_path) as journal:
+        found, session = _open(journal)
+        assert isinstance(found, Resumable) and found.snapshot_seq is not None
+        assert len(found.recent) < snapshots.EVERY  # only the recent events were read
+        full = Game.from_json(objs)
+        assert session.state == full.state
+        for _ in range(10):  # undo reaches back across the resume point
+            session.undo()
+            full.push_json({"type": "undo"})
+            assert session.state == full.state
+
+
+class _RunsACommand:
+    """What a hostile snapshot would hold: an object whose unpickling runs os.system."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (os.system, ("echo this must never run",))
+
+
+def _damage(data: Path, sql: str, params: tuple[Any, ...] = ()) -> None:
+    conn = sqlite3.connect(data / "journal.sqlite3")
+    with conn:
+        conn.execute(sql, params)
+    conn.close()
+
+
+_HOSTILE = pickle.dumps(_RunsACommand())
+
+
+@pytest.mark.parametrize(("damage", "params"), [
+    ("UPDATE snapshots SET data = substr(data, 1, length(data) - 9)", ()),  # checksum fails
+    ("UPDATE snapshots SET data = ?, crc = ?", (b"not a pickle", zlib.crc32(b"not a pickle"))),
+    ("UPDATE snapshots SET data = ?, crc = ?", (_HOSTILE, zlib.crc32(_HOSTILE))),
+    ("UPDATE snapshots SET events_crc = events_crc + 1", ()),  # disagrees with the events
+])
+def test_a_damaged_snapshot_is_ignored_and_the_events_replayed(
+        tmp_path: Path, damage: str, params: tuple[Any, ...]) -> None:
+    objs = _game(500)
+    _play(tmp_path, objs)
+    _damage(tmp_path, damage, params)
+    with Journal.open(tmp_path) as journal:
+        found, session = _open(journal)
+        assert isinstance(found, StoredGame)  # the slow, sure way
+        assert session.state == _replayed_state(objs)
+
+
+def test_events_set_aside_under_a_snapshot_make_it_unusable(tmp_path: Path) -> None:
+    objs = _game(500)
+    _play(tmp_path, objs)
+    with Journal.open(tmp_path) as journal:
+        game_id = journal.games()[-1].game_id
+        journal.set_aside(game_id, 300, "a test sets the rest aside")
+        _found, session = _open(journal)
+        assert session.state == _replayed_state(objs[:300])
+
+
+def test_a_failed_write_goes_back_to_the_last_durable_event(tmp_path: Path) -> None:
+    objs = _game(3000)
+    updates: list[Update] = []
+    failed = threading.Event()
+    with Journal.open(tmp_path) as journal:
+        session = Session(journal, background=True)
+        writer = session.writer
+        assert writer is not None
+
+        def listen(update: Update) -> None:
+            updates.append(update)
+            if update.unsaved:
+                failed.set()
+
+        session.subscribe(listen)
+        session.new_game(Session.setup(objs[0]))
+        pages = journal.query("PRAGMA page_count")[0][0]
+        journal.query(f"PRAGMA max_page_count = {pages + 1}")  # a real SQLITE_FULL soon
+        submitted = 0
+        for obj in objs[1:]:
+            _submit(session, obj)
+            submitted += 1
+            writer.flush(30)
+            if failed.is_set():
+                break
+        assert failed.is_set(), "the journal never filled up"
+        unsaved = [u for u in updates if u.unsaved]
+        assert len(unsaved) == 1 and "full" in (unsaved[0].unsaved or "")
+        stored = journal.load(session.game_id).events
+        assert len(stored) == submitted  # the last one failed: not in the journal
+        assert session.state == _replayed_state(stored)  # back to the last durable event
+        journal.query("PRAGMA max_page_count = 1073741823")
+        _submit(session, objs[len(stored)])  # the table goes on from there
+        session.close()
+    with Journal.open(tmp_path) as journal:
+        found, resumed = _open(journal)
+        assert journal.load(found.game_id).events == [*stored, objs[len(stored)]]
+        assert resumed.state == _replayed_state([*stored, objs[len(stored)]])
+
+
+def test_the_saving_mark_waits_for_real_lag(tmp_path: Path) -> None:
+    clock = [0.0]
+    with Journal.open(tmp_path) as journal:
+        writer = JournalWriter(journal, clock=lambda: clock[0])
+        assert writer.lag() == 0.0
+        with journal.transaction("holding the journal"):  # the writer waits for the lock
+            writer.begin(1, 1)
+            clock[0] = 0.3
+            assert writer.lag() == pytest.approx(0.3)
+        assert writer.flush(30)
+        assert writer.lag() == 0.0
+        writer.close()
