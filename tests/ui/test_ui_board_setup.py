@@ -75,7 +75,7 @@ def test_the_rules_page_answers_the_players_two_questions(driver):
 def test_why_is_spoken_when_the_voice_is_on(driver, tmp_path):
     log = tmp_path / "spoken.txt"
     command = tmp_path / "espeak-stand-in"
-    command.write_text(f'#!/bin/sh\necho "$3" >> "{log}"\n')
+    command.write_text(f'#!/bin/sh\necho "$4" >> "{log}"\n')
     command.chmod(command.stat().st_mode | stat.S_IEXEC)
     options = [{"kind": "forward", "legs": [["T10", "T15"]], "bumped": [],
                 "why": {"en": "Five forward, exactly."}}]
