@@ -10,44 +10,7 @@ The touch guard's clock is the Driver's manual clock (tests/ui/ui_helpers.py): a
 
 from __future__ import annotations
 
-from typing import Any
-
-from ui_helpers import setup_by_touch
-
-from companion.journal import Journal
-
-NAMES = ["Ana", "Ben", "Cy"]
-
-
-def journal_events(d: Any) -> list[str]:
-    """The game's events as the journal file holds them (read by a fresh connection once
-    the writer caught up), in short: "10", "slide:21", "press Ana", "close", "undo"."""
-    assert d.app.session.writer.flush(10)
-    journal = Journal.open(d.app.data_dir)
-    try:
-        stored = journal.load(d.app.session.game_id)
-    finally:
-        journal.close()
-    short = []
-    for event in stored.events[1:]:  # the first is the setup
-        kind = event["type"]
-        if kind == "play":
-            short.append(event["card"] + (f" on {event['target']}" if "target" in event else ""))
-        elif kind == "press":
-            short.append(f"press {event['player']}")
-        else:
-            short.append(kind)
-    return short
-
-
-def table(d: Any) -> Any:
-    return d.app.screen("table")
-
-
-def start(driver: Any, **kwargs: Any) -> Any:
-    d = driver(**kwargs)
-    setup_by_touch(d, NAMES, pawns=4, variant="standard")
-    return d
+from window_helpers import journal_events, start, table
 
 
 def test_a_double_tap_on_10_that_makes_21_logs_one_10(driver):
