@@ -89,6 +89,10 @@ class ManualClock:
         self.now += seconds
 
 
+_REAL_CLOCK = guard.clock
+_RUNNING: list[Driver] = []  # started and not stopped, oldest first
+
+
 class Driver:
     """One running app in the test's window."""
 
@@ -96,12 +100,11 @@ class Driver:
         self.app = app
         self.stopped = False
         self.clock = ManualClock()
-        self._guard_clock: Callable[[], float] | None = None
 
     # --- life ---
 
     def start(self) -> None:
-        self._guard_clock = guard.clock
+        _RUNNING.append(self)
         guard.clock = self.clock
         guard.reset()
         if Window not in EventLoop.event_listeners:
@@ -124,8 +127,9 @@ class Driver:
             app.journal.close()
         App._running_app = None
         EventLoop.touches.clear()
-        if self._guard_clock is not None:
-            guard.clock = self._guard_clock
+        if self in _RUNNING:  # the guard goes back to the newest app still running
+            _RUNNING.remove(self)
+            guard.clock = _RUNNING[-1].clock if _RUNNING else _REAL_CLOCK
             guard.reset()
 
     # --- frames and waiting ---
