@@ -38,6 +38,7 @@ from ui.i18n import LANGUAGES, tr
 from ui.kvload import load_kv, register_fonts
 from ui.model import TableModel
 from ui.prefs import Choices, PrefsNotSaved, UiSettings
+from ui.touchguard import guard
 from ui.voice import Voice
 from ui.wording import card_name, refusal
 
@@ -213,6 +214,7 @@ class CompanionApp(App):
         Window.bind(on_key_down=self._on_key_down)
         Window.bind(on_flip=self._on_first_frame)
         Window.bind(on_flip=_start_rasterising)
+        guard.watch(Window)  # each touch's down time, before any widget sees it
         self.link.start()
         if self.session.writer is not None:
             self._saving_event = Clock.schedule_interval(self._check_saving, SAVING_CHECK_S)
@@ -263,6 +265,7 @@ class CompanionApp(App):
         Window.unbind(on_key_down=self._on_key_down)
         Window.unbind(on_flip=self._on_first_frame)
         Window.unbind(on_flip=_start_rasterising)
+        guard.unwatch(Window)
         if self._prewarm_event is not None:
             self._prewarm_event.cancel()
         if self._saving_event is not None:

@@ -275,8 +275,14 @@ class TableModel(EventDispatcher):
             self._countdown_event = Clock.schedule_interval(self._tick, COUNTDOWN_PERIOD)
 
     def _tick(self, *_: object) -> None:
+        """Seconds left; a window with no countdown (reopened by undo or redo, or no
+        timer at all) says that it waits for a tap."""
         left = self.remaining()
-        self.countdown = "" if left is None else tr("seconds_left", self.lang, s=math.ceil(left))
+        self.countdown = (
+            tr("window_waiting", self.lang)
+            if left is None
+            else tr("seconds_left", self.lang, s=math.ceil(left))
+        )
 
     def _stop_countdown(self) -> None:
         if self._countdown_event is not None:

@@ -7,6 +7,7 @@ ones), so no text ever spills out of its box whatever the language or player nam
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from kivy.clock import Clock
 from kivy.factory import Factory
@@ -27,6 +28,9 @@ from kivy.uix.widget import Widget
 
 from ui.textfit import fit_size, measured
 from ui.theme import ink_on, player_rgba
+from ui.touchguard import guard, install
+
+install()  # screen switches and popups tell the guard, before any is made
 
 MIN_FONT = sp(9)
 
@@ -87,6 +91,24 @@ class TapButton(ButtonBehavior, FitLabel):
     dim = BooleanProperty(False)
     selected = BooleanProperty(False)
     code = StringProperty("")  # what the button stands for: a card code, a name, a key
+
+    def on_touch_down(self, touch: Any) -> bool:
+        """A touch that began before, or just after, the layer under it changed is
+        swallowed: the finger aimed at what was there before (ui.touchguard)."""
+        if (self.collide_point(*touch.pos) and not touch.is_mouse_scrolling
+                and not self.disabled and guard.blocks(touch)):
+            return True
+        return bool(super().on_touch_down(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        """A touch that came down on this button and is lifted after a change (the
+        window timer closed the window under the finger) releases without acting."""
+        if touch.grab_current is self and guard.blocks(touch):
+            touch.ungrab(self)
+            self.last_touch = touch
+            self._do_release()
+            return True
+        return bool(super().on_touch_up(touch))
 
 
 class PawnCard(FitLabel):
@@ -154,6 +176,7 @@ class ChoiceGrid(GridLayout):
     __events__ = ("on_choice",)
 
     def on_choices(self, *_: object) -> None:
+        guard.changed()  # new buttons where others were
         self.clear_widgets()
         for choice in self.choices:
             button = TapButton(text=choice["text"], code=choice["code"], max_font_size=self.font)

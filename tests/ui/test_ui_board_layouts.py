@@ -85,7 +85,6 @@ def sized(driver):
         door = ScriptDoor(snap)
         d = driver(board_door=door, language=lang)
         d.app.show("board")
-        d.app.screen("board").ids.action.guard = 0
         d.app.board.refresh()
         d.wait_for(lambda: tuple(Window.size) == size, f"the window at {size}")
         d.frames(4)

@@ -83,7 +83,6 @@ def test_why_is_spoken_when_the_voice_is_on(driver, tmp_path):
                                     options))
     d = driver(board_door=door, voice=Voice(str(command)))
     d.app.show("board")
-    d.app.screen("board").ids.action.guard = 0
     d.app.board.refresh()
     d.frames(3)
     d.tap_code("why0")

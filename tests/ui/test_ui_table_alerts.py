@@ -63,10 +63,10 @@ def test_a_window_closed_by_its_timer_reaches_the_screen(driver):
     setup_by_touch(d, ["Ana", "Ben", "Cy"], pawns=4, variant="standard")
     for card in ("10", "10", "1"):
         d.tap_code(card)
-    assert d.app.screen("table").ids.pad_manager.current == "window"
+    assert d.app.screen("table").window_shown
     d.wait_for(
         lambda: "Cy keeps the round" in d.label("table", "message_label"),
         "the timer closing the steal window",
     )
-    assert d.app.screen("table").ids.pad_manager.current == "pad"
+    assert not d.app.screen("table").window_shown
     assert d.app.session.state.progress == (0, 0, 1)
