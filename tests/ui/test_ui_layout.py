@@ -65,3 +65,22 @@ def test_long_names_keep_14_px_at_800x480(driver, window_back):
     # a 16-letter name does not fit a player panel at 14 px: it ends in an ellipsis
     assert any(label.clipped for label in names)
     picture(d, SCRATCH / "800x480" / "table-long-names-fr.png")
+
+
+def test_a_long_status_line_never_overlaps_anything(driver, window_back):
+    d = driver()
+    d.app.start_game(Setup.create(LONG[:2], first=LONG[0]))
+    d.app.status = long = (
+        "GPIO buttons are off: no pin factory could be loaded (GPIOZERO_PIN_FACTORY is unset); "
+        "LED board not found on any serial port with USB id 2E8A:0005, set [ledboard] port"
+    )
+    for size in ((800, 480), (480, 800), (720, 1280)):
+        resize(d, size)
+        # cut with an ellipsis is what it may do; spill, overlap or shrink it may not
+        allowed = f"cut with an ellipsis: FitLabel {long!r}"
+        found = [p for p in problems(d) if not p.startswith(allowed)]
+        assert found == [], found
+        status = d.app.screen("table").ids.status_label
+        status.texture_update()
+        assert status.texture_size[0] <= status.width + 1
+        assert status.font_size >= MIN_TEXT_PX
