@@ -84,3 +84,12 @@ def test_a_long_status_line_never_overlaps_anything(driver, window_back):
         status.texture_update()
         assert status.texture_size[0] <= status.width + 1
         assert status.font_size >= MIN_TEXT_PX
+
+
+def test_the_window_takes_the_display_size_of_the_config():
+    from companion.config import Config, DisplayConfig
+    from ui.launch import window_size
+
+    assert window_size(Config()) == (800, 480)
+    assert window_size(Config(display=DisplayConfig(size="720x1280"))) == (720, 1280)
+    assert window_size(None) == (800, 480)
