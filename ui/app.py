@@ -19,7 +19,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.graphics.opengl import glFlush
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.errors import REFUSALS
@@ -36,6 +36,7 @@ from ui.board.wiring import (
 from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
 from ui.kvload import load_kv, register_fonts
+from ui.layout import arrangement
 from ui.model import TableModel
 from ui.prefs import Choices, PrefsNotSaved, UiSettings
 from ui.touchguard import guard
@@ -78,6 +79,8 @@ class CompanionApp(App):
 
     lang = StringProperty("en")
     status = StringProperty("")
+    # The window is taller than wide: the .kv files lay every screen out for portrait.
+    portrait = BooleanProperty(False)
 
     def __init__(
         self,
@@ -190,8 +193,14 @@ class CompanionApp(App):
         importlib.import_module("ui.widgets")  # its classes must exist before its rules
         load_kv("widgets.kv")
         Window.clearcolor = BACKGROUND  # one clear instead of a full-screen fill per screen
+        Window.bind(size=self._follow_window)
+        self._follow_window(Window, Window.size)
         self.model.bind(phase=self._follow_phase)
         return ScreenManager(transition=NoTransition())
+
+    def _follow_window(self, _window: Any, size: Any) -> None:
+        """Landscape or portrait, chosen again at every resize (ui/layout.py)."""
+        self.portrait = arrangement(*size) == "portrait"
 
     def screen(self, name: str) -> Any:
         """The screen called `name`, made (with its .kv file) the first time it is needed."""
@@ -263,6 +272,7 @@ class CompanionApp(App):
             return
         self._shut = True
         Window.unbind(on_key_down=self._on_key_down)
+        Window.unbind(size=self._follow_window)
         Window.unbind(on_flip=self._on_first_frame)
         Window.unbind(on_flip=_start_rasterising)
         guard.unwatch(Window)

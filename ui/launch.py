@@ -11,16 +11,18 @@ from typing import Any
 WIDTH, HEIGHT = 800, 480
 
 
-def prepare_kivy(*, fullscreen: bool) -> None:
-    """Environment and Config for Kivy: our own argv, an 800x480 window (the Pi's
-    7-inch screen) or full screen, and no red multitouch dots from the mouse."""
+def prepare_kivy(*, fullscreen: bool, size: tuple[int, int] = (WIDTH, HEIGHT)) -> None:
+    """Environment and Config for Kivy: our own argv, a window of `size` (800x480: the
+    Pi's 7-inch screen) or full screen at the real screen's size, and no red multitouch
+    dots from the mouse. The window may be resized: the screens follow its shape
+    (ui/layout.py)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     from kivy.config import Config
 
-    Config.set("graphics", "width", str(WIDTH))
-    Config.set("graphics", "height", str(HEIGHT))
-    Config.set("graphics", "resizable", "0")
+    Config.set("graphics", "width", str(size[0]))
+    Config.set("graphics", "height", str(size[1]))
+    Config.set("graphics", "resizable", "1")
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     Config.set("graphics", "multisamples", "0")  # big flat shapes need no antialiasing
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
@@ -84,8 +86,16 @@ def launch(
         data_lock.release()
 
 
+def window_size(config: Any) -> tuple[int, int]:
+    """`[display] size` (checked by the config reader), else 800x480."""
+    from ui.layout import DEFAULT_SIZE, parse_size
+
+    text = getattr(getattr(config, "display", None), "size", "")
+    return parse_size(text) if isinstance(text, str) and text else DEFAULT_SIZE
+
+
 def _run_app(config: Any, data_dir: Path, *, fullscreen: bool, **options: Any) -> int:
-    prepare_kivy(fullscreen=fullscreen)
+    prepare_kivy(fullscreen=fullscreen, size=window_size(config))
     app = build_app(config, data_dir, **options)
     try:
         app.run()

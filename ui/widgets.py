@@ -26,20 +26,26 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from ui.textfit import fit_size, measured
+from ui.layout import MIN_TEXT_PX
+from ui.textfit import fit_size, fits, measured
 from ui.theme import ink_on, player_rgba
 from ui.touchguard import guard, install
 
 install()  # screen switches and popups tell the guard, before any is made
 
-MIN_FONT = sp(9)
+MIN_FONT = sp(MIN_TEXT_PX)  # 14 px on the 800x480 display: readable at arm's length
 
 
 class FitLabel(Label):
-    """A label that wraps and shrinks its text (down to MIN_FONT) to fit its size."""
+    """A label that wraps and shrinks its text (down to MIN_FONT) to fit its size.
+    A text that does not fit even at MIN_FONT is cut to one line ending in "…", never
+    drawn over its neighbours; `clipped` says so (the screen checks fail on it unless
+    `ellipsis_ok`, as for long player names)."""
 
     max_font_size = NumericProperty(sp(20))
     fit_padding = NumericProperty(sp(4))
+    clipped = BooleanProperty(False)
+    ellipsis_ok = BooleanProperty(False)
 
     def __init__(self, **kwargs: object) -> None:
         self._fit_trigger = Clock.create_trigger(self._fit, -1)
@@ -70,17 +76,25 @@ class FitLabel(Label):
             return measured(font, bold, top, s)
 
         one_line = fit_size(text, room, self.height, top, MIN_FONT, measure, wrap=False)
-        wrap = " " in text and one_line < top and "\n" not in text
+        whole = fits(text, room, self.height, one_line, top, measure, wrap=False)
+        wrap = " " in text and "\n" not in text and (one_line < top or not whole)
         size = (
             fit_size(text, room, self.height, top, MIN_FONT, measure, wrap=True)
             if wrap
             else one_line
         )
-        if wrap and size <= one_line:
+        if wrap and size <= one_line and whole:
             wrap, size = False, one_line
-        self.text_size = (room, None) if wrap else (None, None)
         # Whole pixels only: each new size opens the font file again, which costs a frame.
-        self.font_size = max(MIN_FONT, math.floor(size))
+        size = max(MIN_FONT, math.floor(size))
+        self.clipped = not fits(text, room, self.height, size, top, measure, wrap=wrap)
+        if self.clipped:  # one line, cut at the right with an ellipsis
+            self.shorten, self.shorten_from, self.split_str = True, "right", ""
+            self.text_size = (room, None)
+        else:
+            self.shorten = False
+            self.text_size = (room, None) if wrap else (None, None)
+        self.font_size = size
 
 
 class TapButton(ButtonBehavior, FitLabel):

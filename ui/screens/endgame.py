@@ -69,7 +69,9 @@ class GameOverScreen(Screen):
             grid.add_widget(Factory.StatCell(text=text, bold=True))
         for seat, p in enumerate(stats.players):
             won = "★ " if state.winner == seat else ""
-            grid.add_widget(Factory.StatCell(text=won + p.name, font_name="Symbols"))
+            grid.add_widget(
+                Factory.StatCell(text=won + p.name, font_name="Symbols", ellipsis_ok=True)
+            )
             for value in (p.rounds_won, p.busts, p.steals):
                 grid.add_widget(Factory.StatCell(text=str(value)))
 
