@@ -64,6 +64,7 @@ def test_history_lists_the_abandoned_game_as_abandoned(root: Path) -> None:
     assert done.returncode == 0 and done.stderr == ""
     header, first, second, third = done.stdout.splitlines()
     assert first.split()[-2:] == ["abandoned", "2"]
+    assert first.index("abandoned") == header.index("WINNER")
     assert second.split()[-2:] == ["Ben", "1"]
     assert third.split()[-2:] == ["unfinished", "1"]
     listed = json.loads(cli("history", "--json", root=root).stdout)

@@ -187,6 +187,7 @@ def test_a_mistaken_new_game_is_one_tap_to_take_back(driver, tmp_path):
     d.tap_id("table", "menu_button")
     d.tap_id("menu", "menu_new_game")  # this time for real
     d.tap_id("start", "start_button")
+    d.tap_code("confirm_give_up")  # a running game is given up only when told so
     assert d.screen == "table" and d.app.session.state.total == 0
     games = {g.game_id: g for g in d.app.journal.games()}
     assert games[old_id].abandoned and not games[d.app.session.game_id].abandoned
