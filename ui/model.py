@@ -44,6 +44,14 @@ BUST_SHOW_S = 1.5  # how long "23 - BUST" stays in the total's place
 Speaker = Callable[[str, str], None]
 
 
+def pawn_laps(progress: int, pawns: int) -> list[int]:
+    """Each pawn card's laps (R11): 0 START side up, 1 HOME side up, 2 back on START
+    after the longer game's second lap. Progress flips the cards HOME one by one, then
+    (past P) back to START in the same order, so progress 1 and 3 of 2 pawns differ:
+    [HOME, START] and [START ✓, HOME]."""
+    return [2 if progress - pawns > i else 1 if progress > i else 0 for i in range(pawns)]
+
+
 class TableModel(EventDispatcher):
     lang = StringProperty("en")
     phase = StringProperty("none")  # none, table, tiebreak, over
@@ -235,13 +243,17 @@ class TableModel(EventDispatcher):
         self.recent = "  ·  ".join(reversed(cards))
         self.round_text = tr("round", lang, n=state.round)
         self.draw_text = tr("draw_pile", lang, n=state.draw_pile)
-        pawns = state.setup.pawns
+        pawns, goal = state.setup.pawns, state.goal
+        laps = [pawn_laps(p.progress, pawns) for p in state.players]
         self.players = [
             {
                 "seat": p.seat,
                 "name": p.name,
                 "color": p.color.value,
-                "homes": [i < p.home for i in range(pawns)],
+                "homes": [lap == 1 for lap in laps[p.seat]],  # p.home of them
+                "laps": laps[p.seat],
+                "progress": p.progress,
+                "goal": goal,
                 "hand": tr("hand", lang, n=p.hand),
                 "is_turn": state.running and p.seat == state.turn,
             }

@@ -10,7 +10,7 @@ import math
 
 from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.graphics import Color, Line
+from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import sp
 from kivy.properties import (
     BooleanProperty,
@@ -90,10 +90,45 @@ class TapButton(ButtonBehavior, FitLabel):
 
 
 class PawnCard(FitLabel):
-    """One two-sided pawn card: HOME side up (the player's colour) or START side up."""
+    """One two-sided pawn card: HOME side up (the player's colour) or START side up;
+    `lap` 2 is START side up again after the longer game's second lap (a lap mark)."""
 
     home = BooleanProperty(False)
+    lap = NumericProperty(0)  # 0 START, 1 HOME, 2 back on START (longer game)
     color_name = StringProperty("red")
+
+
+class LapBar(Widget):
+    """A player's progress 0..goal (2P in the longer game) as a thin bar in their
+    colour, with a mark at P where the second lap starts."""
+
+    value = NumericProperty(0)
+    goal = NumericProperty(4)
+    pawns = NumericProperty(4)
+    color_name = StringProperty("red")
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        with self.canvas:
+            Color(0.16, 0.17, 0.20, 1)
+            self._back = Rectangle()
+            self._ink = Color(*player_rgba(self.color_name))
+            self.fill = Rectangle()
+            Color(0.95, 0.95, 0.98, 1)
+            self.mark = Rectangle()
+        for prop in ("value", "goal", "pawns", "color_name", "pos", "size"):
+            self.fbind(prop, self._draw)
+        self._draw()
+
+    def _draw(self, *_: object) -> None:
+        goal = max(1, self.goal)
+        share = min(1.0, max(0.0, self.value / goal))
+        self._back.pos, self._back.size = self.pos, self.size
+        self._ink.rgba = player_rgba(self.color_name)
+        self.fill.pos, self.fill.size = self.pos, (self.width * share, self.height)
+        lap = self.pawns / goal if self.goal > self.pawns else 0.0
+        self.mark.pos = (self.x + self.width * lap - 1, self.y)
+        self.mark.size = (2, self.height) if lap else (0, 0)
 
 
 class DirectionArrow(Widget):
@@ -177,6 +212,9 @@ class PlayerPanel(BoxLayout):
     color_name = StringProperty("red")
     hand = StringProperty("")
     homes = ListProperty([])
+    laps = ListProperty([])  # per pawn card: 0 START, 1 HOME, 2 back on START
+    progress = NumericProperty(0)
+    goal = NumericProperty(4)
     is_turn = BooleanProperty(False)
 
     def on_homes(self, *_: object) -> None:
@@ -185,8 +223,13 @@ class PlayerPanel(BoxLayout):
             row.clear_widgets()
             for _home in self.homes:
                 row.add_widget(PawnCard(color_name=self.color_name))
-        for card, home in zip(reversed(row.children), self.homes, strict=True):
-            card.home = home
+        self.on_laps()
+
+    def on_laps(self, *_: object) -> None:
+        cards = list(reversed(self.ids.pawns.children))
+        laps = self.laps if len(self.laps) == len(cards) else [int(h) for h in self.homes]
+        for card, lap in zip(cards, laps, strict=True):
+            card.home, card.lap = lap == 1, lap
             card.color_name = self.color_name
 
 
