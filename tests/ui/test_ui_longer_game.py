@@ -45,7 +45,7 @@ def test_progress_1_and_3_of_2_pawns_look_different(driver):
     assert shown[2] == ["HOME", "HOME"]
     assert shown[3] == ["START ✓", "HOME"]  # one card back on START after its second lap
     assert shown[1] != shown[3]
-    back = list(reversed(ben.ids.pawns.children))[0]
+    back = ben.ids.pawns.children[-1]  # the first card
     assert back.lap == 2 and not back.home
     assert cards(ana) == ["START", "START"]
     assert (bar.value, bar.goal) == (3, 4)
