@@ -63,13 +63,13 @@ SENTENCE_ENDS = (".", "!", "?", "…")
 
 
 def sentence(text: str) -> str:
-    """`text` as a full sentence: a capital first and a full stop last, unless it ends
-    with its own (! or ?). Several messages side by side then read as sentences, never
-    as one glued line ("Ana blocked the steal. Ana keeps the round.")."""
+    """`text` as a full sentence: a full stop last, unless it ends with its own (! or ?).
+    Several messages side by side then read as sentences, never as one glued line
+    ("Ana blocked the steal. Ana keeps the round."). The first letter is left alone: it
+    may be a player's name, spelt as the players chose."""
     text = text.strip()
     if not text:
         return ""
-    text = text[:1].upper() + text[1:]
     return text if text.endswith(SENTENCE_ENDS) else text + "."
 
 
@@ -149,7 +149,7 @@ def refusal(exc: CompanionError, lang: str) -> str:
     key = f"refusal_{exc.code}"
     if lang != "en" and exc.code and key in table(lang):
         text = tr(key, lang, **exc.params)
-    return sentence(text)
+    return sentence(text[:1].upper() + text[1:])
 
 
 _PARTS = {

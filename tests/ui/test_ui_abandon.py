@@ -66,3 +66,22 @@ def test_the_question_in_french_and_no_question_after_a_finished_game(driver):
     assert d.buttons(code="confirm_give_up") == []
     assert d.screen == "table"
     assert [g.abandoned for g in d.app.journal.games()] == [True, False, False]
+
+
+def test_the_board_games_start_asks_too(driver):
+    d = driver()
+    setup_by_touch(d, ["Ana", "Ben"], pawns=2, variant="standard")
+    d.tap_code("6")
+    d.tap_id("table", "menu_button")
+    d.tap_id("menu", "menu_new_game")
+    d.tap_id("start", "board_game_button")
+    d.tap_id("board_setup", "board_start")
+    d.tap_code("confirm_keep")
+    assert d.screen == "table" and d.app.session.state.total == 6
+    d.tap_id("table", "menu_button")
+    d.tap_id("menu", "menu_new_game")
+    d.tap_id("start", "board_game_button")
+    d.tap_id("board_setup", "board_start")
+    d.tap_code("confirm_give_up")
+    assert d.screen == "board" and d.app.session.update.game == "board"
+    assert [g.abandoned for g in d.app.journal.games()] == [True, False]

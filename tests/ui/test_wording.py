@@ -77,3 +77,13 @@ def test_undo_and_redo_say_what_they_take_back_in_both_languages():
     session.undo()
     assert undo_says("en") == "Cy played 1"
     assert undo_says("fr") == "Cy a joué 1"
+
+
+def test_messages_become_full_sentences_and_names_keep_their_case():
+    from ui.wording import sentence, sentences
+
+    assert sentences(["ana blocked the steal", "ana keeps the round"]) == (
+        "ana blocked the steal. ana keeps the round.")
+    assert sentence("Cy a atteint 21 !") == "Cy a atteint 21 !"
+    assert sentence("Which one?") == "Which one?"
+    assert sentence("  ") == ""
