@@ -41,7 +41,7 @@ from ui.model import TableModel
 from ui.prefs import Choices, PrefsNotSaved, UiSettings
 from ui.touchguard import guard
 from ui.voice import Voice
-from ui.wording import card_name, refusal
+from ui.wording import card_name, refusal, sentence
 
 READY_LINE = "sorry-companion: ready"
 GAME_SCREENS = ("table", "tiebreak", "over")
@@ -179,7 +179,9 @@ class CompanionApp(App):
         try:
             prefs.save(self.data_dir)
         except PrefsNotSaved as exc:
-            text = tr("prefs_not_saved", self.lang, file=exc.filename, why=exc.strerror)
+            text = sentence(
+                tr("prefs_not_saved", self.lang, file=exc.filename, why=exc.strerror)
+            )
             self.model.message = text
             # again after the session's pending update, which resets the message line
             Clock.schedule_once(lambda *_: setattr(self.model, "message", text))

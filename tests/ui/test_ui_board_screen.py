@@ -189,7 +189,7 @@ def test_a_refusal_of_the_game_is_shown_and_nothing_else(board):
     show(d, door, card="1", options=ONE)
     tap_key(d, "T10")
     tap_key(d, "T11")
-    assert d.label("board", "message_label") == "That move is not listed for this card"
+    assert d.label("board", "message_label") == "That move is not listed for this card."
     assert door.calls == []
     assert d.app.screen("board").ids.board.selected == ""  # the taps start again
 

@@ -61,6 +61,8 @@ class GameOverScreen(Screen):
         history = [[0] * len(setup.players)] + [list(rp.progress) for rp in rounds]
         chart = self.ids.chart
         chart.goal, chart.colors = state.goal, [c.value for c in setup.colors]
+        chart.names, chart.pawns = list(setup.players), setup.pawns
+        chart.round_word = app.t("chart_round")
         chart.history = history
         grid = self.ids.stats_grid
         grid.clear_widgets()

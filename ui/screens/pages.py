@@ -85,11 +85,12 @@ class HistoryScreen(PageScreen):
         for record in reversed(records[-RECENT_SHOWN:]):
             date = record.started.astimezone().strftime("%d/%m %H:%M")
             players = ", ".join(record.players)
-            line = (
-                tr("game_line", lang, date=date, players=players, winner=record.winner)
-                if record.winner
-                else tr("game_line_open", lang, date=date, players=players)
-            )
+            if record.winner:
+                line = tr("game_line", lang, date=date, players=players, winner=record.winner)
+            elif record.abandoned:  # given up for a new game: listed, never counted
+                line = tr("game_line_abandoned", lang, date=date, players=players)
+            else:
+                line = tr("game_line_open", lang, date=date, players=players)
             recent.add_widget(Factory.RecentLine(text=line))
 
 

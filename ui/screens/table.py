@@ -70,6 +70,7 @@ class TableScreen(Screen):
         for panel, p in zip(reversed(grid.children), players, strict=True):
             panel.name, panel.color_name = p["name"], p["color"]
             panel.hand, panel.is_turn, panel.homes = p["hand"], p["is_turn"], p["homes"]
+            panel.progress, panel.goal, panel.laps = p["progress"], p["goal"], p["laps"]
 
     def _follow_awaiting(self, *_: object) -> None:
         """A SORRY! window puts its panel over the players' column; the pad stays. The
