@@ -56,6 +56,9 @@ if TYPE_CHECKING:
     from companion.session_background import Background
 
 log = logging.getLogger(__name__)
+# The history waits at most this long for events still being written (a Pi's SD card
+# syncs in 5-100 ms), so the game just finished is counted with its last round.
+READ_AFTER_WRITES_S = 2.0
 
 
 class JournalLike(Protocol):
@@ -433,6 +436,9 @@ class Session:
         journal = self._journal
         if journal is None:
             return []
+        writer = self.writer
+        if writer is not None:  # the open game's last events and result may be in flight
+            writer.flush(READ_AFTER_WRITES_S)
         listing: list[Any] = []
         for record in journal.games():
             if not counted(record):
