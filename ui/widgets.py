@@ -11,7 +11,7 @@ import math
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.graphics import Color, Line
-from kivy.metrics import sp
+from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
@@ -205,6 +205,20 @@ KEY_WIDTHS = {"SPACE": 3.0, "BACK": 1.5, "SHIFT": 1.5, "CAPS": 1.5, "ACCENTS": 1
               "LETTERS": 1.5}
 
 
+KEY_MIN = dp(48)  # the smallest key, either way
+
+
+def _split(row: list[str], units: int) -> list[list[str]]:
+    """`row` as it is when its keys fit in `units` key units, else in as few rows of
+    about equal length as do."""
+    width = sum(KEY_WIDTHS.get(key, 1.0) for key in row)
+    if width <= units:
+        return [row]
+    parts = math.ceil(width / units)
+    size = math.ceil(len(row) / parts)
+    return [row[i:i + size] for i in range(0, len(row), size)]
+
+
 class OnScreenKeyboard(BoxLayout):
     """Letters for names (no physical keyboard on the table): QWERTY in English, AZERTY in
     French, shift (one capital) and caps lock (all capitals), and a page with every
@@ -224,6 +238,7 @@ class OnScreenKeyboard(BoxLayout):
     caps = BooleanProperty(False)
     accents = BooleanProperty(False)  # the accented letters' page is shown
     full = BooleanProperty(False)  # the name has its most letters: letter keys are dim
+    units = NumericProperty(12)  # key units of 48 px that fit across, 12 at most (on_size)
     __events__ = ("on_key",)
 
     def on_kv_post(self, *_: object) -> None:
@@ -236,13 +251,24 @@ class OnScreenKeyboard(BoxLayout):
     def _rows(self) -> list[list[str]]:
         letters = ACCENT_ROWS if self.accents else KEY_ROWS.get(self.lang, KEY_ROWS["en"])
         top, middle, bottom = letters
-        return [
+        rows = [
             list(top),
             list(middle),
             ["SHIFT", *bottom, "BACK"],
             ["CAPS", "LETTERS", "SPACE"] if self.accents
             else ["CAPS", "ACCENTS", *QUICK_ACCENTS, "SPACE"],
         ]
+        return [part for row in rows for part in _split(row, self.units)]
+
+    def on_size(self, *_: object) -> None:
+        """How many key units of 48 px fit across; fewer than a row needs (a portrait
+        screen, 480 px wide) splits the longer rows in two, and the keys grow taller."""
+        gap = dp(4)
+        units = max(5, min(12, int((self.width + gap) / (KEY_MIN + gap)))) if self.width > 1 else 12
+        if units != self.units:
+            self.units = units
+            if self.children:
+                self._build()
 
     def _build(self, *_: object) -> None:
         self.clear_widgets()

@@ -105,3 +105,28 @@ def test_type_name_still_types_capitalised_names(driver):
     type_name(d, "slot0", "Zoé")
     type_name(d, "slot1", "Ben")
     assert d.app.screen("start").names[:2] == ["Zoé", "Ben"]
+
+
+def test_every_key_is_at_least_48_px_on_a_portrait_480x800_screen(driver):
+    from kivy.core.window import Window
+
+    d = driver(language="fr")
+    size = tuple(Window.size)
+    try:
+        Window.size = (480, 800)
+        d.wait_for(lambda: tuple(Window.size) == (480, 800), "the portrait window")
+        name = open_name(d)
+        for accents in (False, True):
+            name.ids.keyboard.accents = accents
+            d.frames(3)
+            assert name.ids.keyboard.units < 10  # the ten-key rows are split in two
+            small = [(b.code, tuple(b.size)) for b in keys(d)
+                     if b.width < MIN_TARGET_PX or b.height < MIN_TARGET_PX]
+            assert small == []
+        name.ids.keyboard.accents = False
+        d.frames(2)
+        type_exact(d, "Zoé")
+        assert name.text == "Zoé"
+    finally:
+        Window.size = size
+        d.wait_for(lambda: tuple(Window.size) == size, "the window back to its size")
