@@ -15,6 +15,7 @@ from kivy.clock import Clock
 from kivy.event import EventDispatcher
 from kivy.properties import StringProperty
 
+from companion.config import Config
 from companion.session import Session
 from ui.wording import status_text
 
@@ -84,6 +85,7 @@ class HardwareLink(EventDispatcher):
         the buttons and LED board as they are now, the configuration, voice and display."""
         from hardware.doctor import app_checks
 
+        config = self.config if isinstance(self.config, Config) else Config()
         statuses = dict(self._parts)
         whole = statuses.pop("hardware", None)  # not started at all: both parts say why
         if whole is not None:
@@ -93,7 +95,7 @@ class HardwareLink(EventDispatcher):
                 statuses[part] = (kind, f"{detail}; {fix}" if fix else detail)
         return [
             {"name": c.name, "result": c.result, "detail": c.detail, "fix": c.fix}
-            for c in app_checks(self.config, statuses)
+            for c in app_checks(config, statuses)
         ]
 
     def set_brightness(self, brightness: int) -> None:

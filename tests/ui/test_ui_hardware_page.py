@@ -104,3 +104,29 @@ def test_the_hardware_page_under_menu_shows_the_details_and_how_to_fix(driver, m
     assert d.screen == "hardware" and "GPIO17" in "\n".join(page_texts(d))
     d.tap_id("hardware", "hardware_back")
     assert d.screen == "menu"
+
+
+def test_without_hardware_the_page_says_how_it_was_started_and_how_to_change_it(driver):
+    d = driver(start_hardware=False)  # `run --no-hardware`, no configuration object
+    assert d.app.status == "Hardware: off"
+    d.app.show("hardware")
+    d.frames(2)
+    texts = page_texts(d)
+    text = "\n".join(texts)
+    assert "started with --no-hardware" in text
+    assert "start the app without --no-hardware" in text
+    for part in ("SORRY! buttons", "LED board"):  # each row: its name, then its state
+        assert texts[texts.index(part) + 1] == "Off"
+
+
+def test_known_names_the_screen_cannot_show_are_not_offered(tmp_path):
+    import json
+
+    from ui.prefs import Choices
+
+    (tmp_path / "choices.json").write_text(json.dumps(
+        {"players": ["Ana", "Ben 😀"], "known_names": ["Zoé", "李雷", "J" * 17, "J" * 16]}),
+        encoding="utf-8")
+    choices = Choices.load(tmp_path)
+    assert choices.players == ["Ana"]
+    assert choices.known_names == ["Zoé", "J" * 16]
