@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from companion.glyphs import missing
@@ -82,6 +83,12 @@ def name_problem(name: str) -> str | None:
     """
     if len(name) > MAX_NAME:
         return f"is {len(name)} characters long; use at most {MAX_NAME}"
+    return _short_name_problem(name)
+
+
+@functools.lru_cache(maxsize=256)  # a game repeats its few names in every event
+def _short_name_problem(name: str) -> str | None:
+    """name_problem for a name of at most MAX_NAME characters (so the cache stays small)."""
     for ch in name:
         category = unicodedata.category(ch)
         if category == "Cs":
