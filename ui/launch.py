@@ -4,6 +4,7 @@ Kivy is first imported, so this module imports it only inside `launch`."""
 from __future__ import annotations
 
 import ctypes.util
+import logging
 import os
 import sys
 import types
@@ -67,6 +68,9 @@ def prepare_kivy(*, fullscreen: bool) -> None:
     quiet = first and "KIVY_NO_CONFIG" not in os.environ
     if quiet:  # Kivy builds its defaults without reading, warning or writing
         os.environ["KIVY_NO_CONFIG"] = "1"
+        # and without its "Upgrading from 0 to 1" debug line: Kivy's logger shows
+        # everything until config.ini's log_level (info) is read
+        logging.getLogger("kivy").setLevel(logging.INFO)
     try:
         from kivy.config import Config
     finally:

@@ -24,7 +24,7 @@ READY_LINE = "sorry-companion: ready"
 READY_TIMEOUT = 90.0
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 REPO = Path(__file__).resolve().parents[2]
-NOISE = ("Traceback", "[WARNING", "[ERROR", "[CRITICAL")
+NOISE = ("Traceback", "[WARNING", "[ERROR", "[CRITICAL", "Upgrading")
 
 
 def start_once(argv: list[str], env: dict[str, str]) -> list[str]:
