@@ -12,7 +12,7 @@ ifeq (run,$(firstword $(MAKECMDGOALS)))
   endif
 endif
 
-.PHONY: run test bench bench-tools fuzz lint venv clean
+.PHONY: run test bench bench-tools fuzz lint venv clean screenshots
 
 $(STAMP): setup.cfg pyproject.toml requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,18 @@ fuzz: $(STAMP)
 	  tests/companion/test_journal_corruption.py tests/companion/test_journal_fsync.py \
 	  tests/ui/test_two_instances.py > .fuzz.log 2>&1; status=$$?; \
 	grep -E "fuzz|instances:|passed|failed|error" .fuzz.log; rm -f .fuzz.log; exit $$status
+
+# Pictures of every screen at the five displays, in English and French. `make test` draws
+# them only into screenshots/ (ignored by git, so a CI clone stays clean); this target
+# draws them afresh and copies them to docs/screenshots/<W>x<H>/ for the README.
+SHOT_TESTS := tests/ui/test_ui_screens.py tests/ui/test_ui_board_layouts.py
+screenshots: $(STAMP)
+	rm -rf screenshots
+	$(BIN)/python -m pytest -q $(SHOT_TESTS)
+	for dir in screenshots/*x*/; do \
+	  size=$$(basename $$dir); rm -rf docs/screenshots/$$size; \
+	  mkdir -p docs/screenshots/$$size && cp $$dir*.png docs/screenshots/$$size/; \
+	done
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

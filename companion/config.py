@@ -53,6 +53,8 @@ WINDOW_SECONDS = (1.0, 60.0)  # the range a steal or block window may last (conf
 BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 BRIGHTNESS = (0, 255)  # the LED board's brightness (config, screen, LED board host)
 LANGUAGES = ("en", "fr")
+# The displays the screens are laid out for (ui/layout.py): three landscape, two portrait.
+DISPLAY_SIZES = ("800x480", "1024x600", "1280x720", "480x800", "720x1280")
 VARIANTS = tuple(v.value for v in Variant)
 
 T = TypeVar("T")
@@ -170,7 +172,11 @@ class LedBoardConfig:
 
 @dataclass(frozen=True, slots=True)
 class DisplayConfig:
+    """Full screen takes the real screen's size; `size` is the window's size otherwise
+    (a desktop trying the Pi's displays, landscape or portrait)."""
+
     fullscreen: bool = False
+    size: str = "800x480"
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,7 +408,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[object], Any]]]] = {
         "enabled": _bool, "port": _text, "ids": _usb_ids, "baud": _baud,
         "brightness": _whole(*BRIGHTNESS),
     }),
-    "display": (DisplayConfig, {"fullscreen": _bool}),
+    "display": (DisplayConfig, {"fullscreen": _bool, "size": _choice(*DISPLAY_SIZES)}),
 }
 _TOP = ("data_dir", "language")
 

@@ -123,7 +123,9 @@ def _when(text: object) -> datetime:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
-def _encode(event: dict[str, Any]) -> str:
+def encode_event(event: dict[str, Any]) -> str:
+    """The stored text of one event; refuses what could not be read back (a JSON-less
+    value, a lone surrogate, a bad name) with a JournalError, for both ways of writing."""
     if not isinstance(event, dict):
         raise JournalError(f"only JSON objects can be journalled, not {type(event).__name__}")
     try:
@@ -534,7 +536,7 @@ class Journal:
 
     def start_game(self, setup: dict[str, Any]) -> int:
         """Store a new game with its setup as event 0; returns the game's id."""
-        text = _encode(setup)
+        text = encode_event(setup)
         players = setup.get("players")
         names = [str(p) for p in players] if isinstance(players, list | tuple) else []
         with self._transaction("starting the game") as conn:
@@ -549,7 +551,7 @@ class Journal:
 
     def append(self, game_id: int, event: dict[str, Any]) -> None:
         """Store one event after the game's last; committed and durable when it returns."""
-        text = _encode(event)
+        text = encode_event(event)
         crc = zlib.crc32(text.encode("utf-8"))
         try:
             with self._transaction("saving the event") as conn:

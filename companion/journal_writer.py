@@ -17,7 +17,6 @@ resurrected by a later resume.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -31,7 +30,7 @@ from typing import Any
 from companion import snapshots
 from companion.errors import JournalError
 from companion.game import Game, Step
-from companion.journal import Journal
+from companion.journal import Journal, encode_event
 
 __all__ = ["LAG_MARK_S", "InFlight", "JournalWriter"]
 
@@ -66,10 +65,6 @@ class _Result:
 
 
 _Job = _Begin | _Append | _Result
-
-
-def _encode(event: dict[str, Any]) -> str:
-    return json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 class JournalWriter:
@@ -203,37 +198,58 @@ class JournalWriter:
         rows = []
         chain = self._chain.get(game_id, -1)
         at = datetime.now(UTC).isoformat(timespec="milliseconds")
-        for job in kept:
-            text = _encode(job.event)
+        refused: JournalError | None = None
+        snapped: tuple[_Append, int] | None = None  # the newest event asking for a snapshot
+        for index, job in enumerate(kept):
+            try:
+                text = encode_event(job.event)
+            except JournalError as exc:  # the events before it are still saved
+                refused, kept = exc, kept[:index]
+                break
             crc = zlib.crc32(text.encode("utf-8"))
             rows.append((game_id, job.seq, at, text, crc))
             if chain != -1:
                 chain += snapshots.events_term(job.seq, crc)
-        snapshot = None
+                if job.snapshot is not None:
+                    snapped = (job, chain)
+        if not kept and refused is not None:
+            self._failed(game_id, first, refused)
+            return
         last = kept[-1]
-        if chain != -1 and last.snapshot is not None:
-            try:
-                snapshot = last.snapshot()
-            except Exception as exc:  # a snapshot is only a shortcut: resume replays instead
-                if game_id not in self._unsnappable:
-                    self._unsnappable.add(game_id)
-                    log.warning("game %s is resumed by replaying it: %s", game_id, exc)
+        snapshot = self._snapshot(game_id, snapped[0]) if snapped is not None else None
         try:
             with self.journal.transaction("saving the event") as conn:
                 self._set_aside_leftovers(conn, game_id, first)
                 conn.executemany(
                     "INSERT INTO events (game_id, seq, at, json, crc) VALUES (?, ?, ?, ?, ?)",
                     rows)
-                if snapshot is not None:
-                    snapshots.write(conn, game_id, last.seq, chain, snapshot)
+                if snapshot is not None and snapped is not None:
+                    snapshots.write(conn, game_id, snapped[0].seq, snapped[1], snapshot)
         except JournalError as exc:
-            for failed in list(self._on_failure):
-                failed(game_id, first, exc)
+            self._failed(game_id, first, exc)
             return
         self._next[game_id] = last.seq + 1
         self._chain[game_id] = chain
         for durable in list(self._on_durable):
             durable(game_id, last.seq)
+        if refused is not None:
+            self._failed(game_id, last.seq + 1, refused)
+
+    def _snapshot(self, game_id: int, job: _Append) -> bytes | None:
+        """The snapshot an event asked for, wherever it falls in its batch (the batches
+        follow the disk's pace, so the 100th event is not always a batch's last)."""
+        assert job.snapshot is not None
+        try:
+            return job.snapshot()
+        except Exception as exc:  # a snapshot is only a shortcut: resume replays instead
+            if game_id not in self._unsnappable:
+                self._unsnappable.add(game_id)
+                log.warning("game %s is resumed by replaying it: %s", game_id, exc)
+            return None
+
+    def _failed(self, game_id: int, seq: int, exc: JournalError) -> None:
+        for failed in list(self._on_failure):
+            failed(game_id, seq, exc)
 
     @staticmethod
     def _set_aside_leftovers(conn: Any, game_id: int, seq: int) -> None:

@@ -43,7 +43,7 @@ from companion.game import (
     read_setup,
 )
 from companion.rules import GameSummary, Rules
-from companion.stats import GameStats, aggregate, game_stats, replay_events
+from companion.stats import GameStats, aggregate, counted, game_stats, replay_events
 from companion.windows import WindowTimer
 
 __all__ = [
@@ -428,12 +428,16 @@ class Session:
 
     def stored_stats(self, cache: dict[int, GameStats] | None = None) -> list[Any]:
         """(record, figures or None) for every stored game, oldest first. `cache` keeps
-        finished games' figures between calls (a finished game never changes)."""
+        finished games' figures between calls (a finished game never changes). An
+        abandoned game has no figures: it is listed, never counted (stats.counted)."""
         journal = self._journal
         if journal is None:
             return []
-        listing = []
+        listing: list[Any] = []
         for record in journal.games():
+            if not counted(record):
+                listing.append((record, None))
+                continue
             figures = None if cache is None else cache.get(record.game_id)
             if figures is None:
                 game, _why = replay_events(journal.load(record.game_id).events)

@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.game import Game
 
-__all__ = ["GameStats", "PlayerStats", "aggregate", "game_stats", "replay_events"]
+__all__ = ["GameStats", "PlayerStats", "aggregate", "counted", "game_stats", "replay_events"]
 
 
 class PlayerStats:
@@ -75,6 +75,14 @@ def game_stats(game: Game) -> GameStats:
         for name in summary.players)
     rounds = getattr(rules, "rounds_played", None)
     return GameStats(players, summary.winner, None if rounds is None else rounds(steps))
+
+
+def counted(record: Any) -> bool:
+    """Whether a stored game (a journal GameRecord) counts in the figures. An abandoned
+    game (given up for a new one before anyone won) stays in the history, marked so, but
+    its busts, steals and rounds never reach anyone's totals, and it is no game played:
+    a mistaken or interrupted game must not change the leaderboard."""
+    return not getattr(record, "abandoned", False)
 
 
 def aggregate(games: Iterable[GameStats]) -> list[PlayerStats]:

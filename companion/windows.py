@@ -5,7 +5,10 @@ The rules have no clock; a game whose rules say which window runs a countdown
 (`Rules.countdown`, companion/rules.py) gets this timer. It watches the session and
 submits the close event for the very window it timed, so a window closed earlier (by a
 card, a block or the scorekeeper) or reopened by undo is never closed by a stale timer.
-Undo reopening a window starts a fresh countdown.
+
+A window reopened by undo or redo runs no countdown at all: it waits for a tap (a call,
+a block, the close, or the next card). A timer there would close it again by itself and
+throw away the redo step the scorekeeper meant to come back to.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import REFUSALS
+from companion.game import ResultKind
 from companion.rules import Countdown
 
 if TYPE_CHECKING:
@@ -55,7 +59,9 @@ class WindowTimer:
             return
         self._cancel()
         self.key, self.window, self.deadline = key, None, None
-        if countdown is not None:
+        if countdown is not None and _stepped_back_or_forth(update):
+            self.window = countdown.window  # untimed: remaining() says None
+        elif countdown is not None:
             seconds = self.seconds.get(countdown.kind, DEFAULT_SECONDS)
             self.window = countdown.window
             self.deadline = self.clock() + seconds
@@ -89,6 +95,12 @@ class WindowTimer:
             self._stopped = True
             self._cancel()
             self._unsubscribe()
+
+
+def _stepped_back_or_forth(update: Update) -> bool:
+    """True when `update` comes from an undo or a redo."""
+    result = update.result
+    return result is not None and result.kind in (ResultKind.UNDONE, ResultKind.REDONE)
 
 
 def _countdown(session: Session, state: Any) -> Countdown | None:

@@ -19,7 +19,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.graphics.opengl import glFlush
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.errors import REFUSALS
@@ -36,10 +36,12 @@ from ui.board.wiring import (
 from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
 from ui.kvload import load_kv, register_fonts
+from ui.layout import arrangement
 from ui.model import TableModel
 from ui.prefs import Choices, PrefsNotSaved, UiSettings
+from ui.touchguard import guard
 from ui.voice import Voice
-from ui.wording import card_name, refusal
+from ui.wording import card_name, refusal, sentence
 
 READY_LINE = "sorry-companion: ready"
 GAME_SCREENS = ("table", "tiebreak", "over")
@@ -78,6 +80,8 @@ class CompanionApp(App):
 
     lang = StringProperty("en")
     status = StringProperty("")
+    # The window is taller than wide: the .kv files lay every screen out for portrait.
+    portrait = BooleanProperty(False)
 
     def __init__(
         self,
@@ -177,7 +181,9 @@ class CompanionApp(App):
         try:
             prefs.save(self.data_dir)
         except PrefsNotSaved as exc:
-            text = tr("prefs_not_saved", self.lang, file=exc.filename, why=exc.strerror)
+            text = sentence(
+                tr("prefs_not_saved", self.lang, file=exc.filename, why=exc.strerror)
+            )
             self.model.message = text
             # again after the session's pending update, which resets the message line
             Clock.schedule_once(lambda *_: setattr(self.model, "message", text))
@@ -191,8 +197,14 @@ class CompanionApp(App):
         importlib.import_module("ui.widgets")  # its classes must exist before its rules
         load_kv("widgets.kv")
         Window.clearcolor = BACKGROUND  # one clear instead of a full-screen fill per screen
+        Window.bind(size=self._follow_window)
+        self._follow_window(Window, Window.size)
         self.model.bind(phase=self._follow_phase)
         return ScreenManager(transition=NoTransition())
+
+    def _follow_window(self, _window: Any, size: Any) -> None:
+        """Landscape or portrait, chosen again at every resize (ui/layout.py)."""
+        self.portrait = arrangement(*size) == "portrait"
 
     def screen(self, name: str) -> Any:
         """The screen called `name`, made (with its .kv file) the first time it is needed."""
@@ -215,6 +227,7 @@ class CompanionApp(App):
         Window.bind(on_key_down=self._on_key_down)
         Window.bind(on_flip=self._on_first_frame)
         Window.bind(on_flip=_start_rasterising)
+        guard.watch(Window)  # each touch's down time, before any widget sees it
         self.link.start()
         if self.session.writer is not None:
             self._saving_event = Clock.schedule_interval(self._check_saving, SAVING_CHECK_S)
@@ -263,8 +276,10 @@ class CompanionApp(App):
             return
         self._shut = True
         Window.unbind(on_key_down=self._on_key_down)
+        Window.unbind(size=self._follow_window)
         Window.unbind(on_flip=self._on_first_frame)
         Window.unbind(on_flip=_start_rasterising)
+        guard.unwatch(Window)
         if self._prewarm_event is not None:
             self._prewarm_event.cancel()
         if self._saving_event is not None:

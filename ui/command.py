@@ -30,7 +30,10 @@ def register(subparsers: Any) -> None:
         help="fill the screen (the appliance)",
     )
     mode.add_argument(
-        "--windowed", dest="fullscreen", action="store_false", help="an 800x480 window (a laptop)"
+        "--windowed",
+        dest="fullscreen",
+        action="store_false",
+        help="a window of [display] size, 800x480 unless set (a laptop)",
     )
     parser.add_argument(
         "--language", choices=("en", "fr"), help="language of the screen and the voice for this run"

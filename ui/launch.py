@@ -53,11 +53,12 @@ def _without_mtdev_provider() -> None:
         sys.modules[MTDEV_MODULE] = stub
 
 
-def prepare_kivy(*, fullscreen: bool) -> None:
-    """Environment and Config for Kivy: our own argv, an 800x480 window (the Pi's
-    7-inch screen) or full screen, the input providers of this platform, and Kivy's
-    own config.ini written once, quietly, when there is none (Kivy itself would log
-    an "upgrade" from version 0 with two warnings)."""
+def prepare_kivy(*, fullscreen: bool, size: tuple[int, int] = (WIDTH, HEIGHT)) -> None:
+    """Environment and Config for Kivy: our own argv, a window of `size` (800x480: the
+    Pi's 7-inch screen) or full screen at the real screen's size, the input providers
+    of this platform, and Kivy's own config.ini written once, quietly, when there is
+    none (Kivy itself would log an "upgrade" from version 0 with two warnings). The
+    window may be resized: the screens follow its shape (ui/layout.py)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     mtdev = ctypes.util.find_library("mtdev") is not None
@@ -84,9 +85,9 @@ def prepare_kivy(*, fullscreen: bool) -> None:
             Config.remove_option("input", option)
         for option, value in input_providers(pi=on_raspberry_pi(), mtdev=mtdev).items():
             Config.set("input", option, value)
-    Config.set("graphics", "width", str(WIDTH))
-    Config.set("graphics", "height", str(HEIGHT))
-    Config.set("graphics", "resizable", "0")
+    Config.set("graphics", "width", str(size[0]))
+    Config.set("graphics", "height", str(size[1]))
+    Config.set("graphics", "resizable", "1")
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     Config.set("graphics", "multisamples", "0")  # big flat shapes need no antialiasing
     Config.set("kivy", "exit_on_escape", "0")
@@ -168,8 +169,16 @@ def launch(
         data_lock.release()
 
 
+def window_size(config: Any) -> tuple[int, int]:
+    """`[display] size` (checked by the config reader), else 800x480."""
+    from ui.layout import DEFAULT_SIZE, parse_size
+
+    text = getattr(getattr(config, "display", None), "size", "")
+    return parse_size(text) if isinstance(text, str) and text else DEFAULT_SIZE
+
+
 def _run_app(config: Any, data_dir: Path, *, fullscreen: bool, **options: Any) -> int:
-    prepare_kivy(fullscreen=fullscreen)
+    prepare_kivy(fullscreen=fullscreen, size=window_size(config))
     app = build_app(config, data_dir, **options)
     try:
         app.run()

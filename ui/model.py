@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 from kivy.clock import Clock
 from kivy.event import EventDispatcher
@@ -28,17 +29,27 @@ from companion.games.revenge import (
     GameState,
     Happening,
     Play,
+    Tiebreak,
     flip_targets,
     legal_cards,
 )
 from companion.session import Result, ResultKind, Session, Update
 from ui.i18n import tr
-from ui.wording import card_name, outcome_message, spoken, step_label
+from ui.wording import card_name, outcome_message, sentence, sentences, spoken, step_label
 
 RECENT_CARDS = 6
 COUNTDOWN_PERIOD = 0.2
+BUST_SHOW_S = 1.5  # how long "23 - BUST" stays in the total's place
 
 Speaker = Callable[[str, str], None]
+
+
+def pawn_laps(progress: int, pawns: int) -> list[int]:
+    """Each pawn card's laps (R11): 0 START side up, 1 HOME side up, 2 back on START
+    after the longer game's second lap. Progress flips the cards HOME one by one, then
+    (past P) back to START in the same order, so progress 1 and 3 of 2 pawns differ:
+    [HOME, START] and [START ✓, HOME]."""
+    return [2 if progress - pawns > i else 1 if progress > i else 0 for i in range(pawns)]
 
 
 class TableModel(EventDispatcher):
@@ -47,6 +58,8 @@ class TableModel(EventDispatcher):
     revision = NumericProperty(0)  # +1 on every refresh
 
     total = NumericProperty(0)
+    total_text = StringProperty("0")  # the total, or "23 - BUST" for BUST_SHOW_S after one
+    busting = BooleanProperty(False)
     recent = StringProperty("")
     round_text = StringProperty("")
     draw_text = StringProperty("")
@@ -95,6 +108,9 @@ class TableModel(EventDispatcher):
         self._drain_trigger = Clock.create_trigger(self._drain, -1)
         self._countdown_event = None
         self._replaced: tuple[object, str, int] | None = None  # (window, name, ms)
+        self.bust_seconds = BUST_SHOW_S
+        self._bust: int | None = None  # the total that busted, while it is shown
+        self._bust_event: Any = None
         super().__init__(**kwargs)
         self._unsubscribe = session.subscribe(self._listen)
 
@@ -111,6 +127,8 @@ class TableModel(EventDispatcher):
         self._unsubscribe()
         if self._countdown_event is not None:
             self._countdown_event.cancel()
+        if self._bust_event is not None:  # properties stay: kv must not re-read app now
+            self._bust_event.cancel()
 
     def _drain(self, *_: object) -> None:
         while self._inbox:
@@ -118,11 +136,12 @@ class TableModel(EventDispatcher):
             if update.game != "revenge":
                 continue  # a board game: ui.board.model shows it
             if update.result is None:  # a new or resumed game, or back to the last saved
+                self._show_bust(None)
                 self.warning = self.notice = ""
                 damage = update.damage
-                self.message = tr("damage", self.lang, damage=damage) if damage else ""
+                self.message = sentence(tr("damage", self.lang, damage=damage)) if damage else ""
                 if update.unsaved:
-                    self.message = tr("unsaved", self.lang, why=update.unsaved)
+                    self.message = sentence(tr("unsaved", self.lang, why=update.unsaved))
             else:
                 self._react(update.result, update.state)
         self.refresh()
@@ -130,13 +149,17 @@ class TableModel(EventDispatcher):
     def _react(self, result: Result, state: GameState) -> None:
         """Messages, warnings and voice for one accepted event."""
         lang = self.lang
+        if result.kind is not ResultKind.IGNORED:  # the next card shows its own total
+            busts = [o for o in result.outcomes if o.what is Happening.BUST]
+            self._show_bust(int(busts[-1].value or 0) if busts else None)
         if result.kind in (ResultKind.UNDONE, ResultKind.REDONE):
             self.message = self.warning = self.notice = ""
             return
         messages: list[str] = []
         warning = notice = ""
+        again = isinstance(result.event, Tiebreak)  # a tie after the totals: a tie again
         for outcome in result.outcomes:
-            text = outcome_message(outcome, state, lang)
+            text = outcome_message(outcome, state, lang, after_tiebreak=again)
             if text:
                 messages.append(text)
             if outcome.what is Happening.CALLER_REPLACED and outcome.seat is not None:
@@ -146,20 +169,44 @@ class TableModel(EventDispatcher):
                     round((outcome.value or 0) * 1000),
                 )
             elif outcome.what is Happening.TAKE2_SKIPPED and outcome.seat is not None:
-                warning = tr(
-                    "take2_skipped", lang, name=state.name(outcome.seat), n=int(outcome.value or 0)
+                warning = sentence(
+                    tr("take2_skipped", lang, name=state.name(outcome.seat),
+                       n=int(outcome.value or 0))
                 )
             elif outcome.what is Happening.RESHUFFLED:
-                notice = tr("reshuffle", lang)
+                notice = sentence(tr("reshuffle", lang))
         if result.kind is ResultKind.IGNORED:
-            self.message = " ".join(messages)
+            self.message = sentences(messages)
             return
-        self.message, self.warning, self.notice = " ".join(messages), warning, notice
+        self.message, self.warning, self.notice = sentences(messages), warning, notice
         if self.speak is not None:
             played = isinstance(result.event, Play)
             text = spoken(result.outcomes, state, played, lang)
             if text:
                 self.speak(text, lang)
+
+    def _show_bust(self, total: int | None) -> None:
+        """Show `total` as "23 - BUST" in the total's place for `bust_seconds` (Kivy's
+        Clock), instead of the 0 the new round starts from; None: back to the total."""
+        if self._bust_event is not None:
+            self._bust_event.cancel()
+            self._bust_event = None
+        self._bust = total
+        if total is not None:
+            self._bust_event = Clock.schedule_once(self._bust_over, self.bust_seconds)
+        self._total_text()
+
+    def _bust_over(self, *_: object) -> None:
+        self._bust_event = None
+        self._bust = None
+        self._total_text()
+
+    def _total_text(self) -> None:
+        self.busting = self._bust is not None
+        if self._bust is not None:
+            self.total_text = tr("bust_total", self.lang, total=self._bust)
+        else:
+            self.total_text = str(self.total)
 
     def on_lang(self, *_: object) -> None:
         self.message = self.warning = self.notice = ""
@@ -186,6 +233,7 @@ class TableModel(EventDispatcher):
     def _table(self, game: Update, state: GameState) -> None:
         lang = self.lang
         self.total = state.total
+        self._total_text()
         cards: list[str] = []
         for step in reversed(game.steps):  # lazy on a History: only the last few
             if step.before.round != state.round or len(cards) >= RECENT_CARDS:
@@ -195,13 +243,17 @@ class TableModel(EventDispatcher):
         self.recent = "  ·  ".join(reversed(cards))
         self.round_text = tr("round", lang, n=state.round)
         self.draw_text = tr("draw_pile", lang, n=state.draw_pile)
-        pawns = state.setup.pawns
+        pawns, goal = state.setup.pawns, state.goal
+        laps = [pawn_laps(p.progress, pawns) for p in state.players]
         self.players = [
             {
                 "seat": p.seat,
                 "name": p.name,
                 "color": p.color.value,
-                "homes": [i < p.home for i in range(pawns)],
+                "homes": [lap == 1 for lap in laps[p.seat]],  # p.home of them
+                "laps": laps[p.seat],
+                "progress": p.progress,
+                "goal": goal,
                 "hand": tr("hand", lang, n=p.hand),
                 "is_turn": state.running and p.seat == state.turn,
             }
@@ -275,8 +327,14 @@ class TableModel(EventDispatcher):
             self._countdown_event = Clock.schedule_interval(self._tick, COUNTDOWN_PERIOD)
 
     def _tick(self, *_: object) -> None:
+        """Seconds left; a window with no countdown (reopened by undo or redo, or no
+        timer at all) says that it waits for a tap."""
         left = self.remaining()
-        self.countdown = "" if left is None else tr("seconds_left", self.lang, s=math.ceil(left))
+        self.countdown = (
+            tr("window_waiting", self.lang)
+            if left is None
+            else tr("seconds_left", self.lang, s=math.ceil(left))
+        )
 
     def _stop_countdown(self) -> None:
         if self._countdown_event is not None:

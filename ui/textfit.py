@@ -68,6 +68,24 @@ def fit_size(
     return min_size
 
 
+def fits(
+    text: str, width: float, height: float, size: float, max_size: float, measure: Measure,
+    *, wrap: bool,
+) -> bool:
+    """Whether `text` at font `size` fits width x height (measure as in fit_size)."""
+    width, height = width * SAFETY, height * SAFETY
+    scale = size / max_size
+    paragraphs = text.split("\n")
+    line_h = measure("Ag")[1] * scale
+    if not wrap:
+        w = max(measure(p)[0] for p in paragraphs) * scale
+        return w <= width and line_h * len(paragraphs) <= height
+    widths = [[measure(word)[0] for word in p.split(" ") if word] for p in paragraphs]
+    space = measure(" ")[0] or measure("a a")[0] - 2 * measure("a")[0]
+    lines = wrapped_lines(widths, space, width / scale)
+    return lines is not None and lines * line_h <= height
+
+
 @lru_cache(maxsize=4096)
 def measured(font_name: str, bold: bool, size: float, text: str) -> tuple[float, float]:
     """Rendered extents of `text`, cached (names and card labels repeat all game)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from companion.errors import CompanionError
 from companion.games.revenge import (
+    Awaiting,
     Card,
     CardKind,
     Close,
@@ -58,8 +59,30 @@ def step_label(event: Event, before: GameState, lang: str) -> str:
     return type(event).__name__
 
 
-def outcome_message(outcome: Outcome, state: GameState, lang: str) -> str | None:
-    """One sentence for the message line about an outcome, or None if it needs none."""
+SENTENCE_ENDS = (".", "!", "?", "…")
+
+
+def sentence(text: str) -> str:
+    """`text` as a full sentence: a full stop last, unless it ends with its own (! or ?).
+    Several messages side by side then read as sentences, never as one glued line
+    ("Ana blocked the steal. Ana keeps the round."). The first letter is left alone: it
+    may be a player's name, spelt as the players chose."""
+    text = text.strip()
+    if not text:
+        return ""
+    return text if text.endswith(SENTENCE_ENDS) else text + "."
+
+
+def sentences(texts: list[str]) -> str:
+    """Several messages, each as a full sentence, on one line."""
+    return " ".join(s for s in (sentence(t) for t in texts) if s)
+
+
+def outcome_message(
+    outcome: Outcome, state: GameState, lang: str, *, after_tiebreak: bool = False
+) -> str | None:
+    """One sentence for the message line about an outcome, or None if it needs none.
+    `after_tiebreak`: the event was a tiebreaker total, so a tie is a tie again."""
     what = outcome.what
 
     def name(seat: int | None) -> str:
@@ -82,10 +105,24 @@ def outcome_message(outcome: Outcome, state: GameState, lang: str) -> str | None
         return tr("msg_flip_none", lang)
     if what is Happening.TIED and state.tiebreak is not None:
         names = ", ".join(state.name(s) for s in state.tiebreak.tied)
-        return tr("msg_tied", lang, names=names)
+        return tr("msg_tied_again" if after_tiebreak else "msg_tied", lang, names=names)
     if what is Happening.IGNORED:
-        return tr("no_sorry_now", lang, name=name(outcome.seat))
+        return ignored_press(state, outcome.seat, lang)
     return None
+
+
+def ignored_press(state: GameState, seat: int | None, lang: str) -> str:
+    """Why a press changed nothing. "No SORRY! now" only when no window is open: while
+    one is, the press came from someone whose press does not count in it (R9, R10)."""
+    who = "" if seat is None else state.name(seat)
+    w = state.window
+    if w is None:
+        return tr("no_sorry_now", lang, name=who)
+    if w.kind is Awaiting.STEAL:
+        return tr("press_own_21", lang, name=who)
+    if w.caller is not None and seat == w.caller:
+        return tr("press_already_called", lang, name=who, victim=state.name(w.victim))
+    return tr("press_only_victim", lang, name=who, victim=state.name(w.victim))
 
 
 def spoken(
@@ -112,7 +149,7 @@ def refusal(exc: CompanionError, lang: str) -> str:
     key = f"refusal_{exc.code}"
     if lang != "en" and exc.code and key in table(lang):
         text = tr(key, lang, **exc.params)
-    return text[:1].upper() + text[1:]
+    return sentence(text[:1].upper() + text[1:])
 
 
 STATUS_PARTS = ("buttons", "ledboard", "hardware")

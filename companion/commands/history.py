@@ -1,7 +1,7 @@
 """`sorry-companion history [--json]`: the stored games, oldest first.
 
-One line per game: id, start date (local time), players, the winner or "unfinished",
-and the rounds played (replayed from the journal, so undone rounds do not count).
+One line per game: id, start date (local time), players, the winner, "abandoned" or
+"unfinished", and the rounds played (replayed from the journal, so undone rounds do not count).
 Also home of the two helpers the journal commands share.
 """
 
@@ -65,6 +65,14 @@ def _rounds(journal: Journal, record: GameRecord) -> int | None:
     return None if game is None else game_stats(game).rounds_played
 
 
+def outcome(record: GameRecord) -> str:
+    """The WINNER column: the winner, "abandoned" (given up for a new game; not counted
+    by `stats`) or "unfinished" (still resumable)."""
+    if record.winner:
+        return record.winner
+    return "abandoned" if record.abandoned else "unfinished"
+
+
 def run(args: argparse.Namespace) -> int:
     journal = open_journal(args)
     if journal is None:
@@ -87,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         print("No games are stored yet.")
         return 0
     rows = [(r.game_id, r.started.astimezone().strftime("%Y-%m-%d %H:%M"),
-             ", ".join(r.players), r.winner or "unfinished", "?" if n is None else n)
+             ", ".join(r.players), outcome(r), "?" if n is None else n)
             for r, n in listing]
     print(format_table(("ID", "STARTED", "PLAYERS", "WINNER", "ROUNDS"), rows, right=(0, 4)))
     return 0

@@ -86,6 +86,17 @@ def _options(args: argparse.Namespace) -> _Run:
     )
 
 
+def out_folder(out: str | None) -> Path | None:
+    """The --out folder, made if missing; one that cannot be made is refused."""
+    if out is None:
+        return None
+    try:
+        Path(out).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _Refused(f"cannot write into {out} ({exc.strerror or exc})") from exc
+    return Path(out)
+
+
 def _write(out: Path, index: int, events: list[Any]) -> None:
     with open(out / f"game-{index:04d}.jsonl", "w", encoding="utf-8") as f:
         write_transcript(f, events)
@@ -97,15 +108,9 @@ def run(args: argparse.Namespace) -> int:
         return run_board(args)
     try:
         opts = _options(args)
-        out = None if args.out is None else Path(args.out)
-        if out is not None:
-            out.mkdir(parents=True, exist_ok=True)
+        out = out_folder(args.out)
     except _Refused as exc:
         print(f"sorry-companion simulate: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"sorry-companion simulate: cannot write into {args.out} "
-              f"({exc.strerror or exc})", file=sys.stderr)
         return 2
     deck = config_from_args(args).deck
     tally = Tally()

@@ -13,9 +13,8 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from companion.commands.simulate import _Refused, _whole, _write
+from companion.commands.simulate import _Refused, _whole, _write, out_folder
 from companion.games.board.settings import EDITIONS
 from companion.games.board.simulate import SimulatedBoardGame, simulate_board
 from companion.games.board.stats import game_counters
@@ -69,15 +68,9 @@ def run_board(args: argparse.Namespace) -> int:
         games = _whole("games", args.games, 1)
         players = _whole("players", args.players, 2, 4)
         seed = _whole("seed", args.seed, -(2**63))
-        out = None if args.out is None else Path(args.out)
-        if out is not None:
-            out.mkdir(parents=True, exist_ok=True)
+        out = out_folder(args.out)
     except _Refused as exc:
         print(f"sorry-companion simulate: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"sorry-companion simulate: cannot write into {args.out} "
-              f"({exc.strerror or exc})", file=sys.stderr)
         return 2
     tally = BoardTally()
     start = time.perf_counter()

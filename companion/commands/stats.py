@@ -2,7 +2,7 @@
 
 Games, wins, rounds won, busts, steals made and steals blocked, counted from each
 game's effective history (companion/stats.py). Names differing only in case are one
-player.
+player. Abandoned games are left out (companion.stats.counted).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import json
 import sys
 
 from companion.commands.history import format_table, open_journal, report_damage
-from companion.stats import GameStats, aggregate, game_stats, replay_events
+from companion.stats import GameStats, aggregate, counted, game_stats, replay_events
 
 HEADERS = ("PLAYER", "GAMES", "WINS")  # then each of the game's counters, in its order
 COUNTER_HEADERS = {"steals": "STEALS MADE"}  # else the counter's name in capitals
@@ -31,6 +31,8 @@ def run(args: argparse.Namespace) -> int:
         with journal:
             seen = len(journal.damage)
             for record in journal.games():
+                if not counted(record):
+                    continue  # abandoned: listed by `history`, never counted
                 game, problem = replay_events(journal.load(record.game_id).events)
                 if problem:
                     print(f"sorry-companion: game {record.game_id}: {problem}; "

@@ -136,6 +136,7 @@ baud = 9600
 brightness = 0
 [display]
 fullscreen = true
+size = "720x1280"
 """)
     c = load_config(path)
     assert c.data_dir == tmp_path / "cfg" / "games"
@@ -147,7 +148,7 @@ fullscreen = true
     assert c.gpio == GpioConfig(True, (5, 6), (20, 21), False, 20.0, 12, 13)
     assert c.ledboard.ids == ("2E8A:0005", "2341:0043")
     assert c.ledboard.baud == 9600 and c.ledboard.brightness == 0
-    assert c.display.fullscreen is True
+    assert c.display.fullscreen is True and c.display.size == "720x1280"
 
 
 def test_data_option_beats_the_config_key(tmp_path: Path) -> None:
@@ -209,6 +210,8 @@ BAD = [
     ("[ledboard]\nport = 5\n", '[ledboard] port = 5 is not allowed: use a text in quotes'),
     ("[display]\nfullscreen = 1\n", "[display] fullscreen = 1 is not allowed: use true or "
                                     "false (without quotes)"),
+    ('[display]\nsize = "640x480"\n', '[display] size = "640x480" is not allowed: use '
+                                        '"800x480" or "1024x600" or "1280x720" or "480x800"'),
     ("windows = 3\n", "windows = 3 is not allowed: [windows] must be a table of settings"),
     ("[sound]\nvolume = 3\n", 'unknown key "sound": the top-level keys are data_dir and '
                               "language, and the tables are [deck], [windows]"),

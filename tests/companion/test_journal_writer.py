@@ -196,3 +196,28 @@ def test_the_saving_mark_waits_for_real_lag(tmp_path: Path) -> None:
         assert writer.flush(30)
         assert writer.lag() == 0.0
         writer.close()
+
+
+def test_the_writer_refuses_what_the_journal_refuses_and_keeps_the_events_before(
+    tmp_path: Path,
+) -> None:
+    """The writer thread stores events with the journal's own encoder: an event the journal
+    would refuse (here a lone surrogate in a name) fails at its own number, with the
+    journal's sentence, and the events queued before it in the same batch are still saved."""
+    objs = _game(400)[:3]
+    failures: list[tuple[int, str]] = []
+    durable: list[int] = []
+    with Journal.open(tmp_path) as journal:
+        game_id = journal.start_game(objs[0])
+        writer = JournalWriter(journal)
+        writer.subscribe(durable=lambda gid, seq: durable.append(seq),
+                         failure=lambda gid, seq, exc: failures.append((seq, str(exc))))
+        writer.begin(game_id, 1)
+        writer.append(game_id, 1, objs[1])
+        writer.append(game_id, 2, {**objs[2], "player": "An\ud800a"})
+        writer.close()
+        stored = journal.load(game_id).events
+    assert durable and durable[-1] == 1
+    assert [seq for seq, _ in failures] == [2]
+    assert "cannot be stored" in failures[0][1]
+    assert stored == objs[:2]

@@ -131,10 +131,64 @@ def test_window_timer_never_closes_a_window_that_undo_reopened_late():
         for code in ("10", "10", "1"):
             session.play(code)
         first = timer.window
+        assert timer.remaining() > 3000  # a window opened by a card is timed
         session.close_window()
-        session.undo()  # reopens the very same window object: a fresh countdown
+        session.undo()  # reopens the very same window object: untimed, it waits for a tap
         assert session.state.window is first and timer.window is first
-        assert timer.remaining() > 3000
+        assert timer.remaining() is None and timer.deadline is None
+        assert session.close_window(expected=first) is not None  # a tap still closes it
+    finally:
+        timer.stop()
+
+
+def closes(session: Session) -> queue.Queue[Update]:
+    """Every update that a close event made (the timer's or a tap's)."""
+    closed: queue.Queue[Update] = queue.Queue()
+    session.subscribe(lambda u: closed.put(u) if u.result and u.result.event.to_json()
+                      == {"type": "close"} else None)
+    return closed
+
+
+@pytest.mark.parametrize("back", ["undo", "redo"])
+def test_a_window_reopened_by_undo_or_redo_has_no_timer_and_the_redo_survives(back):
+    session = started()
+    closed = closes(session)
+    timer = WindowTimer(session, {"steal": 0.02, "block": 0.02})
+    try:
+        for code in ("10", "10", "1"):
+            session.play(code)
+        assert timer.remaining() is not None
+        first = closed.get(timeout=10)  # the fresh window's timer does fire
+        assert first.state.window is None and first.state.progress[2] == 1
+        after_close = session.state
+        if back == "undo":
+            session.undo()  # back into the window the timer closed
+        else:
+            session.undo()
+            session.undo()  # before the 21...
+            session.redo()  # ...and the 21 again: the window reopens
+        assert session.state.window is not None
+        assert timer.remaining() is None and timer.deadline is None
+        with pytest.raises(queue.Empty):  # 50 window lengths: no timer closes it
+            closed.get(timeout=1.0)
+        assert session.state.window is not None and session.update.redo is not None
+        session.redo()
+        assert session.state == after_close
+    finally:
+        timer.stop()
+
+
+def test_a_call_in_an_untimed_window_opens_a_timed_block_window():
+    session = started()
+    timer = WindowTimer(session, {"steal": 3600, "block": 3600})
+    try:
+        for code in ("10", "10", "1"):
+            session.play(code)
+        session.play("5")  # the next card closes the steal window
+        session.undo()
+        assert session.state.awaiting is Awaiting.STEAL and timer.remaining() is None
+        session.press("Ben")  # a fresh event: the block window runs its countdown
+        assert session.state.awaiting is Awaiting.BLOCK and timer.remaining() > 3000
     finally:
         timer.stop()
 

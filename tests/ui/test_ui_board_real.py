@@ -43,7 +43,6 @@ def test_adult_variation_no_playable_card(driver):
     assert adult.selected
     d.tap_id("board_setup", "board_start")
     assert d.screen == "board"
-    d.app.screen("board").ids.action.guard = 0
     d.tap_code("no_play")
     d.tap_code("card:5")
     _record, events = journal_events(d)

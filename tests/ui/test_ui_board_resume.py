@@ -31,7 +31,6 @@ def test_a_board_game_resumes_where_it_was(driver, tmp_path):
     assert RULES.state_json(d.app.session.state) == before
     assert d.app.board.card_text == before["card"].replace("sorry", "Sorry!")
     assert [b.code for b in d.buttons() if b.code.startswith("opt")]  # the options again
-    d.app.screen("board").ids.action.guard = 0
     keeper = Scorekeeper(d, 12)
     keeper.take(keeper.choose())
     d.wait_for(lambda: d.app.board.phase in ("draw", "move", "over"), "the next turn")

@@ -52,7 +52,7 @@ def test_a_setup_the_game_refuses_stays_on_the_form_with_its_sentence(driver):
     d.tap_id("board_setup", "board_start")
     assert d.screen == "board_setup"
     assert d.label("board_setup", "setup_message") == (
-        "The 1939 deck is not allowed with the adult variation")
+        "The 1939 deck is not allowed with the adult variation.")
 
 
 def test_the_rules_page_answers_the_players_two_questions(driver):
@@ -83,7 +83,6 @@ def test_why_is_spoken_when_the_voice_is_on(driver, tmp_path):
                                     options))
     d = driver(board_door=door, voice=Voice(str(command)))
     d.app.show("board")
-    d.app.screen("board").ids.action.guard = 0
     d.app.board.refresh()
     d.frames(3)
     d.tap_code("why0")

@@ -29,7 +29,6 @@ def start_by_touch(d, names, edition, *, companion_draws=False):
     d.tap_id("board_setup", "draws_companion" if companion_draws else "draws_real")
     d.tap_id("board_setup", "board_start")
     assert d.screen == "board", d.label("board_setup", "setup_message")
-    d.app.screen("board").ids.action.guard = 0  # the guard has its own test
     d.frames(2)
 
 

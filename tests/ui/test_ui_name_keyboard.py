@@ -119,7 +119,9 @@ def test_every_key_is_at_least_48_px_on_a_portrait_480x800_screen(driver):
         for accents in (False, True):
             name.ids.keyboard.accents = accents
             d.frames(3)
-            assert name.ids.keyboard.units < 10  # the ten-key rows are split in two
+            # the rows too wide for 48 px keys across 480 px are split in two
+            assert name.ids.keyboard.units <= 10
+            assert len(name.ids.keyboard.children) > 4 or accents
             small = [(b.code, tuple(b.size)) for b in keys(d)
                      if b.width < MIN_TARGET_PX or b.height < MIN_TARGET_PX]
             assert small == []

@@ -34,7 +34,7 @@ def test_take2_that_would_overfill_a_hand_warns(driver):
         d.tap_code(card)
     assert d.label("table", "alert_label") == ""
     d.tap_code("take2")  # Ana holds 7 already: 2 more would make 9
-    assert d.label("table", "alert_label") == "Ana would hold 8 cards: take none"
+    assert d.label("table", "alert_label") == "Ana would hold 8 cards: take none."
     d.tap_code("0")
     assert d.label("table", "alert_label") == ""
 
@@ -53,7 +53,7 @@ def test_the_draw_pile_count_and_the_reshuffle_notice(driver):
             break
     assert d.app.session.state.reshuffles == 1
     assert d.label("table", "alert_label") == (
-        "Shuffle the old piles now: they are the new draw pile"
+        "Shuffle the old piles now: they are the new draw pile."
     )
     assert d.label("table", "draw_label") == f"Draw pile: {d.app.session.state.draw_pile}"
 
@@ -63,10 +63,10 @@ def test_a_window_closed_by_its_timer_reaches_the_screen(driver):
     setup_by_touch(d, ["Ana", "Ben", "Cy"], pawns=4, variant="standard")
     for card in ("10", "10", "1"):
         d.tap_code(card)
-    assert d.app.screen("table").ids.pad_manager.current == "window"
+    assert d.app.screen("table").window_shown
     d.wait_for(
         lambda: "Cy keeps the round" in d.label("table", "message_label"),
         "the timer closing the steal window",
     )
-    assert d.app.screen("table").ids.pad_manager.current == "pad"
+    assert not d.app.screen("table").window_shown
     assert d.app.session.state.progress == (0, 0, 1)

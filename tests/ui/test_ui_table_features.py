@@ -26,7 +26,7 @@ def test_laptop_keys_are_the_players_sorry_buttons(driver):
     setup_by_touch(d, ["Ana", "Ben", "Cy"], pawns=4, variant="standard")
     Window.dispatch("on_key_down", 50, 0, "2", [])  # no window: "no SORRY! now"
     d.frames(2)
-    assert d.label("table", "message_label") == "No SORRY! now (Ben)"
+    assert d.label("table", "message_label") == "No SORRY! now (Ben)."
     reach_21(d)  # Cy reached 21
     Window.dispatch("on_key_down", 50, 0, "2", [])
     d.wait_for(
@@ -89,12 +89,12 @@ def test_language_switches_everything_at_once(driver):
         if isinstance(text, str) and d.visible(w):
             assert not any(word in text for word in english), text
     d.tap_id("table", "redo_button")  # refusals are French too
-    assert d.label("table", "message_label") == "Il n'y a rien à rétablir"
+    assert d.label("table", "message_label") == "Il n'y a rien à rétablir."
     d.tap_code("play2")
     d.tap_code("switch")
     assert d.label("table", "message_label") == (
         "Ben doit encore 2 carte(s) numéro pour Jouez-en 2 : notez une carte numéro ou "
-        "terminez le Jouez-en 2"
+        "terminez le Jouez-en 2."
     )
 
 
@@ -187,6 +187,7 @@ def test_a_mistaken_new_game_is_one_tap_to_take_back(driver, tmp_path):
     d.tap_id("table", "menu_button")
     d.tap_id("menu", "menu_new_game")  # this time for real
     d.tap_id("start", "start_button")
+    d.tap_code("confirm_give_up")  # a running game is given up only when told so
     assert d.screen == "table" and d.app.session.state.total == 0
     games = {g.game_id: g for g in d.app.journal.games()}
     assert games[old_id].abandoned and not games[d.app.session.game_id].abandoned

@@ -46,12 +46,12 @@ def test_refusals_reached_by_touch_read_in_french_with_their_facts():
     decides = refused(lambda: session.play("4"))  # closing would make Ana win
     said = {exc.code: refusal(exc, "fr") for exc in (no_game, owed, nothing, decides)}
     assert said == {
-        "no_game": "Aucune partie n'est ouverte : commencez une nouvelle partie",
+        "no_game": "Aucune partie n'est ouverte : commencez une nouvelle partie.",
         "play2_owed": "Ana doit encore 2 carte(s) numéro pour Jouez-en 2 : notez une carte "
-                      "numéro ou terminez le Jouez-en 2",
-        "nothing_to_redo": "Il n'y a rien à rétablir",
+                      "numéro ou terminez le Jouez-en 2.",
+        "nothing_to_redo": "Il n'y a rien à rétablir.",
         "window_decides": "La fenêtre SORRY! ouverte décide de la partie : fermez-la avant "
-                          "de noter une autre carte",
+                          "de noter une autre carte.",
     }
     assert refusal(owed, "en").startswith("Ana owes 2 number cards for Play 2")
 
@@ -77,3 +77,13 @@ def test_undo_and_redo_say_what_they_take_back_in_both_languages():
     session.undo()
     assert undo_says("en") == "Cy played 1"
     assert undo_says("fr") == "Cy a joué 1"
+
+
+def test_messages_become_full_sentences_and_names_keep_their_case():
+    from ui.wording import sentence, sentences
+
+    assert sentences(["ana blocked the steal", "ana keeps the round"]) == (
+        "ana blocked the steal. ana keeps the round.")
+    assert sentence("Cy a atteint 21 !") == "Cy a atteint 21 !"
+    assert sentence("Which one?") == "Which one?"
+    assert sentence("  ") == ""

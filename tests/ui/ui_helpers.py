@@ -1,6 +1,11 @@
 """Driving the real app by touch: find a widget on screen, touch its centre, let frames
 render, wait for conditions (never for time). Also the screen checks: no blank frame,
-no text larger than its box."""
+no text larger than its box.
+
+Pacing: the touch guard (ui.touchguard) ignores a touch within 350 ms of a layer change,
+so the Driver gives it a manual clock and every `tap` first moves it on by a human pace
+(1 s): ordinary tests never meet the guard; `tap(w, after=0.15)` is a fast second tap.
+"""
 
 from __future__ import annotations
 
@@ -26,10 +31,12 @@ from kivy.uix.widget import Widget  # noqa: E402
 from companion.journal import Journal  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
 from ui.prefs import UiSettings  # noqa: E402
+from ui.touchguard import guard  # noqa: E402
 from ui.voice import Voice  # noqa: E402
 from ui.widgets import TapButton  # noqa: E402
 
 LONG_WINDOW = 3600.0  # windows never expire on their own during a test
+HUMAN_PACE = 1.0  # seconds between two taps of a scorekeeper in no hurry
 WAIT_SECONDS = 20.0
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "screenshots"
@@ -68,16 +75,38 @@ def make_app(
     )
 
 
+class ManualClock:
+    """The touch guard's clock in tests: it moves only when told (`advance`)."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        assert seconds >= 0, seconds
+        self.now += seconds
+
+
+_REAL_CLOCK = guard.clock
+_RUNNING: list[Driver] = []  # started and not stopped, oldest first
+
+
 class Driver:
     """One running app in the test's window."""
 
     def __init__(self, app: CompanionApp) -> None:
         self.app = app
         self.stopped = False
+        self.clock = ManualClock()
 
     # --- life ---
 
     def start(self) -> None:
+        _RUNNING.append(self)
+        guard.clock = self.clock
+        guard.reset()
         if Window not in EventLoop.event_listeners:
             Window.register()
         Window.initialized = True
@@ -98,6 +127,10 @@ class Driver:
             app.journal.close()
         App._running_app = None
         EventLoop.touches.clear()
+        if self in _RUNNING:  # the guard goes back to the newest app still running
+            _RUNNING.remove(self)
+            guard.clock = _RUNNING[-1].clock if _RUNNING else _REAL_CLOCK
+            guard.reset()
 
     # --- frames and waiting ---
 
@@ -159,14 +192,28 @@ class Driver:
         assert len(found) == 1, f"expected one visible button {code or text!r}, found {found}"
         return found[0]
 
-    def tap(self, widget: Widget) -> None:
-        """A finger down and up on the widget's centre, in window coordinates."""
+    def tap(self, widget: Widget, after: float = HUMAN_PACE) -> None:
+        """A finger down and up on the widget's centre, in window coordinates, `after`
+        seconds (on the guard's clock) after whatever happened last."""
         assert widget.get_root_window() is not None, f"{widget} is not on screen"
-        x, y = widget.to_window(*widget.center)
+        self.tap_at(*widget.to_window(*widget.center), after=after)
+
+    def tap_at(self, x: float, y: float, after: float = HUMAN_PACE) -> None:
+        """A finger down and up at a window position, whatever is there now."""
+        self.clock.advance(after)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         touch.touch_up()
         self.frames(2)
+
+    def double_tap(self, widget: Widget, gap: float = 0.15) -> tuple[float, float]:
+        """Tap the widget, then tap the same screen position again `gap` seconds later
+        (on whatever replaced it); returns the position."""
+        assert widget.get_root_window() is not None, f"{widget} is not on screen"
+        x, y = widget.to_window(*widget.center)
+        self.tap_at(x, y)
+        self.tap_at(x, y, after=gap)
+        return x, y
 
     def tap_code(self, code: str) -> None:
         self.tap(self.button(code=code))

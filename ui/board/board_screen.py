@@ -2,14 +2,14 @@
 
 Every tap goes to the BoardModel, which asks the door (the game); what is highlighted and
 listed comes from the engine's options, never from a rule of the screen's own. The action
-area (card pad, Draw, the options, game over) is rebuilt when the phase changes; touches
-that began before, or within GUARD_SECONDS after, it changed do nothing, so a double tap
-on a card never lands on the option that replaced it.
+area (card pad, Draw, the options, game over) is rebuilt when the phase changes and tells
+the app's touch guard (ui.touchguard): touches that began before, or within 350 ms
+after, it changed do nothing, so a double tap on a card never lands on the option that
+replaced it.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from kivy.app import App
@@ -23,25 +23,17 @@ from kivy.uix.scrollview import ScrollView
 
 from ui.board.board_view import BoardView  # noqa: F401  (the kv rules use it)
 from ui.board.texts import CARDS, bt, card_label
+from ui.touchguard import guard
 from ui.widgets import TapButton
-
-GUARD_SECONDS = 0.35
 
 
 class GuardBox(BoxLayout):
-    """A box whose children ignore touches that began before it last changed, or within
-    `guard` seconds after (the finger aimed at what was there before)."""
-
-    shown_at = NumericProperty(0.0)
-    guard = NumericProperty(GUARD_SECONDS)
+    """The action area: each time its content is replaced, it tells the touch guard, so
+    a finger that aimed at what was there before does nothing (every button in it is a
+    TapButton, which asks the guard)."""
 
     def mark(self) -> None:
-        self.shown_at = time.time()
-
-    def on_touch_down(self, touch: Any) -> bool:
-        if self.collide_point(*touch.pos) and touch.time_start < self.shown_at + self.guard:
-            return True  # swallowed: nothing under it reacts
-        return super().on_touch_down(touch)
+        guard.changed()
 
 
 class OptionRow(BoxLayout):
@@ -225,7 +217,7 @@ class BoardScreen(Screen):
         self.model.hint = bt("b_tap_discard", self.model.lang, name=self.model.state.get("turn"))
 
     def tap_place(self, board_key: str, touch: Any) -> None:
-        if touch.time_start < self.ids.action.shown_at and self.model.phase != "move":
+        if guard.began_before_change(touch) and self.model.phase != "move":
             return
         self.model.tap_place(board_key)
 

@@ -115,6 +115,12 @@ class BoardSetupScreen(Screen):
         return obj
 
     def start(self) -> None:
+        from ui.abandon import start_after_asking  # a running game is given up only if told
+
+        app = App.get_running_app()
+        start_after_asking(app, self._start_now)
+
+    def _start_now(self) -> None:
         app = App.get_running_app()
         error = app.start_board_game(self.setup_json(), companion_draws=self.companion_draws)
         self.message = error or ""

@@ -61,6 +61,8 @@ class GameOverScreen(Screen):
         history = [[0] * len(setup.players)] + [list(rp.progress) for rp in rounds]
         chart = self.ids.chart
         chart.goal, chart.colors = state.goal, [c.value for c in setup.colors]
+        chart.names, chart.pawns = list(setup.players), setup.pawns
+        chart.round_word = app.t("chart_round")
         chart.history = history
         grid = self.ids.stats_grid
         grid.clear_widgets()
@@ -69,7 +71,9 @@ class GameOverScreen(Screen):
             grid.add_widget(Factory.StatCell(text=text, bold=True))
         for seat, p in enumerate(stats.players):
             won = "★ " if state.winner == seat else ""
-            grid.add_widget(Factory.StatCell(text=won + p.name, font_name="Symbols"))
+            grid.add_widget(
+                Factory.StatCell(text=won + p.name, font_name="Symbols", ellipsis_ok=True)
+            )
             for value in (p.rounds_won, p.busts, p.steals):
                 grid.add_widget(Factory.StatCell(text=str(value)))
 

@@ -78,16 +78,19 @@ class HistoryScreen(PageScreen):
                 grid.add_widget(Factory.StatCell(text=text, bold=True))
             for p in leaders:
                 for value in (p.name, p.games, p.wins, p.rounds_won, p.busts, p.steals):
-                    grid.add_widget(Factory.StatCell(text=str(value)))
+                    # a long name may end in "…"; a figure never
+                    cell = Factory.StatCell(text=str(value), ellipsis_ok=value is p.name)
+                    grid.add_widget(cell)
         board_leaders(grid, app.session.leaders(board_stats)[:LEADERS_SHOWN], lang)
         for record in reversed(records[-RECENT_SHOWN:]):
             date = record.started.astimezone().strftime("%d/%m %H:%M")
             players = ", ".join(record.players)
-            line = (
-                tr("game_line", lang, date=date, players=players, winner=record.winner)
-                if record.winner
-                else tr("game_line_open", lang, date=date, players=players)
-            )
+            if record.winner:
+                line = tr("game_line", lang, date=date, players=players, winner=record.winner)
+            elif record.abandoned:  # given up for a new game: listed, never counted
+                line = tr("game_line_abandoned", lang, date=date, players=players)
+            else:
+                line = tr("game_line_open", lang, date=date, players=players)
             recent.add_widget(Factory.RecentLine(text=line))
 
 

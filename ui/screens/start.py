@@ -124,7 +124,9 @@ class StartScreen(Screen):
             self.message = refusal(exc, app.lang)
             return
         self.message = ""
-        app.start_game(setup)
+        from ui.abandon import start_after_asking  # a running game is given up only if told
+
+        start_after_asking(app, lambda: app.start_game(setup))
 
 
     def to_board(self) -> None:

@@ -1,25 +1,49 @@
 """The table screen: the total, the card pad, the players, SORRY! windows, undo/redo.
 
 Every tap goes to the session through `app.submit`, which shows a refusal's sentence;
-what the pad area shows (pad, Slide totals, flip-back targets, SORRY! window) follows
-the session's state, never a rule of its own.
+what the pad area shows (pad, Slide totals, flip-back targets) and whether the SORRY!
+window panel is up follow the session's state, never a rule of its own. The window
+panel sits over the players' column, so the card pad stays live: logging the next card
+closes the window (RULES.md, "a window closes ... when the next card is logged").
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.app import App
-from kivy.properties import ListProperty
+from kivy.properties import BooleanProperty, ListProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.games.revenge import MAX_SLIDE
+from ui.touchguard import guard
 from ui.widgets import PlayerPanel
+
+# The window panel's ids, reachable from the table screen's ids as before.
+WINDOW_IDS = ("window_title", "window_detail", "countdown", "press_grid", "window_close")
+
+
+class WindowPanel(BoxLayout):
+    """The SORRY! window (title, countdown, one button per player who may call or
+    block, and "No one calls" / "No block"); its looks are <WindowPanel> in table.kv,
+    its place is set where the table screen's rule puts it. It takes every touch that
+    lands on it, so nothing under it reacts."""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return bool(super().on_touch_down(touch)) or self.collide_point(*touch.pos)
 
 
 class TableScreen(Screen):
     flip_choices = ListProperty([])
+    window_shown = BooleanProperty(False)  # the window panel is up
 
     def on_kv_post(self, *_: object) -> None:
         model = App.get_running_app().model
+        panel = self._window_panel = self.ids.window_panel.__self__  # kept: ids are weak
+        for wid in WINDOW_IDS:
+            self.ids[wid] = panel.ids[wid]
+        self.remove_widget(panel)  # up only while a window is open
         model.bind(
             players=self._sync_players,
             awaiting=self._follow_awaiting,
@@ -46,14 +70,21 @@ class TableScreen(Screen):
         for panel, p in zip(reversed(grid.children), players, strict=True):
             panel.name, panel.color_name = p["name"], p["color"]
             panel.hand, panel.is_turn, panel.homes = p["hand"], p["is_turn"], p["homes"]
+            panel.progress, panel.goal, panel.laps = p["progress"], p["goal"], p["laps"]
 
     def _follow_awaiting(self, *_: object) -> None:
-        """A SORRY! window takes the pad area; when it closes, the pad comes back."""
-        pads = self.ids.pad_manager
-        if self.app.model.awaiting in ("steal", "block"):
-            pads.current = "window"
-        elif pads.current == "window":
-            pads.current = "pad"
+        """A SORRY! window puts its panel over the players' column; the pad stays. The
+        panel coming or going is a change under the finger (ui.touchguard)."""
+        shown = self.app.model.awaiting in ("steal", "block")
+        if shown == self.window_shown:
+            return
+        panel = self._window_panel
+        if shown:
+            self.add_widget(panel)
+        else:
+            self.remove_widget(panel)
+        self.window_shown = shown
+        guard.changed()
 
     def show_pad(self) -> None:
         self.ids.pad_manager.current = "pad"

@@ -1,0 +1,170 @@
+"""Geometry checks on the widget tree at any window size, and pictures of a screen.
+
+Kivy has one window per process; the offscreen SDL window takes a new `Window.size` in
+process (its layout follows at the next frames), but its drawing surface keeps the size
+it was opened with, so pictures are drawn into an Fbo of the window's size instead of
+read back from the window. Every size runs in this one process, one after the other.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kivy.core.image import Image as CoreImage
+from kivy.core.window import Window
+from kivy.graphics import ClearBuffers, ClearColor, Fbo, Scale, Translate
+from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+from ui_helpers import REPO
+
+from ui.app import BACKGROUND
+from ui.layout import DISPLAYS, MIN_TARGET_PX, MIN_TEXT_PX
+from ui.widgets import FitLabel, TapButton
+
+SIZES = list(DISPLAYS)
+SCRATCH = REPO / "screenshots"  # what a test run draws; `make screenshots` copies it to docs
+
+
+def size_id(size: tuple[int, int]) -> str:
+    return f"{size[0]}x{size[1]}"
+
+
+def resize(d: Any, size: tuple[int, int]) -> None:
+    """Give the window `size` and let the layout and the fitted fonts settle."""
+    Window.size = size
+    d.wait_for(lambda: tuple(Window.size) == tuple(size), f"the window at {size}")
+    d.frames(3)
+
+
+def window_rect(w: Widget) -> list[float]:
+    """The widget's rectangle in window coordinates, cut to any ScrollView it is seen
+    through (what scrolls is seen through its view only)."""
+    x, y = w.to_window(w.x, w.y)
+    rect = [x, y, x + w.width, y + w.height]
+    node = w.parent
+    while node is not None and node is not Window:
+        if isinstance(node, ScrollView):
+            sx, sy = node.to_window(node.x, node.y)
+            rect = [
+                max(rect[0], sx),
+                max(rect[1], sy),
+                min(rect[2], sx + node.width),
+                min(rect[3], sy + node.height),
+            ]
+        node = node.parent
+    return rect
+
+
+def _shown(d: Any, w: Widget) -> bool:
+    r = window_rect(w)
+    return d.visible(w) and r[2] - r[0] > 1 and r[3] - r[1] > 1
+
+
+def _texts_and_targets(d: Any, extra: tuple[type, ...] = ()) -> list[tuple[Widget, list[float]]]:
+    kinds = (TapButton, *extra)
+    return [
+        (w, window_rect(w))
+        for w in d.widgets()
+        if (isinstance(w, kinds) or (isinstance(w, Label) and w.text.strip())) and _shown(d, w)
+    ]
+
+
+def _name(w: Widget) -> str:
+    return f"{type(w).__name__} {getattr(w, 'text', '')!r}"
+
+
+def overlaps(d: Any, extra: tuple[type, ...] = ()) -> list[str]:
+    """Pairs of visible texts and buttons (and widgets of `extra` types) that cover
+    each other, a widget and what it holds aside."""
+    items = _texts_and_targets(d, extra)
+    bad = []
+    for i, (a, ra) in enumerate(items):
+        for b, rb in items[i + 1 :]:
+            if a in b.walk_reverse() or b in a.walk_reverse():
+                continue
+            if a.parent is b or b.parent is a:
+                continue
+            dx = min(ra[2], rb[2]) - max(ra[0], rb[0])
+            dy = min(ra[3], rb[3]) - max(ra[1], rb[1])
+            if dx > 1 and dy > 1:
+                bad.append(f"{_name(a)} over {_name(b)}")
+    return bad
+
+
+def outside(d: Any) -> list[str]:
+    """Visible texts and buttons that reach beyond the window."""
+    w, h = Window.size
+    return [
+        f"{_name(x)} at {[round(v) for v in r]}"
+        for x, r in _texts_and_targets(d)
+        if r[0] < -1 or r[1] < -1 or r[2] > w + 1 or r[3] > h + 1
+    ]
+
+
+def small_targets(d: Any) -> list[str]:
+    """Visible buttons smaller than a fingertip (48x48 px)."""
+    return [
+        f"{_name(b)} {[round(v) for v in b.size]}"
+        for b in d.buttons()
+        if _shown(d, b) and (b.width < MIN_TARGET_PX - 0.5 or b.height < MIN_TARGET_PX - 0.5)
+    ]
+
+
+def small_texts(d: Any) -> list[str]:
+    """Visible texts drawn below 14 px."""
+    return [
+        f"{_name(w)} at {w.font_size:.1f} px"
+        for w, _r in _texts_and_targets(d)
+        if isinstance(w, Label) and w.text.strip() and float(w.font_size) < MIN_TEXT_PX - 0.5
+    ]
+
+
+def clipped(d: Any) -> list[str]:
+    """Texts cut with an ellipsis because they do not fit even at 14 px (allowed only
+    where `ellipsis_ok`: player names)."""
+    return [
+        f"{_name(w)} in {[round(v) for v in w.size]}"
+        for w, _r in _texts_and_targets(d)
+        if isinstance(w, FitLabel) and w.clipped and not w.ellipsis_ok
+    ]
+
+
+def problems(d: Any, extra: tuple[type, ...] = ()) -> list[str]:
+    """Everything wrong with the screen as drawn now, in words."""
+    found = [f"overflows: {t}" for t in d.overflowing_labels()]
+    found += [f"overlap: {t}" for t in overlaps(d, extra)]
+    found += [f"outside the window: {t}" for t in outside(d)]
+    found += [f"target under 48 px: {t}" for t in small_targets(d)]
+    found += [f"text under 14 px: {t}" for t in small_texts(d)]
+    found += [f"cut with an ellipsis: {t}" for t in clipped(d)]
+    return found
+
+
+def picture(d: Any, path: Path) -> Path:
+    """The whole window as the user sees it (screens and the app's background), drawn
+    into an Fbo of the window's size and saved as a PNG."""
+    d.wait_for(
+        lambda: not any(b.state == "down" for b in d.buttons()), "tapped buttons to be released"
+    )
+    d.frames(2)
+    root = d.app.root
+    path.parent.mkdir(parents=True, exist_ok=True)
+    width, height = Window.size
+    index = Window.canvas.indexof(root.canvas)
+    if index > -1:
+        Window.canvas.remove(root.canvas)
+    fbo = Fbo(size=(width, height), with_stencilbuffer=True)
+    with fbo:
+        ClearColor(*BACKGROUND)
+        ClearBuffers()
+        Scale(1, -1, 1)
+        Translate(0, -height, 0)
+    fbo.add(root.canvas)
+    fbo.draw()
+    CoreImage(fbo.texture).save(str(path), flipped=False)
+    fbo.remove(root.canvas)
+    if index > -1:
+        Window.canvas.insert(index, root.canvas)
+    return path
