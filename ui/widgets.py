@@ -416,6 +416,8 @@ class OnScreenKeyboard(BoxLayout):
                 self._build()
 
     def _build(self, *_: object) -> None:
+        if self.children:
+            guard.changed()  # other keys where the finger aimed (the accents' page)
         self.clear_widgets()
         for row in self._rows():
             line = Factory.KeyRow()

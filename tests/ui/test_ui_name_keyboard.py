@@ -132,3 +132,17 @@ def test_every_key_is_at_least_48_px_on_a_portrait_480x800_screen(driver):
     finally:
         Window.size = size
         d.wait_for(lambda: tuple(Window.size) == size, "the window back to its size")
+
+
+def test_a_fast_second_tap_on_the_accents_key_types_nothing(driver):
+    """The accents' page replaces the letters under the finger: a tap 0.15 s later, on
+    the key now there, is what the touch guard swallows (ui.touchguard)."""
+    d = driver()
+    name = open_name(d)
+    accents = d.button(code="ACCENTS")
+    d.tap(accents)
+    assert name.ids.keyboard.accents
+    d.tap(d.button(code="É"), after=0.15)  # the finger was already on its way
+    assert name.text == ""
+    d.tap(d.button(code="É"))  # at a human pace it types
+    assert name.text == "É" and not name.ids.keyboard.accents
