@@ -15,10 +15,13 @@ True
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
+from companion.glyphs import missing
+
 MAX_QUOTED = 80  # characters of outside input a message repeats
-MAX_NAME = 40  # characters of a player's name
+MAX_NAME = 16  # letters of a player's name: what the screen shows in 14 px at 800x480
 
 
 def escape(text: str) -> str:
@@ -69,14 +72,32 @@ def name_problem(name: str) -> str | None:
     """Why `name` cannot be a player's name, or None when it can.
 
     Names are shown on screen, spoken, printed in terminals and stored as UTF-8 JSON: they
-    must be valid Unicode (no lone surrogates), without control or format characters.
+    must be valid Unicode (no lone surrogates), without control or format characters, at
+    most MAX_NAME characters, and every character must be one the screen's font draws
+    (companion.glyphs): an emoji or a CJK name would otherwise show as boxes.
+
+    >>> name_problem("Zoé") is None
+    True
+    >>> name_problem("Li \u674e")
+    'has a character the screen cannot draw (U+674E); use letters, digits and spaces'
     """
     if len(name) > MAX_NAME:
         return f"is {len(name)} characters long; use at most {MAX_NAME}"
+    return _short_name_problem(name)
+
+
+@functools.lru_cache(maxsize=256)  # a game repeats its few names in every event
+def _short_name_problem(name: str) -> str | None:
+    """name_problem for a name of at most MAX_NAME characters (so the cache stays small)."""
     for ch in name:
         category = unicodedata.category(ch)
         if category == "Cs":
             return "is not valid Unicode text"
         if category == "Cc" or (category == "Cf" and ch != "\u200d"):
             return "contains a control character; use letters, digits and spaces"
+    undrawable = missing(name)
+    if undrawable:
+        codes = ", ".join(f"U+{ord(ch):04X}" for ch in undrawable[:3])
+        many = "characters" if len(undrawable) > 1 else "a character"
+        return f"has {many} the screen cannot draw ({codes}); use letters, digits and spaces"
     return None

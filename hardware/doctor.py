@@ -166,3 +166,40 @@ def table(checks: list[Check]) -> str:
     if fixes:
         lines += ["", "to fix:"] + [f"  {c.name}: {c.fix}" for c in fixes]
     return "\n".join(lines)
+
+
+# --- the same checks for the running app's Hardware page ---
+
+# What to do about a part's live status (hardware.status.StatusKind values), in the
+# doctor's words: the Hardware page shows them under the part's own detail.
+STATUS_FIXES = {
+    ("buttons", "touch only"): "check the wiring and [gpio] pins in the configuration; "
+                               "`sorry-companion doctor --buttons` shows presses live",
+    ("ledboard", "absent"): "plug the board in, or set [ledboard] port (the simulator: "
+                            "sorry-companion ledboard-sim)",
+    ("ledboard", "reconnecting"): "check the USB cable; the app keeps looking for the board",
+    ("ledboard", "gave up"): "check that it is the HOME LED board with PAWNLED/1 firmware "
+                             "(`sorry-companion doctor` shows its answer)",
+}
+STATUS_RESULTS = {"off": "off", "ready": "ok", "connected": "ok"}  # any other kind: "warn"
+
+
+def status_check(part: str, kind: str, detail: str) -> Check:
+    """A running part's live status as a doctor's Check. The app holds the buttons' pins
+    and the board's port, so the page does not open them a second time."""
+    return Check(part, STATUS_RESULTS.get(kind, "warn"), detail or kind,
+                 STATUS_FIXES.get((part, kind), ""))
+
+
+def app_checks(config: Config, statuses: dict[str, tuple[str, str]]) -> list[Check]:
+    """The doctor's table for the running app: its configuration, the buttons and LED
+    board from their live statuses (part: (kind, detail)), the voice and the display."""
+    where = str(config.source) if config.source else "no file: the defaults"
+    checks = [Check("config", "ok", where)]
+    for part in ("buttons", "ledboard"):
+        if part in statuses:
+            checks.append(status_check(part, *statuses[part]))
+        else:
+            checks.append(Check(part, "warn", "not started yet", "wait a moment"))
+    checks += [check_voice(config.voice), check_display()]
+    return checks

@@ -59,6 +59,7 @@ SCREENS = {
     "history": ("pages.kv", "ui.screens.pages", "HistoryScreen"),
     "rules": ("pages.kv", "ui.screens.pages", "RulesScreen"),
     "settings": ("pages.kv", "ui.screens.pages", "SettingsScreen"),
+    "hardware": ("pages.kv", "ui.screens.pages", "HardwareScreen"),
 }
 SCREENS.update(BOARD_SCREENS)
 BACKGROUND = (0.09, 0.10, 0.12, 1)
@@ -153,7 +154,8 @@ class CompanionApp(App):
         self._show_status()
 
     def _show_status(self, *_: Any) -> None:
-        """The status line: "saving" while durability lags, then the hardware's status."""
+        """The status line: "saving" while durability lags, then the hardware's status in a
+        few words (the details are on the Hardware page)."""
         parts = [tr("saving", self.lang)] if self._saving else []
         parts += [self.link.status] if self.link.status else []
         self.status = "  ·  ".join(parts)

@@ -1,5 +1,6 @@
 """The table's SORRY! buttons and LED board as the screen sees them: started once, their
-statuses handed over to the Kivy thread, shown in one short line, closed at the end.
+statuses handed over to the Kivy thread, shown in a few words on the status line and in
+full (with what to fix, from the doctor's checks) on the Hardware page, closed at the end.
 
 `hardware` is imported only here and only when starting, so a machine without gpiozero
 or pyserial (or with a broken device) still runs the touch app, saying why.
@@ -14,8 +15,11 @@ from kivy.clock import Clock
 from kivy.event import EventDispatcher
 from kivy.properties import StringProperty
 
+from companion.config import Config
 from companion.session import Session
 from ui.wording import status_text
+
+NO_HARDWARE = "started with --no-hardware: touch only"
 
 
 class HardwareLink(EventDispatcher):
@@ -44,7 +48,7 @@ class HardwareLink(EventDispatcher):
     def start(self) -> None:
         """Buttons and LED board if this machine has them; else touch only, saying why."""
         if not self.enabled:
-            self._set("hardware", "touch only", "--no-hardware")
+            self._set("hardware", "off", NO_HARDWARE)
             return
         try:
             from hardware import start_table_hardware
@@ -57,7 +61,7 @@ class HardwareLink(EventDispatcher):
                 board_draws=self.board_draws,
             )
         except Exception as exc:  # any failure here must leave a playable touch app
-            self._set("hardware", "touch only", str(exc) or type(exc).__name__)
+            self._set("hardware", "gave up", str(exc) or type(exc).__name__)
 
     def _from_hardware_thread(self, status: Any) -> None:
         """A hardware.Status, called from hardware threads: hand it to the Kivy thread."""
@@ -75,6 +79,24 @@ class HardwareLink(EventDispatcher):
             status_text(part, kind, detail, self.lang)
             for part, (kind, detail) in self._parts.items()
         )
+
+    def checks(self) -> list[dict[str, str]]:
+        """The Hardware page's rows (name, result, detail, fix), from the doctor's checks:
+        the buttons and LED board as they are now, the configuration, voice and display."""
+        from hardware.doctor import app_checks
+
+        config = self.config if isinstance(self.config, Config) else Config()
+        statuses = dict(self._parts)
+        whole = statuses.pop("hardware", None)  # not started at all: both parts say why
+        if whole is not None:
+            kind, detail = whole
+            fix = "start the app without --no-hardware" if kind == "off" else ""
+            for part in ("buttons", "ledboard"):
+                statuses[part] = (kind, f"{detail}; {fix}" if fix else detail)
+        return [
+            {"name": c.name, "result": c.result, "detail": c.detail, "fix": c.fix}
+            for c in app_checks(config, statuses)
+        ]
 
     def set_brightness(self, brightness: int) -> None:
         """The LED board's new brightness, from the settings screen."""

@@ -3,30 +3,113 @@ Kivy is first imported, so this module imports it only inside `launch`."""
 
 from __future__ import annotations
 
+import ctypes.util
+import logging
 import os
+import sys
+import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 WIDTH, HEIGHT = 800, 480
+MTDEV_MODULE = "kivy.input.providers.mtdev"
+# What Kivy writes into [input] by itself on Linux: replaced by the platform's own choice.
+KIVY_DEFAULT_INPUT = {"mouse": "mouse", "%(name)s": "probesysfs"}
+
+
+def on_raspberry_pi() -> bool:
+    """True on a Raspberry Pi (its device tree says so); the doctor has the same test."""
+    try:
+        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def kivy_config_file() -> Path:
+    """Where Kivy keeps its own config.ini: $KIVY_HOME, else ~/.kivy (as kivy/__init__)."""
+    home = os.environ.get("KIVY_HOME")
+    return Path(os.path.expanduser(home) if home else os.path.expanduser("~/.kivy")) / "config.ini"
+
+
+def input_providers(*, pi: bool, mtdev: bool) -> dict[str, str]:
+    """Kivy's [input] for this platform. The Pi's touchscreen is read from its event
+    device (mtdev, or hidinput without libmtdev) and nothing else: SDL's mouse would
+    deliver every tap a second time. A desktop has the mouse only (no probing of
+    /dev/input, which a desktop user cannot read anyway), and no red dots."""
+    if pi:
+        return ({"mtdev_%(name)s": "probesysfs,provider=mtdev"} if mtdev
+                else {"hid_%(name)s": "probesysfs,provider=hidinput"})
+    return {"mouse": "mouse,multitouch_on_demand"}
+
+
+def _without_mtdev_provider() -> None:
+    """Kivy's input package imports its mtdev provider on every Linux start, and without
+    libmtdev (most desktops) that import logs an OSError traceback. The provider cannot
+    work without the library anyway: an empty module stands in for it, so the import is
+    quiet and the provider simply is not there."""
+    if MTDEV_MODULE not in sys.modules:
+        stub = types.ModuleType(MTDEV_MODULE, "mtdev is not installed: no mtdev provider")
+        sys.modules[MTDEV_MODULE] = stub
 
 
 def prepare_kivy(*, fullscreen: bool, size: tuple[int, int] = (WIDTH, HEIGHT)) -> None:
     """Environment and Config for Kivy: our own argv, a window of `size` (800x480: the
-    Pi's 7-inch screen) or full screen at the real screen's size, and no red multitouch
-    dots from the mouse. The window may be resized: the screens follow its shape
-    (ui/layout.py)."""
+    Pi's 7-inch screen) or full screen at the real screen's size, the input providers
+    of this platform, and Kivy's own config.ini written once, quietly, when there is
+    none (Kivy itself would log an "upgrade" from version 0 with two warnings). The
+    window may be resized: the screens follow its shape (ui/layout.py)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
-    from kivy.config import Config
-
+    mtdev = ctypes.util.find_library("mtdev") is not None
+    if not mtdev:
+        _without_mtdev_provider()
+    config_file = kivy_config_file()
+    first = not config_file.exists() or "KIVY_USE_DEFAULTCONFIG" in os.environ
+    quiet = first and "KIVY_NO_CONFIG" not in os.environ
+    if quiet:  # Kivy builds its defaults without reading, warning or writing
+        os.environ["KIVY_NO_CONFIG"] = "1"
+        # and without its "Upgrading from 0 to 1" debug line: Kivy's logger shows
+        # everything until config.ini's log_level (info) is read
+        logging.getLogger("kivy").setLevel(logging.INFO)
+    try:
+        from kivy.config import Config
+    finally:
+        if quiet:
+            del os.environ["KIVY_NO_CONFIG"]
+    if quiet and "KIVY_USE_DEFAULTCONFIG" not in os.environ:
+        _write_kivy_config(Config, config_file)
+    current = dict(Config.items("input"))
+    if current == KIVY_DEFAULT_INPUT or not current:  # anything else was chosen by hand
+        for option in current:
+            Config.remove_option("input", option)
+        for option, value in input_providers(pi=on_raspberry_pi(), mtdev=mtdev).items():
+            Config.set("input", option, value)
     Config.set("graphics", "width", str(size[0]))
     Config.set("graphics", "height", str(size[1]))
     Config.set("graphics", "resizable", "1")
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     Config.set("graphics", "multisamples", "0")  # big flat shapes need no antialiasing
-    Config.set("input", "mouse", "mouse,multitouch_on_demand")
     Config.set("kivy", "exit_on_escape", "0")
+
+
+def _write_kivy_config(config: Any, path: Path) -> None:
+    """Kivy's own defaults (the current config_version), written once as Kivy would,
+    so the next start reads them without an upgrade. Nothing of this app's is in it:
+    the window size and input are set in memory at every start."""
+    import shutil
+
+    from kivy import kivy_data_dir
+
+    try:
+        (path.parent / "mods").mkdir(parents=True, exist_ok=True)
+        icons = path.parent / "icon"
+        if not icons.exists():
+            shutil.copytree(Path(kivy_data_dir) / "logo", icons)
+        config.filename = str(path)
+        config.write()
+    except OSError:
+        pass  # a read-only home: Kivy's defaults in memory serve as well
 
 
 def build_app(

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import WINDOW_SECONDS, read_small_file
+from companion.games import name_problem
 from companion.games.revenge import MAX_PAWNS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
@@ -79,8 +80,8 @@ class Choices:
             out.variant = "long" if data.get("variant") == "long" else "standard"
             out.known_names = [str(n) for n in data.get("known_names", [])][:MAX_KNOWN_NAMES]
         # a hand-edited file may hold names the setup refuses: start from the valid ones
-        out.players = [p for p in out.players if p.isprintable() and len(p) <= 40]
-        out.known_names = [n for n in out.known_names if n.isprintable() and len(n) <= 40]
+        out.players = [p for p in out.players if p.strip() and name_problem(p) is None]
+        out.known_names = [n for n in out.known_names if n.strip() and name_problem(n) is None]
         return out
 
     def remember(

@@ -12,7 +12,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.graphics import Color, Line, Rectangle
-from kivy.metrics import sp
+from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
@@ -334,33 +334,121 @@ class PlayerPanel(BoxLayout):
             card.color_name = self.color_name
 
 
+# The letter keys, by their code (the capital letter): shown in lower case unless shifted.
 KEY_ROWS = {
-    "en": ("QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM-'"),
-    "fr": ("AZERTYUIOP", "QSDFGHJKLM", "WXCVBN-'"),
+    "en": ("QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-"),
+    "fr": ("AZERTYUIOP", "QSDFGHJKLM", "WXCVBN'-"),
 }
-EXTRA_KEYS = ("É", "È", "Ë", "Ç", "SPACE", "BACK")
-KEY_LABELS = {"SPACE": "␣", "BACK": "⌫"}
+# Every accented letter French names need (issue 13), on their own page of the keyboard.
+ACCENT_ROWS = ("ÉÈÊËÀÂÇŒ", "ÎÏÔÛÙÜÆÑ", "'-")
+QUICK_ACCENTS = "ÉÈÇ"  # the commonest, also beside the space bar of the letters' page
+# Keys that are not letters: their labels (in the Symbols font) and widths in key units.
+KEY_LABELS = {"SPACE": "␣", "BACK": "⌫", "SHIFT": "⇧", "CAPS": "⇪", "ACCENTS": "àé",
+              "LETTERS": "abc"}
+KEY_WIDTHS = {"SPACE": 3.0, "BACK": 1.5, "SHIFT": 1.5, "CAPS": 1.5, "ACCENTS": 1.5,
+              "LETTERS": 1.5}
+
+
+KEY_MIN = dp(48)  # the smallest key, either way
+
+
+def _split(row: list[str], units: int) -> list[list[str]]:
+    """`row` as it is when its keys fit in `units` key units, else in as few rows of
+    about equal length as do."""
+    width = sum(KEY_WIDTHS.get(key, 1.0) for key in row)
+    if width <= units:
+        return [row]
+    parts = math.ceil(width / units)
+    size = math.ceil(len(row) / parts)
+    return [row[i:i + size] for i in range(0, len(row), size)]
 
 
 class OnScreenKeyboard(BoxLayout):
-    """Letters for names (no physical keyboard on the table): QWERTY in English,
-    AZERTY in French, the accents French names need, space and backspace."""
+    """Letters for names (no physical keyboard on the table): QWERTY in English, AZERTY in
+    French, shift (one capital) and caps lock (all capitals), and a page with every
+    accented letter French names need. Built of TapButtons, so the touch guard covers
+    every key; each key is at least 48 px at 800x480.
+
+    Kivy's own VKeyboard was not used: its azerty layout is 15 keys wide (53 px keys at
+    800 px, 32 px at 480) and has é è ç à ù only, with ^ and ¨ as plain keys, not dead
+    keys (docs/DECISIONS.md).
+
+    A key's `code` is its letter in capitals ("A", "É") whatever it shows; on_key(code)
+    leaves the case to the name screen, which knows whether shift or caps is on."""
 
     lang = StringProperty("en")
+    upper = BooleanProperty(True)  # letters shown (and typed) as capitals
+    shift = BooleanProperty(False)
+    caps = BooleanProperty(False)
+    accents = BooleanProperty(False)  # the accented letters' page is shown
+    full = BooleanProperty(False)  # the name has its most letters: letter keys are dim
+    units = NumericProperty(12)  # key units of 48 px that fit across, 12 at most (on_size)
     __events__ = ("on_key",)
 
     def on_kv_post(self, *_: object) -> None:
-        self.on_lang()
+        self.fbind("lang", self._build)
+        self.fbind("accents", self._build)
+        for prop in ("upper", "shift", "caps", "full"):
+            self.fbind(prop, self._restyle)
+        self._build()
 
-    def on_lang(self, *_: object) -> None:
+    def _rows(self) -> list[list[str]]:
+        letters = ACCENT_ROWS if self.accents else KEY_ROWS.get(self.lang, KEY_ROWS["en"])
+        top, middle, bottom = letters
+        rows = [
+            list(top),
+            list(middle),
+            ["SHIFT", *bottom, "BACK"],
+            ["CAPS", "LETTERS", "SPACE"] if self.accents
+            else ["CAPS", "ACCENTS", *QUICK_ACCENTS, "SPACE"],
+        ]
+        return [part for row in rows for part in _split(row, self.units)]
+
+    def on_size(self, *_: object) -> None:
+        """How many key units of 48 px fit across; fewer than a row needs (a portrait
+        screen, 480 px wide) splits the longer rows in two, and the keys grow taller."""
+        gap = float(self.children[0].spacing) if self.children else dp(4)  # KeyRow's
+        fit = int((self.width + gap) / (KEY_MIN + gap)) if self.width > 1 else 12
+        units = max(5, min(12, fit))
+        if units != self.units:
+            self.units = units
+            if self.children:
+                self._build()
+
+    def _build(self, *_: object) -> None:
+        if self.children:
+            guard.changed()  # other keys where the finger aimed (the accents' page)
         self.clear_widgets()
-        for row in (*KEY_ROWS.get(self.lang, KEY_ROWS["en"]), EXTRA_KEYS):
+        for row in self._rows():
             line = Factory.KeyRow()
             for key in row:
-                button = Factory.KeyButton(code=key, text=KEY_LABELS.get(key, key))
-                button.bind(on_release=lambda b: self.dispatch("on_key", b.code))
+                button = Factory.KeyButton(code=key, size_hint_x=KEY_WIDTHS.get(key, 1.0))
+                button.bind(on_release=self._tapped)
                 line.add_widget(button)
             self.add_widget(line)
+        self._restyle()
+
+    def _restyle(self, *_: object) -> None:
+        for line in self.children:
+            for button in line.children:
+                code = button.code
+                if code in KEY_LABELS:
+                    button.text = KEY_LABELS[code]
+                    button.selected = (code == "SHIFT" and self.shift) or (
+                        code == "CAPS" and self.caps)
+                else:
+                    button.text = code if self.upper else code.lower()
+                    button.dim = self.full
+
+    def _tapped(self, button: TapButton) -> None:
+        if button.code == "ACCENTS":
+            self.accents = True
+        elif button.code == "LETTERS":
+            self.accents = False
+        else:
+            self.dispatch("on_key", button.code)
+            if self.accents and button.code.isalpha():
+                self.accents = False  # one accented letter, then back to the letters
 
     def on_key(self, key: str) -> None:
         pass

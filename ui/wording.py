@@ -152,27 +152,25 @@ def refusal(exc: CompanionError, lang: str) -> str:
     return sentence(text[:1].upper() + text[1:])
 
 
-_PARTS = {
-    "en": {"buttons": "buttons", "ledboard": "LED board", "hardware": "hardware"},
-    "fr": {"buttons": "boutons", "ledboard": "panneau LED", "hardware": "matériel"},
-}
-_KINDS_FR = {
-    "off": "éteint",
-    "ready": "prêts",
-    "touch only": "tactile seulement",
-    "absent": "absent",
-    "connected": "connecté",
-    "reconnecting": "reconnexion",
-    "gave up": "abandonné",
+STATUS_PARTS = ("buttons", "ledboard", "hardware")
+# The word for each kind of hardware.StatusKind: a locale key "hw_<part>_<word>".
+_STATUS_WORDS = {
+    "off": "off",
+    "ready": "ready",
+    "touch only": "none",  # no GPIO buttons work: touch only
+    "absent": "none",
+    "connected": "connected",
+    "reconnecting": "reconnecting",
+    "gave up": "broken",
 }
 
 
 def status_text(part: str, kind: str, detail: str, lang: str) -> str:
-    """One part's hardware status, short: "buttons: ready", "LED board: connected E661A4",
-    "buttons: touch only: <why>". The why comes from the hardware, in English."""
-    name = _PARTS.get(lang, _PARTS["en"]).get(part, part)
-    word = _KINDS_FR.get(kind, kind) if lang == "fr" else kind
-    colon = " : " if lang == "fr" else ": "  # French sets a space before the colon
-    if kind == "ready" or not detail:
-        return f"{name}{colon}{word}"
-    return f"{name}{colon}{word}{' ' if kind == 'connected' else colon}{detail}"
+    """One part's hardware status in a few words of `lang`: "Buttons: off", "LED board:
+    not found", "Boutons : introuvables". The detail (pins, USB ids, environment, how to
+    fix) is never on the status line: the Hardware page shows it (ui.screens.pages)."""
+    del detail  # for the Hardware page only
+    if part not in STATUS_PARTS:
+        part = "hardware"
+    word = _STATUS_WORDS.get(kind, "broken")
+    return tr(f"hw_{part}", lang) + tr("colon", lang) + tr(f"hw_{part}_{word}", lang)

@@ -11,8 +11,11 @@ import importlib
 
 from companion.errors import BadSetup
 from companion.rules import Rules
+from companion.safe_text import MAX_NAME, name_problem
 
-__all__ = ["DEFAULT", "get", "names"]
+# MAX_NAME and name_problem: every game's players are checked the same way, and the screen
+# (ui/) needs the same limit for its keyboard and its known names.
+__all__ = ["DEFAULT", "MAX_NAME", "get", "name_problem", "names"]
 
 DEFAULT = "revenge"  # a setup without "game" (every journal and transcript before the board game)
 _PACKAGES = {"revenge": "companion.games.revenge", "board": "companion.games.board"}

@@ -96,6 +96,7 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
         ("rules", "rules_back"),
         ("history", "history_back"),
         ("settings", "settings_back"),
+        ("hardware", "hardware_back"),
     ):
         if page == "menu":
             d.tap_id("table", "menu_button")
@@ -139,5 +140,5 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
     d.tap_id("board_menu", "board_menu_rules")
     check(d, "board-rules")
 
-    assert len(seen) == 20
+    assert len(seen) == 21
     assert not found, "\n".join(found)

@@ -44,7 +44,7 @@ def test_gpio_press_from_another_thread_reaches_the_screen(driver, monkeypatch):
     config = Config(ledboard=LedBoardConfig(enabled=False))
     d = driver(config=config, start_hardware=True)
     try:
-        d.wait_for(lambda: "buttons: ready" in d.app.status, "the buttons' status")
+        d.wait_for(lambda: "Buttons: ready" in d.app.status, "the buttons' status")
         setup_by_touch(d, ["Ana", "Ben", "Cy"], pawns=4, variant="standard")
         reach_21(d)
         ben = Device.pin_factory.pin(config.gpio.pins[1])

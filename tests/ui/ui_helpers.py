@@ -294,3 +294,24 @@ def pixel_spread(path: Path) -> float:
 def image_size(path: Path) -> tuple[int, int]:
     image = CoreImage.load(str(path), keep_data=True)
     return image.width, image.height
+
+
+# --- issue 13: the name keyboard (helper C) ---
+
+
+def type_exact(d: Driver, text: str) -> None:
+    """On the name screen, type `text` letter for letter as a person would: shift for a
+    capital the keyboard would not give by itself, shift again for a small letter where it
+    would, the accents' page for an accented letter it does not show."""
+    screen = d.app.screen("name")
+    keyboard = screen.ids.keyboard
+    for ch in text:
+        if ch == " ":
+            d.tap_code("SPACE")
+            continue
+        code = ch.upper()
+        if ch.isalpha() and ch.isupper() != (screen.shift or screen.caps):
+            d.tap_code("SHIFT")
+        if not d.buttons(code=code):
+            d.tap_code("LETTERS" if keyboard.accents else "ACCENTS")
+        d.tap_code(code)

@@ -16,7 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.config import BRIGHTNESS, WINDOW_SECONDS
-from ui.i18n import tr
+from ui.i18n import table, tr
 
 LEADERS_SHOWN = 6
 RECENT_SHOWN = 4
@@ -135,3 +135,59 @@ class SettingsScreen(PageScreen):
         if "brightness" in changes:
             app.link.set_brightness(app.settings.brightness)
         self.note = tr("settings_saved", app.lang) if saved else app.model.message
+
+
+RESULT_COLORS = {
+    "ok": (0.45, 0.85, 0.5, 1),
+    "off": (0.7, 0.72, 0.76, 1),
+    "warn": (1, 0.75, 0.2, 1),
+    "FIX": (1, 0.4, 0.35, 1),
+}
+
+
+class HardwareRow(BoxLayout):
+    """One part on the Hardware page: its name and state, then what to do and the
+    doctor's details (pins, USB ids, paths) as they are."""
+
+    title = StringProperty("")
+    word = StringProperty("")
+    result = StringProperty("ok")
+    body = StringProperty("")
+
+
+class HardwareScreen(PageScreen):
+    """Menu > Hardware: every detail the short status line leaves out, from the doctor's
+    checks (hardware/doctor.py, through ui.hardware_link), with a way to fix each."""
+
+    def on_kv_post(self, *_: Any) -> None:
+        app = App.get_running_app()
+        app.link.bind(status=self._refresh)
+        app.bind(lang=self._refresh)
+
+    def _refresh(self, *_: Any) -> None:
+        if self.manager is not None and self.manager.current == self.name:
+            self.fill()
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.fill()
+
+    def fill(self) -> None:
+        app = App.get_running_app()
+        lang = app.lang
+        rows = self.ids.hardware_list
+        rows.clear_widgets()
+        for check in app.link.checks():
+            name, result = check["name"], check["result"]
+            hint_key = f"hwf_{name}_{result}"
+            lines = [tr(hint_key, lang)] if hint_key in table("en") else []
+            lines.append(tr("hw_details", lang, detail=check["detail"]))
+            if check["fix"]:
+                lines.append(tr("hw_to_fix", lang, fix=check["fix"]))
+            rows.add_widget(
+                Factory.HardwareRow(
+                    title=tr(f"hwp_{name}", lang),
+                    word=tr(f"hwr_{result}", lang),
+                    result=result,
+                    body="\n".join(lines),
+                )
+            )

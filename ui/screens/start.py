@@ -17,13 +17,13 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
+from companion.games import MAX_NAME
 from companion.games.revenge import MAX_PLAYERS, SEATING, Setup
 from ui.i18n import tr
 from ui.wording import refusal
 
 COLORS = [c.value for c in SEATING]
-MAX_NAME = 14
-CAPITAL_AFTER = " -'"
+CAPITAL_AFTER = " -'"  # a capital comes by itself after these (and at the start)
 
 
 class PlayerSlot(BoxLayout):
@@ -146,30 +146,55 @@ class StartScreen(Screen):
 
 
 class NameScreen(Screen):
+    """A player's name on the on-screen keyboard: at most MAX_NAME letters (the count
+    is shown, "7/16"), a capital by itself at the start and after a space, hyphen or
+    apostrophe (as on a phone), shift for one capital, caps lock for all of them. A letter
+    is never lowered behind the scorekeeper's back: "JB" typed with shift stays "JB"."""
+
     index = NumericProperty(0)
     text = StringProperty("")
     known = ListProperty([])
+    shift = BooleanProperty(True)  # the next letter is a capital
+    caps = BooleanProperty(False)  # every letter is a capital
+    max_letters = NumericProperty(MAX_NAME)
 
     def open(self, index: int, text: str) -> None:
         app = App.get_running_app()
         start = app.screen("start")
         taken = {n.casefold() for j, n in enumerate(start.names) if j != index and n}
-        self.index, self.text = index, text
+        self.index, self.text = index, text[:MAX_NAME]
+        self.caps = False
+        self._auto_shift()
         self.known = [
             {"text": n, "code": n} for n in app.choices.known_names if n.casefold() not in taken
         ][:8]
 
+    def _auto_shift(self) -> None:
+        self.shift = not self.text or self.text[-1] in CAPITAL_AFTER
+
     def key(self, key: str) -> None:
+        if key == "SHIFT":
+            self.shift = not self.shift
+            return
+        if key == "CAPS":
+            self.caps = not self.caps
+            self.shift = False
+            return
         if key == "BACK":
             self.text = self.text[:-1]
         elif len(self.text) >= MAX_NAME:
-            return
+            return  # the count shows 16/16 and the letter keys are dim
         elif key == "SPACE":
             if self.text and not self.text.endswith(" "):
                 self.text += " "
         else:
-            capital = not self.text or self.text[-1] in CAPITAL_AFTER
-            self.text += key.upper() if capital else key.lower()
+            self.text += key.upper() if self.shift or self.caps else key.lower()
+        self._auto_shift()
+
+    def clear(self) -> None:
+        self.text = ""
+        self.caps = False
+        self._auto_shift()
 
     def pick(self, name: str) -> None:
         self.text = name

@@ -20,6 +20,7 @@ from companion.games.board.cards import parse_card
 from companion.games.board.geometry import COLORS, LOCATIONS
 from companion.games.board.moves import KINDS
 from companion.games.board.settings import Settings, parse_edition
+from companion.safe_text import name_problem, quote
 
 __all__ = ["BoardEvent", "BoardSetup", "Draw", "Move", "NoPlay", "Place", "parse_event",
            "parse_setup"]
@@ -116,6 +117,11 @@ def parse_setup(obj: dict[str, Any]) -> BoardSetup:
     if any(not n for n in names):
         raise BadSetup("every player needs a name; one of the names is empty",
                        code="empty_name")
+    for name in names:
+        problem = name_problem(name)
+        if problem:
+            raise BadSetup(f"the name {quote(name)} {problem}", code="bad_name",
+                           name=quote(name))
     folded = [n.casefold() for n in names]
     for i, name in enumerate(names):
         if folded[i] in folded[:i]:
