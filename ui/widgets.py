@@ -215,7 +215,7 @@ class ProgressChart(Widget):
         per_row = n if n <= 2 else 2
         legend_rows = math.ceil(n / per_row)
         word = measured("Roboto", False, self.label_font, self.round_word)[0]
-        left = max(sp(40), word + 2 * pad + sp(4))
+        left = max(sp(40), word + 2 * pad + sp(18))  # clear of round 0's label
         x0, y0 = self.x + left, self.y + pad + row
         w = max(1.0, self.right - pad - x0)
         h = max(1.0, self.top - pad - (legend_rows + 0.5) * row - y0)
@@ -257,7 +257,7 @@ class ProgressChart(Widget):
         for r in shown:
             self.round_labels.append(
                 self._label(str(r), x0 + step_x * r - sp(14), self.y + pad, sp(28), row))
-        self._label(self.round_word, self.x + pad, self.y + pad, left - 2 * pad, row,
+        self._label(self.round_word, self.x + pad, self.y + pad, left - 2 * pad - sp(14), row,
                     halign="right", color=(0.75, 0.75, 0.78, 1))
         with self.canvas.after:
             for level in range(top + 1):

@@ -13,6 +13,17 @@ def texts(labels) -> list[str]:
     return [label.text for label in labels]
 
 
+def assert_axis_word_clear(chart, word: str) -> None:
+    """The axis's name and round 0's number are drawn side by side, not over each other."""
+    label = next(c for c in chart.children if c.text == word)
+    zero = chart.round_labels[0]
+    label.texture_update()
+    zero.texture_update()
+    word_right = label.center_x + label.texture_size[0] / 2
+    gap = zero.center_x - zero.texture_size[0] / 2 - word_right
+    assert gap >= zero.texture_size[0], (word, gap)  # more than a digit apart: not "Round 0"
+
+
 def test_the_chart_plots_progress_per_round_with_axis_and_legend(driver):
     d = driver()
     setup_by_touch(d, ["Ana", "Ben"], pawns=1, variant="long")  # goal 2P = 2
@@ -30,6 +41,7 @@ def test_the_chart_plots_progress_per_round_with_axis_and_legend(driver):
     assert texts(chart.round_labels) == ["0", "1", "2"]
     assert texts(chart.level_labels) == ["0", "1", "2"]
     assert "Round" in texts(chart.children)
+    assert_axis_word_clear(chart, "Round")
     xs = [label.center_x for label in chart.round_labels]
     assert xs == sorted(xs) and xs[-1] - xs[0] > chart.width / 2  # an axis, left to right
     assert all(chart.collide_widget(label) for label in chart.children)  # inside the chart
@@ -38,6 +50,7 @@ def test_the_chart_plots_progress_per_round_with_axis_and_legend(driver):
     d.frames(2)
     assert d.label("over", "chart_title") == "Progression par manche (objectif 2)"
     assert "Manche" in texts(chart.children)
+    assert_axis_word_clear(chart, "Manche")
 
 
 def test_a_long_game_keeps_the_round_axis_readable(driver):
