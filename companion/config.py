@@ -507,3 +507,12 @@ class _Reader:
             both = key if first == key else f"{first} and {key}"
             raise self.problem(f"[gpio] pin {pin} is used twice (in {both}): give every "
                                "button and lamp its own pin")
+
+
+def on_raspberry_pi(model: Path = Path("/proc/device-tree/model")) -> bool:
+    """True on a Raspberry Pi (its device tree says so): the app's Pi-only choices (touch
+    input, the doctor's display check) follow it."""
+    try:
+        return "Raspberry Pi" in model.read_text(errors="replace")
+    except OSError:
+        return False

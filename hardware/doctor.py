@@ -18,7 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.config import Config, GpioConfig, LedBoardConfig, VoiceConfig, load_config
+from companion.config import (
+    Config,
+    GpioConfig,
+    LedBoardConfig,
+    VoiceConfig,
+    load_config,
+    on_raspberry_pi,
+)
 from companion.errors import ConfigError
 
 
@@ -127,12 +134,6 @@ def check_voice(voice: VoiceConfig) -> Check:
                      "sudo apt install espeak-ng (or set [voice] command)")
     return Check("voice", "ok", program)
 
-
-def on_raspberry_pi() -> bool:
-    try:
-        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="replace")
-    except OSError:
-        return False
 
 
 def check_display() -> Check:

@@ -12,18 +12,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.config import on_raspberry_pi
+
 WIDTH, HEIGHT = 800, 480
 MTDEV_MODULE = "kivy.input.providers.mtdev"
 # What Kivy writes into [input] by itself on Linux: replaced by the platform's own choice.
 KIVY_DEFAULT_INPUT = {"mouse": "mouse", "%(name)s": "probesysfs"}
 
-
-def on_raspberry_pi() -> bool:
-    """True on a Raspberry Pi (its device tree says so); the doctor has the same test."""
-    try:
-        return "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="replace")
-    except OSError:
-        return False
 
 
 def kivy_config_file() -> Path:

@@ -264,3 +264,14 @@ def test_the_cli_exits_2_with_the_sentence_and_no_traceback(tmp_path: Path, home
     with pytest.raises(ConfigError) as err:
         load_config(tmp_path / "bad.toml")
     assert line.endswith(str(err.value).split(": ", 1)[1])
+
+
+def test_a_raspberry_pi_is_known_by_its_device_tree(tmp_path):
+    from companion.config import on_raspberry_pi
+
+    model = tmp_path / "model"
+    assert not on_raspberry_pi(model)  # no device tree: a desktop
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+    assert on_raspberry_pi(model)
+    model.write_bytes(b"Pine64 RockPro64\0")
+    assert not on_raspberry_pi(model)
