@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import BadEvent, BadSetup
+from companion.games import player_names
 from companion.games.board.cards import parse_card
 from companion.games.board.geometry import COLORS, LOCATIONS
 from companion.games.board.moves import KINDS
 from companion.games.board.settings import Settings, parse_edition
-from companion.safe_text import name_problem, quote
 
 __all__ = ["BoardEvent", "BoardSetup", "Draw", "Move", "NoPlay", "Place", "parse_event",
            "parse_setup"]
@@ -107,26 +107,8 @@ EVENT_TYPES = ("draw", "move", "no_play", "place")
 
 def parse_setup(obj: dict[str, Any]) -> BoardSetup:
     """A validated board setup; BadSetup says in one sentence what is wrong."""
-    players = obj.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise BadSetup("players must be a list of 2 to 4 names", code="players_not_list")
-    names = tuple(p.strip() for p in players)
-    if not 2 <= len(names) <= 4:
-        raise BadSetup(f"a game needs 2 to 4 players, not {len(names)}", code="player_count",
-                       count=len(names))
-    if any(not n for n in names):
-        raise BadSetup("every player needs a name; one of the names is empty",
-                       code="empty_name")
-    for name in names:
-        problem = name_problem(name)
-        if problem:
-            raise BadSetup(f"the name {quote(name)} {problem}", code="bad_name",
-                           name=quote(name))
+    names = player_names(obj.get("players"))
     folded = [n.casefold() for n in names]
-    for i, name in enumerate(names):
-        if folded[i] in folded[:i]:
-            raise BadSetup(f"two players are both called {name!r}; give each player a "
-                           "different name", code="same_name", name=name)
     colors = obj.get("colors", list(COLORS[:len(names)]))
     if (not isinstance(colors, list) or len(colors) != len(names)
             or any(c not in COLORS for c in colors) or len(set(colors)) != len(colors)):

@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from companion.errors import BadEvent, BadSetup
+from companion.games import player_names
 from companion.games.revenge.cards import Card
 from companion.safe_text import name_problem, quote
 
@@ -56,29 +57,7 @@ class Setup:
         variant: str = Variant.STANDARD,
     ) -> Setup:
         """Validate and build a setup; every refusal is a BadSetup sentence."""
-        if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
-            raise BadSetup(f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names",
-                           code="players_not_list")
-        names = tuple(p.strip() for p in players)
-        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise BadSetup(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}",
-                           code="player_count", count=len(names))
-        if any(not n for n in names):
-            raise BadSetup("every player needs a name; one of the names is empty",
-                           code="empty_name")
-        for name in names:
-            problem = name_problem(name)
-            if problem:
-                raise BadSetup(f"the name {quote(name)} {problem}", code="bad_name",
-                               name=quote(name))
-        seen: dict[str, str] = {}
-        for name in names:
-            if name.casefold() in seen:
-                raise BadSetup(
-                    f"two players are both called {quote(name)}; give each player a different name",
-                    code="same_name", name=name,
-                )
-            seen[name.casefold()] = name
+        names = player_names(players, MIN_PLAYERS, MAX_PLAYERS)
         first = names[0] if first is None else first
         by_folded = {n.casefold(): n for n in names}
         if not isinstance(first, str) or first.strip().casefold() not in by_folded:
