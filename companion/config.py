@@ -176,7 +176,7 @@ class DisplayConfig:
     (a desktop trying the Pi's displays, landscape or portrait)."""
 
     fullscreen: bool = False
-    size: str = "800x480"
+    size: str = DISPLAY_SIZES[0]
 
 
 @dataclass(frozen=True, slots=True)

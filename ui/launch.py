@@ -20,7 +20,6 @@ MTDEV_MODULE = "kivy.input.providers.mtdev"
 KIVY_DEFAULT_INPUT = {"mouse": "mouse", "%(name)s": "probesysfs"}
 
 
-
 def kivy_config_file() -> Path:
     """Where Kivy keeps its own config.ini: $KIVY_HOME, else ~/.kivy (as kivy/__init__)."""
     home = os.environ.get("KIVY_HOME")

@@ -15,14 +15,8 @@ move.
 
 from __future__ import annotations
 
-DISPLAYS: tuple[tuple[int, int], ...] = (
-    (800, 480),
-    (1024, 600),
-    (1280, 720),
-    (480, 800),
-    (720, 1280),
-)
-DEFAULT_SIZE = DISPLAYS[0]
+from companion.config import DISPLAY_SIZES
+
 MIN_TARGET_PX = 48  # every touch target, at every supported size
 MIN_TEXT_PX = 14  # every text, at 800x480 (the smallest display)
 
@@ -39,3 +33,8 @@ def parse_size(text: str) -> tuple[int, int]:
     if len(parts) != 2 or not all(p.isdigit() for p in parts):
         raise ValueError(f"{text!r} is not a size: write it as WIDTHxHEIGHT, such as 800x480.")
     return int(parts[0]), int(parts[1])
+
+
+# The supported displays, as the config's `[display] size` lists them.
+DISPLAYS: tuple[tuple[int, int], ...] = tuple(parse_size(size) for size in DISPLAY_SIZES)
+DEFAULT_SIZE = DISPLAYS[0]

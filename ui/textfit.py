@@ -35,6 +35,13 @@ def wrapped_lines(widths: list[list[float]], space: float, room: float) -> int |
     return lines
 
 
+def _words(paragraphs: list[str], measure: Measure) -> tuple[list[list[float]], float]:
+    """Each paragraph's word widths and the width of a space, at the measured size."""
+    widths = [[measure(word)[0] for word in p.split(" ") if word] for p in paragraphs]
+    space = measure(" ")[0] or measure("a a")[0] - 2 * measure("a")[0]
+    return widths, space
+
+
 def fit_size(
     text: str,
     width: float,
@@ -56,8 +63,7 @@ def fit_size(
         w = max(measure(p)[0] for p in paragraphs)
         scale = min(1.0, width / max(w, 1.0), height / max(line_h * len(paragraphs), 1.0))
         return max(min_size, max_size * scale)
-    widths = [[measure(word)[0] for word in p.split(" ") if word] for p in paragraphs]
-    space = measure(" ")[0] or measure("a a")[0] - 2 * measure("a")[0]
+    widths, space = _words(paragraphs, measure)
     scale = 1.0
     while max_size * scale > min_size:
         # Wrapping at this scale is wrapping the full-size widths into room / scale.
@@ -80,8 +86,7 @@ def fits(
     if not wrap:
         w = max(measure(p)[0] for p in paragraphs) * scale
         return w <= width and line_h * len(paragraphs) <= height
-    widths = [[measure(word)[0] for word in p.split(" ") if word] for p in paragraphs]
-    space = measure(" ")[0] or measure("a a")[0] - 2 * measure("a")[0]
+    widths, space = _words(paragraphs, measure)
     lines = wrapped_lines(widths, space, width / scale)
     return lines is not None and lines * line_h <= height
 

@@ -16,6 +16,8 @@ INK_ON = {
     "green": (1, 1, 1, 1),
 }
 NEUTRAL = (0.35, 0.37, 0.42, 1)
+# A player's colour as text on the dark background: the blue is too dark there.
+NAME_RGBA = {**PLAYER_RGBA, "blue": (0.45, 0.65, 1, 1)}
 
 
 def player_rgba(color: str) -> tuple[float, float, float, float]:
@@ -24,3 +26,8 @@ def player_rgba(color: str) -> tuple[float, float, float, float]:
 
 def ink_on(color: str) -> tuple[float, float, float, float]:
     return INK_ON.get(color, (1, 1, 1, 1))
+
+
+def name_rgba(color: str) -> tuple[float, float, float, float]:
+    """A player's name drawn in their colour on the table's dark background."""
+    return NAME_RGBA.get(color, NEUTRAL)

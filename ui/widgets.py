@@ -28,7 +28,7 @@ from kivy.uix.widget import Widget
 
 from ui.layout import MIN_TEXT_PX
 from ui.textfit import fit_size, fits, measured
-from ui.theme import ink_on, player_rgba
+from ui.theme import ink_on, name_rgba, player_rgba
 from ui.touchguard import guard, install
 
 install()  # screen switches and popups tell the guard, before any is made
@@ -233,7 +233,7 @@ class ProgressChart(Widget):
         for seat, color in enumerate(self.colors):
             r, c = divmod(seat, per_row)
             name = self.names[seat] if seat < len(self.names) else ""
-            ink = player_rgba(color) if color != "blue" else (0.45, 0.65, 1, 1)
+            ink = name_rgba(color)
             box = (cell - sp(26), row)
             legend = Label(text=name, pos=(self.x + pad + c * cell + sp(24),
                                            self.top - pad - (r + 1) * row),
