@@ -70,17 +70,12 @@ def start_after_asking(app: Any, start: Callable[[], None]) -> ConfirmView | Non
         start()
         return None
     lang = app.lang
-
-    def keep() -> None:
-        board = app.session.update is not None and app.session.update.game == "board"
-        app.show("board" if board else {"tiebreak": "tiebreak"}.get(app.model.phase, "table"))
-
     view = ConfirmView(
         tr("confirm_abandon", lang, players=", ".join(players)),
         tr("confirm_keep", lang),
         tr("confirm_give_up", lang),
         on_give_up=start,
-        on_keep=keep,
+        on_keep=app.show_game,
     )
     view.open(animation=False)
     return view

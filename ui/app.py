@@ -335,10 +335,14 @@ class CompanionApp(App):
 
     def resume_game(self, stored: Any) -> None:
         if self.submit(lambda: self.session.resume(stored.game_id)):
-            if resume_board_game(self):
-                return
-            self.model.refresh()
-            self.show(PHASE_SCREENS.get(self.model.phase, "table"))
+            self.show_game()
+
+    def show_game(self) -> None:
+        """The open game's own screen: the board, or the card game's table or tiebreak."""
+        if resume_board_game(self):
+            return
+        self.model.refresh()
+        self.show(PHASE_SCREENS.get(self.model.phase, "table"))
 
     def discard_game(self, stored: Any) -> None:
         """To the new-game form; the stored game stays open (and resumable) until a new

@@ -197,9 +197,7 @@ class TableModel(EventDispatcher):
         self._total_text()
 
     def _bust_over(self, *_: object) -> None:
-        self._bust_event = None
-        self._bust = None
-        self._total_text()
+        self._show_bust(None)
 
     def _total_text(self) -> None:
         self.busting = self._bust is not None
