@@ -135,7 +135,6 @@ def check_voice(voice: VoiceConfig) -> Check:
     return Check("voice", "ok", program)
 
 
-
 def check_display() -> Check:
     """Kivy with its SDL2 window, found without importing Kivy (that would open a window)."""
     spec = importlib.util.find_spec("kivy")
