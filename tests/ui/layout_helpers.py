@@ -142,6 +142,9 @@ def problems(d: Any, extra: tuple[type, ...] = ()) -> list[str]:
     return found
 
 
+_FBOS: dict[tuple[int, int], Fbo] = {}
+
+
 def picture(d: Any, path: Path) -> Path:
     """The whole window as the user sees it (screens and the app's background), drawn
     into an Fbo of the window's size and saved as a PNG."""
@@ -155,7 +158,10 @@ def picture(d: Any, path: Path) -> Path:
     index = Window.canvas.indexof(root.canvas)
     if index > -1:
         Window.canvas.remove(root.canvas)
-    fbo = Fbo(size=(width, height), with_stencilbuffer=True)
+    fbo = _FBOS.get((width, height))
+    if fbo is None:  # one per display size: hundreds of pictures, never hundreds of Fbos
+        fbo = _FBOS[width, height] = Fbo(size=(width, height), with_stencilbuffer=True)
+    fbo.clear()
     with fbo:
         ClearColor(*BACKGROUND)
         ClearBuffers()
