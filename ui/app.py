@@ -26,6 +26,7 @@ from companion.config import on_raspberry_pi
 from companion.errors import REFUSALS
 from companion.games.revenge import Setup
 from companion.session import Session
+from companion.system import notify_ready
 from ui.board.texts import bt
 from ui.board.wiring import (
     BOARD_SCREENS,
@@ -257,6 +258,7 @@ class CompanionApp(App):
         stream = sys.__stderr__
         if stream is not None:
             print(READY_LINE, file=stream, flush=True)
+        notify_ready()  # the service (Type=notify) keeps this version only once it gets here
         if self.on_ready is not None:
             self.on_ready(self)
 
