@@ -71,9 +71,6 @@ done
 cp -- "$SOURCE"/deploy/*.sh "$SOURCE"/deploy/*.service "$SOURCE"/deploy/*.rules \
     "$LOCK" "$SOURCE/deploy/README.md" "$stage/deploy/"
 rm -f -- "$stage/deploy/dist.sh"
-if [[ -f $SOURCE/deploy/kivy-config.ini ]]; then
-    cp -- "$SOURCE/deploy/kivy-config.ini" "$stage/deploy/"
-fi
 cp -- "$SOURCE"/hardware/firmware/*.py "$stage/hardware/firmware/"
 cp -- "$SOURCE/hardware/README.md" "$stage/hardware/"
 cp -- "$SOURCE/companion/default_config.toml" "$stage/companion/"
