@@ -241,7 +241,6 @@ install_files() {
 
     mkdir -p -- "$(at "$OPT_DIR")" "$(at "$DATA_DIR")" "$(at "$KIVY_HOME_DIR")"
     chmod 750 -- "$(at "$DATA_DIR")"
-    put_file_if_absent "$DEPLOY_DIR/kivy-config.ini" "$KIVY_HOME_DIR/config.ini" 644
     run chown -R "$APP_USER:$APP_USER" "$DATA_DIR"
 }
 

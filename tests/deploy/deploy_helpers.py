@@ -18,7 +18,6 @@ UNIT = "/etc/systemd/system/sorry-companion.service"
 UDEV_RULE = "/etc/udev/rules.d/99-sorry-ledboard.rules"
 CONFIG = "/etc/sorry-companion/config.toml"
 DATA_DIR = "/var/lib/sorry-companion"
-KIVY_CONFIG = "/var/lib/sorry-companion/kivy/config.ini"
 OPT_DIR = "/opt/sorry-companion"
 EXEC_START = "/opt/sorry-companion/venv/bin/sorry-companion"
 

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import configparser
 import dataclasses
-import json
 import os
 import re
 import shutil
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
@@ -19,7 +16,6 @@ from deploy_helpers import (
     DATA_DIR,
     DEPLOY,
     INSTALL,
-    KIVY_CONFIG,
     OPT_DIR,
     UDEV_RULE,
     UNINSTALL,
@@ -55,7 +51,7 @@ def test_dry_run_writes_every_file_and_runs_nothing(scripts: Scripts, tmp_path: 
     result = scripts.install(root)
     assert result.returncode == 0, result.stderr
     assert result.calls == [], "a dry run ran real commands"
-    for pi_path in (UNIT, UDEV_RULE, CONFIG, KIVY_CONFIG):
+    for pi_path in (UNIT, UDEV_RULE, CONFIG):
         assert under(root, pi_path).is_file(), pi_path
     assert under(root, UNIT).read_bytes() == (DEPLOY / "sorry-companion.service").read_bytes()
     assert under(root, UDEV_RULE).read_bytes() == (DEPLOY / "99-sorry-ledboard.rules").read_bytes()
@@ -97,17 +93,13 @@ def test_second_run_changes_nothing(installed: Path, scripts: Scripts):
 
 def test_owner_edits_survive_a_rerun(installed: Path, scripts: Scripts):
     config = under(installed, CONFIG)
-    kivy = under(installed, KIVY_CONFIG)
     config.write_text('data_dir = "/srv/games"\n')
-    kivy.write_text(kivy.read_text().replace("rotation = 0", "rotation = 180"))
-    edited_kivy = kivy.read_text()
     journal = under(installed, DATA_DIR) / "journal.sqlite3"
     journal.write_bytes(b"games so far")
 
     result = scripts.install(installed)
     assert result.returncode == 0, result.stderr
     assert config.read_text() == 'data_dir = "/srv/games"\n'
-    assert kivy.read_text() == edited_kivy
     assert journal.read_bytes() == b"games so far"
 
 
@@ -270,37 +262,7 @@ def test_udev_rule_names_the_pico_ledboard():
     }
 
 
-def _kivy_config(path: Path) -> configparser.ConfigParser:
-    parser = configparser.ConfigParser(interpolation=None)
-    parser.read(path)
-    return parser
-
-
-def test_kivy_config_is_touch_only_fullscreen_without_cursor(installed: Path):
-    config = _kivy_config(under(installed, KIVY_CONFIG))
-    assert dict(config["input"]) == {"mtdev_%(name)s": "probesysfs,provider=mtdev"}
-    assert config["graphics"]["fullscreen"] == "auto"
-    assert config["graphics"]["show_cursor"] == "0"
-    assert config["kivy"]["exit_on_escape"] == "0"
-
-
-def test_kivy_loads_the_installed_config_as_it_is(installed: Path, tmp_path: Path):
-    """Real Kivy reads the file and neither upgrades it nor adds the mouse back
-    (which it would for an older config_version)."""
-    kivy_home = tmp_path / "kivy-home"
-    shutil.copytree(under(installed, KIVY_CONFIG).parent, kivy_home)
-    shipped = (kivy_home / "config.ini").read_bytes()
-    probe = ("import json; from kivy.config import Config; print(json.dumps({"
-             "'input': dict(Config.items('input')), "
-             "'fullscreen': Config.get('graphics', 'fullscreen'), "
-             "'show_cursor': Config.get('graphics', 'show_cursor')}))")
-    env = {**os.environ, "KIVY_HOME": str(kivy_home), "KIVY_NO_ARGS": "1",
-           "KIVY_NO_CONSOLELOG": "1", "KIVY_NO_FILELOG": "1"}
-    env.pop("KIVY_USE_DEFAULTCONFIG", None)
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                            env=env, check=False, timeout=60)
-    assert result.returncode == 0, result.stderr
-    seen = json.loads(result.stdout.strip().splitlines()[-1])
-    assert seen == {"input": {"mtdev_%(name)s": "probesysfs,provider=mtdev"},
-                    "fullscreen": "auto", "show_cursor": "0"}
-    assert (kivy_home / "config.ini").read_bytes() == shipped
+def test_no_kivy_config_ini_is_installed(installed: Path):
+    """The app sets the Kivy settings it needs at every start (ui/kivy_settings.py), so
+    the install ships no copy of Kivy's config.ini to drift."""
+    assert not (under(installed, DATA_DIR) / "kivy" / "config.ini").exists()
