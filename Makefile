@@ -12,7 +12,7 @@ ifeq (run,$(firstword $(MAKECMDGOALS)))
   endif
 endif
 
-.PHONY: run test bench bench-tools fuzz lint venv clean screenshots
+.PHONY: run test bench bench-tools fuzz lint venv clean screenshots lock dist pi-vm
 
 $(STAMP): setup.cfg pyproject.toml requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -70,6 +70,20 @@ screenshots: $(STAMP)
 	  size=$$(basename $$dir); rm -rf docs/screenshots/$$size; \
 	  mkdir -p docs/screenshots/$$size && cp $$dir*.png docs/screenshots/$$size/; \
 	done
+
+# The release a parent carries to the Pi (deploy/README.md): dist/sorry-companion-<release>.tar.gz
+# with the app's wheel and every dependency's aarch64 wheel from deploy/requirements-pi.lock.
+# `make lock` rewrites that lock from requirements.txt (both need PyPI).
+lock: $(STAMP)
+	$(BIN)/python deploy/lock.py
+
+dist: $(STAMP)
+	PYTHON=$(BIN)/python deploy/dist.sh
+
+# The install proven on an emulated arm64 Debian Bookworm machine (deploy/pi-vm/README.md);
+# not part of `make test`: it needs root, qemu and about half an hour.
+pi-vm: $(STAMP)
+	$(BIN)/python deploy/pi-vm/run.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
