@@ -91,10 +91,9 @@ def wait_for_port(port: str, timeout: float = BACK_AFTER_RESET_S) -> bool:
 
 def flash(port: str | None, *, say: Callable[[str], None]) -> str:
     """Flash and check; returns the line `doctor` shows for the board."""
+    from companion.config import LedBoardConfig
     from hardware.doctor import check_ledboard
     from hardware.ports import PortFinder
-
-    from companion.config import LedBoardConfig
 
     mpremote = mpremote_program()
     finder = PortFinder(port=port or "")

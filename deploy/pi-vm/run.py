@@ -177,9 +177,9 @@ class Machine:
             "-chardev", f"tty,id=ledboard,path={self.board_tty}",
             "-device", "usb-serial,chardev=ledboard",
         ]
-        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
-                                     stdout=open(self.work / "qemu.log", "ab"),
-                                     stderr=subprocess.STDOUT)
+        with open(self.work / "qemu.log", "ab") as qemu_log:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=qemu_log,
+                                         stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while not agent.exists():
             if time.monotonic() > deadline or self.proc.poll() is not None:
@@ -296,7 +296,7 @@ def read_png(path: Path) -> tuple[int, int, bytes]:
         length, kind = struct.unpack(">I4s", data[pos:pos + 8])
         body = data[pos + 8:pos + 8 + length]
         if kind == b"IHDR":
-            width, height, depth, color = struct.unpack(">IIBB", body[:10])
+            width, height, _depth, color = struct.unpack(">IIBB", body[:10])
             channels = {2: 3, 6: 4}[color]
         elif kind == b"IDAT":
             idat += body
@@ -334,7 +334,7 @@ def difference(a: tuple[int, int, bytes], b: tuple[int, int, bytes]) -> float:
     """The share of pixels (sampled every 4th) that differ by more than 48 in a channel."""
     if a[:2] != b[:2]:
         return 1.0
-    width, _, pa = a
+    pa = a[2]
     pb, differing, seen = b[2], 0, 0
     for offset in range(0, len(pa) - 2, 3 * 4):
         seen += 1
@@ -358,7 +358,7 @@ def main() -> int:
 
     report = Report()
     ensure_tools()
-    log("base image (cached in %s)" % CACHE)
+    log(f"base image (cached in {CACHE})")
     build_base()
     work = Path(tempfile.mkdtemp(prefix="sorry-pi-vm.", dir="/var/tmp"))
     log(f"work folder {work}")
