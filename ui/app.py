@@ -22,6 +22,7 @@ from kivy.graphics.opengl import glFlush
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion.config import on_raspberry_pi
 from companion.errors import REFUSALS
 from companion.games.revenge import Setup
 from companion.session import Session
@@ -41,7 +42,7 @@ from ui.layout import arrangement
 from ui.model import TableModel
 from ui.prefs import Choices, PrefsNotSaved, UiSettings
 from ui.touchguard import guard
-from ui.voice import Voice
+from ui.voice import Voice, voice_for
 from ui.wording import card_name, refusal, sentence
 
 READY_LINE = "sorry-companion: ready"
@@ -114,7 +115,7 @@ class CompanionApp(App):
         self._saving = False
         self._saving_event: Any = None
         self.voice = (
-            voice if voice is not None else Voice(settings.voice_command, enabled=settings.voice)
+            voice if voice is not None else voice_for(settings, pi=on_raspberry_pi())
         )
         self.model = TableModel(
             self.session, remaining=self.session.remaining, speak=self.voice.say, lang=self.lang
