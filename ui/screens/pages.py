@@ -16,6 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.config import BRIGHTNESS, WINDOW_SECONDS
+from ui.dates import short_date
 from ui.i18n import table, tr
 
 LEADERS_SHOWN = 6
@@ -83,7 +84,7 @@ class HistoryScreen(PageScreen):
                     grid.add_widget(cell)
         board_leaders(grid, app.session.leaders(board_stats)[:LEADERS_SHOWN], lang)
         for record in reversed(records[-RECENT_SHOWN:]):
-            date = record.started.astimezone().strftime("%d/%m %H:%M")
+            date = short_date(record.started, lang)
             players = ", ".join(record.players)
             if record.winner:
                 line = tr("game_line", lang, date=date, players=players, winner=record.winner)
