@@ -358,13 +358,13 @@ def main() -> int:
 
     report = Report()
     ensure_tools()
-    log(f"base image (cached in {CACHE})")
-    build_base()
     work = Path(tempfile.mkdtemp(prefix="sorry-pi-vm.", dir="/var/tmp"))
-    log(f"work folder {work}")
+    log(f"work folder {work}; the releases")
     first = make_release(work)
     update = make_release(work, UPDATE_VERSION)
     broken = make_release(work, BROKEN_VERSION, broken=True)
+    log(f"base image (cached in {CACHE})")
+    build_base()
     names = [p.name.removesuffix(".tar.gz") for p in (first, update, broken)]
     report.note(f"releases on the stick: {', '.join(names)}")
     stick = stick_image(work)
