@@ -57,6 +57,7 @@ BROKEN_VERSION = "0.1.0+pivm.broken"
 GUEST_CONFIG = "/etc/sorry-companion/config.toml"
 # The app under emulation starts far slower than on a Pi: a drop-in gives it time.
 SLOW_START = "[Service]\nTimeoutStartSec=900\n"
+GUIDE_MARK = "Last result, "
 
 
 def log(text: str) -> None:
@@ -92,7 +93,13 @@ class Report:
         if self.notes:
             lines += ["", *[f"- {note}" for note in self.notes]]
         RESULT.write_text("\n".join(lines) + "\n")
-        log(f"summary written to {RESULT.relative_to(REPO)}")
+        guide = REPO / "deploy" / "README.md"
+        text = guide.read_text()
+        start = text.index(GUIDE_MARK)
+        end = text.index("\n### ", start)
+        body = "\n".join([GUIDE_MARK + lines[0].split(": ", 1)[1], *lines[1:]])
+        guide.write_text(text[:start] + body + "\n" + text[end:])
+        log(f"summary written to {RESULT.relative_to(REPO)} and deploy/README.md")
 
 
 # --- host preparation ---
