@@ -73,6 +73,7 @@ class Report:
     def check(self, name: str, ok: bool, detail: str) -> bool:
         self.checks.append((name, ok, detail))
         log(f"{'PASS' if ok else 'FAIL'} {name}: {detail}")
+        self.write()  # a run stopped half-way still leaves what it checked
         return ok
 
     def note(self, text: str) -> None:
@@ -99,7 +100,6 @@ class Report:
         end = text.index("\n### ", start)
         body = "\n".join([GUIDE_MARK + lines[0].split(": ", 1)[1], *lines[1:]])
         guide.write_text(text[:start] + body + "\n" + text[end:])
-        log(f"summary written to {RESULT.relative_to(REPO)} and deploy/README.md")
 
 
 # --- host preparation ---
@@ -388,6 +388,7 @@ def main() -> int:
         finally:
             machine.kill()
     report.write()
+    log(f"summary written to {RESULT.relative_to(REPO)} and deploy/README.md")
     return 0 if report.checks and all(ok for _, ok, _ in report.checks) else 1
 
 
