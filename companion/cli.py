@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "companion.commands.stats",
     "companion.commands.simulate",
     "companion.commands.board",
+    "companion.commands.backup",
     "ui.command",
     "hardware.commands",
 )

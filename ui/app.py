@@ -22,9 +22,11 @@ from kivy.graphics.opengl import glFlush
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion.config import on_raspberry_pi
 from companion.errors import REFUSALS
 from companion.games.revenge import Setup
 from companion.session import Session
+from companion.system import notify_ready
 from ui.board.texts import bt
 from ui.board.wiring import (
     BOARD_SCREENS,
@@ -40,7 +42,7 @@ from ui.layout import arrangement
 from ui.model import TableModel
 from ui.prefs import Choices, PrefsNotSaved, UiSettings
 from ui.touchguard import guard
-from ui.voice import Voice
+from ui.voice import Voice, voice_for
 from ui.wording import card_name, refusal, sentence
 
 READY_LINE = "sorry-companion: ready"
@@ -113,7 +115,7 @@ class CompanionApp(App):
         self._saving = False
         self._saving_event: Any = None
         self.voice = (
-            voice if voice is not None else Voice(settings.voice_command, enabled=settings.voice)
+            voice if voice is not None else voice_for(settings, pi=on_raspberry_pi())
         )
         self.model = TableModel(
             self.session, remaining=self.session.remaining, speak=self.voice.say, lang=self.lang
@@ -256,6 +258,7 @@ class CompanionApp(App):
         stream = sys.__stderr__
         if stream is not None:
             print(READY_LINE, file=stream, flush=True)
+        notify_ready()  # the service (Type=notify) keeps this version only once it gets here
         if self.on_ready is not None:
             self.on_ready(self)
 

@@ -58,7 +58,8 @@ def run_options(args: argparse.Namespace) -> int:
                      + ", ".join(position.colors))
     found = generate(position, card, args.color)
     out: dict[str, Any] = {"forfeit": not found,
-                           "draw_again": position.edition == "classic" and card == "2",
+                           "draw_again": (position.edition == "classic" and card == "2"
+                                          and not (found and all(o.wins for o in found))),
                            "options": [o.to_json() for o in found]}
     if not found:
         out["reason"] = forfeit_text(args.color, card, blocked(position, card, args.color))
