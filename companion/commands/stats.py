@@ -10,10 +10,10 @@ Names differing only in case are one player. Abandoned games are left out
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from companion.commands.history import format_table, open_journal, report_damage
+from companion.safe_text import json_text
 from companion.stats import GameStats, PlayerStats, aggregate, counted, game_stats, replay_events
 
 HEADERS = ("PLAYER", "GAMES", "WINS")  # then each of the game's counters, in its order
@@ -44,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
             report_damage(journal, seen)
     tables = {name: aggregate(figures) for name, figures in per_game.items()}
     if args.json:
-        print(json.dumps([{"game": name, **p.to_json()} for name, players in tables.items()
-                          for p in players], ensure_ascii=False))
+        print(json_text([{"game": name, **p.to_json()} for name, players in tables.items()
+                         for p in players]))
         return 0
     if not tables:
         print("No games are stored yet.")
