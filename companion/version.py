@@ -42,3 +42,27 @@ def version_line(root: Path = INSTALL_ROOT) -> str:
     if staged:
         line += f" (update {staged} starts at the next start)"
     return line
+
+
+def game_in_progress(config_path: str | os.PathLike[str] | None = None) -> bool:
+    """True when the journal (read only) has a game that would resume: an update waits.
+
+    deploy/install.sh asks this before restarting the service for a new release, so an
+    update never interrupts a game; a journal it cannot read counts as a game on.
+    """
+    from companion.config import load_config
+    from companion.errors import CompanionError, JournalError
+    from companion.journal import Journal
+    from companion.paths import journal_file
+
+    try:
+        path = journal_file(load_config(config_path).data_dir)
+        if not path.exists():
+            return False
+        journal = Journal(path, readonly=True)
+        try:
+            return journal.unfinished() is not None
+        finally:
+            journal.close()
+    except (CompanionError, JournalError, OSError):
+        return True

@@ -75,3 +75,36 @@ def test_version_line_names_the_running_and_the_staged_release(tmp_path: Path):
     assert version_line(tmp_path) == (
         f"version {__version__} (update 0.2.0-abcd1234 starts at the next start)")
 
+
+
+def test_game_in_progress_reads_the_journal_of_the_config(tmp_path: Path):
+    """A real journal: empty, then with an open game (an update waits), then finished."""
+    from companion.games.revenge import Setup
+    from companion.session import Session
+    from companion.version import game_in_progress
+
+    data = tmp_path / "data"
+    config = tmp_path / "config.toml"
+    config.write_text(f'data_dir = "{data}"\n')
+    assert game_in_progress(config) is False  # no journal yet
+    journal = Session.open_journal(data)
+    try:
+        session = Session(journal)
+        session.new_game(Setup.create(["Ann", "Bob"], pawns=1))
+        session.play("4")
+        assert game_in_progress(config) is True
+        session.play("slide:20")
+        session.play("5")  # Bob busts: Ann wins
+        assert game_in_progress(config) is False
+    finally:
+        journal.close()
+
+def test_an_unreadable_journal_counts_as_a_game_on(tmp_path: Path):
+    from companion.version import game_in_progress
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "journal.sqlite3").write_bytes(b"not a database at all" * 100)
+    config = tmp_path / "config.toml"
+    config.write_text(f'data_dir = "{data}"\n')
+    assert game_in_progress(config) is True
