@@ -22,17 +22,20 @@ from kivy.graphics.opengl import glFlush
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion.config import on_raspberry_pi
 from companion.errors import REFUSALS
 from companion.session import Session
+from companion.system import notify_ready
 from ui import games
 from ui.board.texts import bt
 from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
+from ui.idle import ScreenRest, screen_rest
 from ui.kvload import load_kv, register_fonts
 from ui.layout import arrangement
 from ui.prefs import Choices, PrefsNotSaved, UiSettings
 from ui.touchguard import guard
-from ui.voice import Voice
+from ui.voice import Voice, voice_for
 from ui.wording import card_name, refusal, sentence
 
 READY_LINE = "sorry-companion: ready"
@@ -100,7 +103,7 @@ class CompanionApp(App):
         self._saving = False
         self._saving_event: Any = None
         self.voice = (
-            voice if voice is not None else Voice(settings.voice_command, enabled=settings.voice)
+            voice if voice is not None else voice_for(settings, pi=on_raspberry_pi())
         )
         self.board_door = board_door  # None: the board game's door onto the session
         self.screens = dict(SCREENS)
@@ -121,6 +124,7 @@ class CompanionApp(App):
         self._ready = False
         self._shut = False
         self._prewarm_event: Any = None
+        self.rest: ScreenRest | None = None  # dims and sleeps the screen (ui/idle.py)
 
     # --- texts, for the .kv files ---
 
@@ -233,12 +237,19 @@ class CompanionApp(App):
             self.new_game_form()
         self.notice_view = self._show_notices()
         Window.bind(on_key_down=self._on_key_down)
+        self.rest = screen_rest(self.link.config, Window, busy=self._window_open)
+        self.rest.watch(Window)  # after the keys: a key that wakes the screen does nothing
+        self.link.wakes = self.rest.press_wakes
         Window.bind(on_flip=self._on_first_frame)
         Window.bind(on_flip=_start_rasterising)
         guard.watch(Window)  # each touch's down time, before any widget sees it
         self.link.start()
         if self.session.writer is not None:
             self._saving_event = Clock.schedule_interval(self._check_saving, SAVING_CHECK_S)
+
+    def _window_open(self) -> bool:
+        """A SORRY! window waits for a press: the screen must not rest."""
+        return getattr(self.session.state, "window", None) is not None
 
     def _show_notices(self) -> Any:
         """Every repair and set-aside of the journal, over the start screen until OK."""
@@ -264,6 +275,7 @@ class CompanionApp(App):
         stream = sys.__stderr__
         if stream is not None:
             print(READY_LINE, file=stream, flush=True)
+        notify_ready()  # the service (Type=notify) keeps this version only once it gets here
         if self.on_ready is not None:
             self.on_ready(self)
 
@@ -288,6 +300,8 @@ class CompanionApp(App):
         Window.unbind(on_flip=self._on_first_frame)
         Window.unbind(on_flip=_start_rasterising)
         guard.unwatch(Window)
+        if self.rest is not None:
+            self.rest.close()
         if self._prewarm_event is not None:
             self._prewarm_event.cancel()
         if self._saving_event is not None:

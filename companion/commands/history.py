@@ -8,14 +8,13 @@ Also home of the two helpers the journal commands share.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
 from companion.config import config_from_args
 from companion.journal import GameRecord, Journal
 from companion.paths import journal_file
-from companion.safe_text import clip
+from companion.safe_text import clip, json_text
 from companion.stats import game_stats, replay_events
 
 
@@ -84,12 +83,12 @@ def run(args: argparse.Namespace) -> int:
         listing = [(r, _rounds(journal, r)) for r in journal.games()]
         report_damage(journal, seen)
     if args.json:
-        print(json.dumps([
+        print(json_text([
             {"id": r.game_id, "started": r.started.isoformat(),
              "finished": None if r.finished is None else r.finished.isoformat(),
              "players": list(r.players), "winner": r.winner, "abandoned": r.abandoned,
              "events": r.event_count, "rounds": rounds}
-            for r, rounds in listing], ensure_ascii=False))
+            for r, rounds in listing]))
         return 0
     if not listing:
         print("No games are stored yet.")

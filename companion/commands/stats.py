@@ -8,10 +8,10 @@ player. Abandoned games are left out (companion.stats.counted).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from companion.commands.history import format_table, open_journal, report_damage
+from companion.safe_text import json_text
 from companion.stats import GameStats, aggregate, counted, game_stats, replay_events
 
 HEADERS = ("PLAYER", "GAMES", "WINS")  # then each of the game's counters, in its order
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
             report_damage(journal, seen)
     players = aggregate(per_game)
     if args.json:
-        print(json.dumps([p.to_json() for p in players], ensure_ascii=False))
+        print(json_text([p.to_json() for p in players]))
         return 0
     if not players:
         print("No games are stored yet.")

@@ -350,10 +350,14 @@ def _splits(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[
             if isinstance(leg1, Blocked):
                 continue
             b1 = _canon(work)
-            mine = set(b1[seat])
-            mine.discard(leg1.dst)
-            for second in sorted(mine):
+            # the second leg's pawn: another pawn of the board before the card, still where
+            # it stood (not swept to START by the first leg's slide, nor its slide's end)
+            before = list(board[seat])
+            before.remove(first)
+            for second in sorted(set(before)):
                 if second == HOME_I or (second == START_I and book.classic):
+                    continue
+                if second != START_I and (second == leg1.dst or second not in b1[seat]):
                     continue
                 dst2 = (_start_dst(book, seat, 7 - a) if second == START_I
                         else _forward(book, seat, second, 7 - a))

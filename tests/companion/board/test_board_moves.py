@@ -10,7 +10,7 @@ import pytest
 from board_helpers import legs, only, opts, pos
 
 from companion.games.board.explain import explain, forfeit_text
-from companion.games.board.moves import blocked, generate, match
+from companion.games.board.moves import blocked, candidates, generate, match
 
 # --- Moving: steps, HOME by exact count, jumping, landing --------------------------------
 
@@ -182,6 +182,19 @@ def test_seven_split_legs_run_in_order_on_the_board_the_first_leaves():
 def test_classic_split_leg_never_starts_a_pawn_but_2016_may():
     assert all(leg[0] != "START" for ls in legs(pos(red=["T10"]), "7") for leg in ls)
     assert (("START", "T4"), ("T10", "T16")) in legs(pos("2016", red=["T10"]), "7")
+
+
+def test_a_second_leg_never_moves_the_pawn_the_first_legs_slide_swept_to_start():
+    """BOARD.md: two legs are two different pawns of the position as it was before the card;
+    a leg is impossible if its pawn is no longer where it stood."""
+    # 2016: T5 +4 lands on red's own slide T9->T13, which sweeps red's T11 back to START
+    swept = pos("2016", red=["T5", "T11", "HOME"])
+    ways = [o.legs for o in candidates(swept, "7", "red")]
+    assert (("T5", "T13"), ("START", "T6")) not in ways
+    assert match(swept, "7", "red", (("T5", "T13"), ("START", "T6"))) is None
+    # a pawn that stood in START before the card may still take the second leg
+    waiting = pos("2016", red=["T5", "T11", "START"])
+    assert (("T5", "T13"), ("START", "T6")) in [o.legs for o in candidates(waiting, "7", "red")]
 
 
 def test_split_needs_two_different_pawns():
