@@ -61,18 +61,9 @@ def get(game: str) -> GameSlice:
     return slice_
 
 
-def game_of(thing: Any, figures: Any = None) -> str:
-    """The game of a setup (object or JSON), a state (its setup's) or a journal record.
-    A record from before the journal stored each game's name is a board game when its
-    figures count bumps, else the card game."""
+def game_of(thing: Any) -> str:
+    """The game of a setup (an object or its JSON) or of a state (its setup's)."""
     if isinstance(thing, Mapping):
-        name = thing.get("game", DEFAULT)
-    else:
-        setup = getattr(thing, "setup", None)
-        name = getattr(setup if setup is not None else thing, "game", None)
-    if isinstance(name, str) and name:
-        return name
-    players = getattr(figures, "players", None)
-    if players and "bumps" in players[0].counters:
-        return "board"
-    return DEFAULT
+        return str(thing.get("game", DEFAULT))
+    setup = getattr(thing, "setup", thing)
+    return str(getattr(setup, "game", DEFAULT))

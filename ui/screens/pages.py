@@ -63,7 +63,7 @@ class HistoryScreen(PageScreen):
         by_game: dict[str, list[Any]] = {}
         for record, figures in listing:
             if figures is not None:
-                by_game.setdefault(games.game_of(record, figures), []).append(figures)
+                by_game.setdefault(record.game, []).append(figures)
         shown = 0
         for name in games.names():  # each game's own rows, in the registry's order
             leaders = app.session.leaders(by_game.get(name, []))[:LEADERS_SHOWN]
