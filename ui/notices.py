@@ -18,11 +18,10 @@ from typing import Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.modalview import ModalView
 
 from companion.config import read_small_file
 from ui.i18n import table, tr
-from ui.widgets import FitLabel, TapButton
+from ui.widgets import FitLabel, GuardedView, TapButton
 
 NOTICES_FILE = "notices.json"
 
@@ -69,7 +68,7 @@ def dismiss(data_dir: Path) -> None:
         (Path(data_dir) / NOTICES_FILE).unlink()
 
 
-class NoticeView(ModalView):
+class NoticeView(GuardedView):
     """The notices over the start screen, with one OK button; re-said on a language
     change."""
 
