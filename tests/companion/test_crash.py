@@ -96,8 +96,12 @@ def _replay(events: list[dict[str, Any]]) -> str:
 def check_journal(data: Path, model: Model) -> None:
     """The journal equals the acknowledged events, give or take the announced one."""
     with Journal.open(data) as journal:
-        assert journal.damage == []
         pending = model.pending
+        # a kill in the middle of a save may leave that one announced event's frames without
+        # their commit: said (issue 21), never a loss of an acknowledged event
+        unsaved = [n for n in journal.damage if getattr(n, "code", "") == "in_flight"]
+        assert [n for n in journal.damage if n not in unsaved] == []
+        assert all(n.params["count"] == 1 and pending is not None for n in unsaved), unsaved
         stored_ids = [r.game_id for r in journal.games()]
         extra = [g for g in stored_ids if g not in model.games]
         if extra:  # the child was killed after starting a game, before saying so

@@ -56,6 +56,7 @@ class HistoryScreen(PageScreen):
         grid.clear_widgets()
         recent.clear_widgets()
         listing = app.session.stored_stats(self._finished)
+        app.show_new_notices()  # damage reading the games found is said here, not later
         records = [record for record, _figures in listing]
         stats = [figures for _record, figures in listing if figures is not None]
         from ui.board.wiring import board_leaders, is_board_game
