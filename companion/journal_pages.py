@@ -98,8 +98,8 @@ def page_events(page: bytes, usable: int, first: bool = False) -> Iterator[tuple
 
 
 def _game(values: list[object]) -> GameRow | None:
-    """A `games` row: (NULL id, started, finished, players, winner, abandoned)."""
-    if len(values) != 6 or values[0] is not None or not isinstance(values[5], int):
+    """A `games` row: (NULL id, started, finished, players, winner, abandoned[, game])."""
+    if len(values) not in (6, 7) or values[0] is not None or not isinstance(values[5], int):
         return None
     texts = [v[1].decode("utf-8", "replace") if isinstance(v, tuple) else v
              for v in values[1:5]]
