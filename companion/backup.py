@@ -25,9 +25,10 @@ the owner to copy to /etc (the app never writes there).
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -41,7 +42,7 @@ from companion.paths import JOURNAL_NAME, journal_file
 from companion.safe_text import one_line, quote
 
 __all__ = ["BackupRefused", "BackupSummary", "RestoreSummary", "backup_name", "make_backup",
-           "read_backup", "restore_backup"]
+           "read_backup", "restore_backup", "usb_stick"]
 
 FILES_TABLE = "backup_files"
 CONFIG_NAME = "config.toml"  # the configuration's name inside a backup
@@ -80,6 +81,20 @@ def backup_name(now: datetime | None = None) -> str:
     """The file name a backup into a folder gets: sorted by date, never overwriting."""
     stamp = (now or datetime.now()).strftime("%Y-%m-%d-%H%M%S")
     return f"sorry-companion-backup-{stamp}{SUFFIX}"
+
+
+def usb_stick(patterns: Sequence[str]) -> Path | None:
+    """The first USB stick among `patterns` ([backup] usb_folders, shell patterns such as
+    /media/*/*): a folder something is mounted on that this user may write. None: no stick.
+
+    >>> usb_stick(["/nonexistent/*"]) is None
+    True
+    """
+    for pattern in patterns:
+        for found in sorted(glob.glob(pattern)):
+            if os.path.ismount(found) and os.access(found, os.W_OK | os.X_OK):
+                return Path(found)
+    return None
 
 
 def _connect_readonly(path: Path) -> sqlite3.Connection:
