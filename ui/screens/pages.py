@@ -59,11 +59,10 @@ class HistoryScreen(PageScreen):
         recent.clear_widgets()
         listing = app.session.stored_stats(self._finished)
         records = [record for record, _figures in listing]
-        stats = [figures for _record, figures in listing if figures is not None]
-        from ui.board.wiring import board_leaders, is_board_game
+        from ui.board.wiring import board_leaders
 
-        board_stats = [figures for figures in stats if is_board_game(figures)]
-        stats = [figures for figures in stats if not is_board_game(figures)]
+        board_stats = [f for r, f in listing if f is not None and r.game == "board"]
+        stats = [f for r, f in listing if f is not None and r.game != "board"]
         leaders = app.session.leaders(stats)[:LEADERS_SHOWN]
         heads = (
             "",
