@@ -37,7 +37,7 @@ from companion.config import read_small_file
 from companion.datalock import DataLock
 from companion.durable import sync_file, sync_folder, write_durably
 from companion.errors import CompanionError, DataFolderBusy
-from companion.journal import SCHEMA_VERSION
+from companion.journal import READABLE, SCHEMA_VERSION
 from companion.paths import JOURNAL_NAME, journal_file
 from companion.safe_text import one_line, quote
 
@@ -203,7 +203,7 @@ def read_backup(path: str | os.PathLike[str]) -> tuple[BackupSummary, dict[str, 
                 raise BackupRefused(f"{quote(str(source))} was written by a newer version of "
                                     "the companion; update the app, then restore",
                                     code="restore_newer")
-            if version != SCHEMA_VERSION or not {"games", "events"} <= tables:
+            if version not in READABLE or not {"games", "events"} <= tables:
                 raise BackupRefused(not_ours.format(why="it holds no game journal"),
                                     code="restore_not_journal")
             problem = _check(conn)
