@@ -148,11 +148,17 @@ def make_backup(data_dir: str | os.PathLike[str], dest: str | os.PathLike[str], 
         except OSError as exc:
             skipped.append(f"the configuration {config_file} could not be read "
                            f"({one_line(str(exc), 80)}) and is not in the backup")
+    try:
+        source = _connect_readonly(journal)
+        source.execute("PRAGMA user_version")  # opened and readable now, or never
+    except sqlite3.Error as exc:
+        raise BackupRefused(f"the journal {journal} could not be read "
+                            f"({one_line(str(exc), 80)}); check that this user may read the "
+                            "data folder", code="backup_unreadable") from None
     tmp = target.with_name(f".{target.name}.partial")
     try:
         open(tmp, "wb").close()  # an unwritable place is the place's fault, not SQLite's
-        with _closing(_connect_readonly(journal)) as source, \
-                _closing(sqlite3.connect(tmp, isolation_level=None)) as copy:
+        with _closing(source), _closing(sqlite3.connect(tmp, isolation_level=None)) as copy:
             source.backup(copy)  # one step: one snapshot, while the app keeps writing
             copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
             copy.execute(f"CREATE TABLE {FILES_TABLE} (name TEXT PRIMARY KEY, "
@@ -167,10 +173,11 @@ def make_backup(data_dir: str | os.PathLike[str], dest: str | os.PathLike[str], 
         sync_file(tmp)
         os.replace(tmp, target)
         sync_folder(target.parent)
-    except sqlite3.Error as exc:
-        raise BackupRefused(f"the journal {journal} could not be copied "
-                            f"({one_line(str(exc), 80)}); check that this user may read the "
-                            "data folder", code="backup_failed") from None
+    except sqlite3.Error as exc:  # the journal opened: writing the copy failed
+        full = getattr(exc, "sqlite_errorname", "") == "SQLITE_FULL"
+        why = "No space left on device" if full else one_line(str(exc), 80)
+        raise BackupRefused(f"cannot write {quote(str(target))} ({why}); choose a place with "
+                            "room for the copy", code="backup_write") from None
     except OSError as exc:
         raise BackupRefused(f"cannot write {quote(str(target))} ({exc.strerror or exc}); "
                             "choose a writable place with room for the copy",

@@ -32,8 +32,9 @@ def media(tmp_path: Path) -> Iterator[Path]:
     root = tmp_path / "media"
     root.mkdir()
     yield root
-    for folder in sorted(root.glob("*/*"), reverse=True):
-        subprocess.run(["umount", str(folder)], capture_output=True, check=False)
+    for folder in sorted([*root.glob("*/*"), *root.glob("*")], reverse=True):
+        if folder.is_mount():
+            subprocess.run(["umount", str(folder)], capture_output=True, check=False)
 
 
 def app_on(driver, tmp_path: Path, media: Path, lang: str = "en"):
