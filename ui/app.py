@@ -328,8 +328,8 @@ class CompanionApp(App):
         """Run one session call; a refusal becomes one sentence on screen, nothing else."""
         try:
             action()
-        except REFUSALS as exc:
-            self.model.message = refusal(exc, self.lang)
+        except REFUSALS as exc:  # said on the open game's screen (the table with no game)
+            (self.open_model() or self.model).message = refusal(exc, self.lang)
             return False
         return True
 
