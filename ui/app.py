@@ -250,6 +250,14 @@ class CompanionApp(App):
         if self.session.writer is not None:
             self._saving_event = Clock.schedule_interval(self._check_saving, SAVING_CHECK_S)
 
+    def show_new_notices(self) -> None:
+        """Notices a read found after the start (History reading a damaged game): shown
+        now, over whatever screen is up, unless the notices are already on screen."""
+        view = getattr(self, "notice_view", None)
+        if view is not None and view.get_parent_window() is not None:
+            return
+        self.notice_view = self._show_notices()
+
     def _window_open(self) -> bool:
         """A SORRY! window waits for a press: the screen must not rest."""
         return getattr(self.session.state, "window", None) is not None
@@ -258,7 +266,9 @@ class CompanionApp(App):
         """Every repair and set-aside of the journal, over the start screen until OK."""
         from ui.notices import NoticeView, pending
 
-        records = pending(self.data_dir, list(getattr(self.journal, "damage", [])))
+        damage = list(getattr(self.journal, "damage", []))
+        shown, self._damage_shown = getattr(self, "_damage_shown", 0), len(damage)
+        records = pending(self.data_dir, damage[shown:])  # dismissed ones never come back
         if not records:
             return None
         view = NoticeView(self, records)
