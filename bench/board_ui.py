@@ -43,13 +43,11 @@ def _child_latency(data_dir: str) -> None:
     step = [0]
 
     def ready(app: Any) -> None:
-        error = app.start_board_game(SETUP, companion_draws=False)
+        error = app.start_game(SETUP, companion_draws=False)
         if error:
             raise SystemExit(error)
         screen = app.screen("board")
-        from ui.touchguard import guard
-
-        guard.seconds = 0  # taps come 0.1 s apart: measuring (the check still runs), not guarding
+        app.guard.seconds = 0  # taps 0.1 s apart: measuring (the check still runs), not guarding
         view = screen.ids.board
         for prop in ("sources", "targets", "state"):
             view.bind(**{prop: lambda *_a, p=prop: pending.__setitem__(f"changed:{p}", True)})

@@ -1,7 +1,8 @@
 """`sorry-companion history [--json]`: the stored games, oldest first.
 
-One line per game: id, start date (local time), players, the winner, "abandoned" or
-"unfinished", and the rounds played (replayed from the journal, so undone rounds do not count).
+One line per game: id, the game (its rules' name, which the journal stores), start date
+(local time), players, the winner, "abandoned" or "unfinished", and the rounds played
+(replayed from the journal, so undone rounds do not count).
 Also home of the two helpers the journal commands share.
 """
 
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         report_damage(journal, seen)
     if args.json:
         print(json_text([
-            {"id": r.game_id, "started": r.started.isoformat(),
+            {"id": r.game_id, "game": r.game, "started": r.started.isoformat(),
              "finished": None if r.finished is None else r.finished.isoformat(),
              "players": list(r.players), "winner": r.winner, "abandoned": r.abandoned,
              "events": r.event_count, "rounds": rounds}
@@ -93,8 +94,9 @@ def run(args: argparse.Namespace) -> int:
     if not listing:
         print("No games are stored yet.")
         return 0
-    rows = [(r.game_id, r.started.astimezone().strftime("%Y-%m-%d %H:%M"),
+    rows = [(r.game_id, r.game, r.started.astimezone().strftime("%Y-%m-%d %H:%M"),
              ", ".join(r.players), outcome(r), "?" if n is None else n)
             for r, n in listing]
-    print(format_table(("ID", "STARTED", "PLAYERS", "WINNER", "ROUNDS"), rows, right=(0, 4)))
+    print(format_table(("ID", "GAME", "STARTED", "PLAYERS", "WINNER", "ROUNDS"), rows,
+                       right=(0, 5)))
     return 0
