@@ -26,10 +26,10 @@ run: $(STAMP)
 	$(BIN)/sorry-companion run $(RUN_ARGS)
 
 # The doctests of the core and the hardware (not the Pico's main.py: MicroPython only),
-# the core's types (mypy --strict), then the suite.
+# the types of the core, the screens and the hardware (mypy --strict), then the suite.
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict companion/
+	$(BIN)/mypy --strict companion/ ui/ hardware/
 	$(BIN)/python -m pytest -q --doctest-modules companion hardware \
 		--ignore=hardware/firmware/main.py
 	$(BIN)/python -m pytest -q

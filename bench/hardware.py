@@ -6,8 +6,8 @@
   engine; no journal). A second row adds the real SQLite journal with the app's journal
   writer thread (the press is applied at once and made durable behind), with the
   journal's syncs delayed as on an SD card in a child process (bench.pi).
-- state change to board line: from `session.play` to the simulated board (the firmware's
-  own Board on a pseudo-terminal) having read the whole `=STATE` line, through the LED
+- state change to LED board line: from `session.play` to the simulated LED board (the firmware's
+  own LedBoard on a pseudo-terminal) having read the whole `=STATE` line, through the LED
   board host's worker thread.
 """
 
@@ -79,7 +79,7 @@ def _edge_with_slow_sync() -> list[float] | None:
 
 def state_to_line_ms(samples: int) -> list[float]:
     from hardware.ledboardhost import LedBoardHost
-    from hardware.simulator import SimulatedBoard
+    from hardware.simulator import SimulatedLedBoard
 
     arrived = threading.Event()
     stamp = 0.0
@@ -93,7 +93,7 @@ def state_to_line_ms(samples: int) -> list[float]:
     session = Session()
     session.new_game(Setup.create(PLAYERS))
     out = []
-    with SimulatedBoard(on_line=on_line) as board, \
+    with SimulatedLedBoard(on_line=on_line) as board, \
             LedBoardHost(ports=lambda: [board.path], heartbeat=3600.0) as host:
         host.follow(session)
         host.start()
