@@ -35,7 +35,13 @@ from companion.games.revenge.deck import (
 from companion.games.revenge.events import MAX_PAWNS, MAX_PLAYERS, Variant
 from companion.games.revenge.state import DECK_SIZE
 from companion.limits import CONFIG_LIMIT, PREFS_LIMIT, InputRefused, read_bounded
-from companion.paths import CONFIG_ENV, SYSTEM_CONFIG, default_data_dir, user_config_file
+from companion.paths import (
+    CONFIG_ENV,
+    SYSTEM_CONFIG,
+    default_data_dir,
+    expand_home,
+    user_config_file,
+)
 from companion.safe_text import clip, one_line, quote
 
 __all__ = [
@@ -217,7 +223,10 @@ class Config:
         """The same configuration with `--data` applied (None: unchanged)."""
         if path is None:
             return self
-        return dataclasses.replace(self, data_dir=Path(path).expanduser())
+        try:
+            return dataclasses.replace(self, data_dir=expand_home(path, "--data"))
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
 
 
 def read_small_file(path: str | os.PathLike[str]) -> bytes:
@@ -501,7 +510,10 @@ class _Reader:
         if not isinstance(value, str) or not value.strip() or "\0" in value:
             raise self.fail("data_dir", value, 'use the path of a folder in quotes, such as '
                             '"~/.local/share/sorry-companion" (without NUL characters)')
-        path = Path(value).expanduser()
+        try:
+            path = expand_home(value, "data_dir")
+        except ValueError as exc:
+            raise self.problem(str(exc)) from None
         return path if path.is_absolute() else self.source.parent / path
 
     def table(self, section: str, value: object,

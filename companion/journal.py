@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import JournalError
+from companion.games import DEFAULT, game_of
 from companion.journal_pages import EventRow, file_events
 from companion.notices import Notice
 from companion.paths import journal_file
@@ -47,17 +48,19 @@ from companion.walcheck import WalCheck
 
 __all__ = ["GameRecord", "Journal", "StoredGame"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: each game's name in its row (format 1 is migrated on opening)
 BUSY_TIMEOUT_S = 5.0
+READABLE = (1, SCHEMA_VERSION)  # the formats this version opens
 _TABLES = {"games", "events", "set_aside"}
-_SCHEMA = """
+_SCHEMA = f"""
 CREATE TABLE games (
     id INTEGER PRIMARY KEY,
     started TEXT NOT NULL,
     finished TEXT,
     players TEXT NOT NULL,           -- JSON list of names, to list games without replaying
     winner TEXT,
-    abandoned INTEGER NOT NULL DEFAULT 0
+    abandoned INTEGER NOT NULL DEFAULT 0,
+    game TEXT NOT NULL DEFAULT '{DEFAULT}'  -- the rules' name (the setup's "game"), format 2
 );
 CREATE TABLE events (
     id INTEGER PRIMARY KEY,
@@ -104,6 +107,7 @@ class GameRecord:
     winner: str | None
     event_count: int
     abandoned: bool = False
+    game: str = DEFAULT  # the rules' name: "revenge", "board"
 
     @property
     def id(self) -> int:
@@ -223,6 +227,7 @@ class Journal:
         self.readonly = readonly
         self.damage: list[str] = []
         self._repaired = False
+        self._named = True  # the games table has the `game` column (see _open_readonly)
         self._lock = threading.RLock()
         wal = None if readonly else WalCheck.before_open(self.path)  # before SQLite reads it
         self._conn = self._open_readonly() if readonly else self._open_checked()
@@ -301,13 +306,15 @@ class Journal:
                 f"{self.path} was written by a newer version of the companion "
                 f"(journal format {version}); update the app to read it"
             )
-        if version != SCHEMA_VERSION or not _TABLES.issubset(names):
+        if version not in READABLE or not _TABLES.issubset(names):
             raise _NotAJournal
         problems = [r[0] for r in conn.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
             raise sqlite3.DatabaseError(
                 f"database disk image is malformed ({one_line(problems[0], 80)})")
         self._configure(conn)
+        if version < SCHEMA_VERSION:
+            _migrate(conn)
 
     def _open_readonly(self) -> sqlite3.Connection:
         """Read-only; a healthy journal in a folder this user cannot write (SQLite cannot
@@ -342,11 +349,12 @@ class Journal:
             raise JournalError(
                 f"{self.path} was written by a newer version of the companion (journal "
                 f"format {version}); update the app to read it")
-        if version != SCHEMA_VERSION or not _TABLES.issubset(names):
+        if version not in READABLE or not _TABLES.issubset(names):
             conn.close()
             raise JournalError(
                 f"{self.path} is not a journal this version can read; start the app once "
                 "(it sets a foreign file aside) or point --data at the right folder")
+        self._named = version >= 2  # format 1: names read from the setups (never migrated here)
         return conn
 
     def _open_checked(self) -> sqlite3.Connection:
@@ -541,8 +549,8 @@ class Journal:
         names = [str(p) for p in players] if isinstance(players, list | tuple) else []
         with self._transaction("starting the game") as conn:
             at = _now()
-            cur = conn.execute("INSERT INTO games (started, players) VALUES (?, ?)",
-                               (at, json.dumps(names, ensure_ascii=False)))
+            cur = conn.execute("INSERT INTO games (started, players, game) VALUES (?, ?, ?)",
+                               (at, json.dumps(names, ensure_ascii=False), game_of(setup)))
             game_id = int(cur.lastrowid or 0)
             conn.execute(
                 "INSERT INTO events (game_id, seq, at, json, crc) VALUES (?, 0, ?, ?, ?)",
@@ -603,7 +611,7 @@ class Journal:
             started, winner, abandoned = head[0]
             events, problem = self._good_events(game_id)
             notes = [problem] if problem else []
-            notes += self._set_aside_notes(game_id)
+            notes += self.set_aside_notes(game_id)
             damage = " ".join(dict.fromkeys(notes)) or None
             if problem:
                 self.damage.append(problem)
@@ -673,25 +681,61 @@ class Journal:
                           game=game_id, seq=seq, count=n, why=why)
         return moved
 
-    def _set_aside_notes(self, game_id: int) -> list[str]:
+    def set_aside_notes(self, game_id: int) -> list[str]:
+        """What was set aside from the game and why, one sentence each, oldest first."""
         return [r[0] for r in self._read(
             "SELECT DISTINCT reason FROM set_aside WHERE game_id = ? ORDER BY id", (game_id,))]
 
     def games(self) -> list[GameRecord]:
         """Every stored game, oldest first, without replaying any."""
+        game = "g.game" if self._named else SETUP_SQL  # format 1, read-only: from the setup
         rows = self._read(
             "SELECT g.id, g.started, g.finished, g.players, g.winner, g.abandoned, "
-            "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) FROM games g ORDER BY g.id")
+            f"(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id), {game} FROM games g "
+            "ORDER BY g.id")
         records = []
-        for gid, started, finished, players, winner, abandoned, count in rows:
+        for gid, started, finished, players, winner, abandoned, count, name in rows:
             try:
                 names = tuple(str(p) for p in json.loads(players))
             except (TypeError, ValueError):
                 names = ()
             records.append(GameRecord(
                 gid, _when(started), None if finished is None else _when(finished), names,
-                winner, max(0, count - 1), bool(abandoned)))
+                winner, max(0, count - 1), bool(abandoned),
+                name if self._named and isinstance(name, str) else _stored_game(name)))
         return records
+
+
+# A games row's setup text (event 0), for the game's name where the row has none.
+SETUP_SQL = "(SELECT CAST(json AS BLOB) FROM events e WHERE e.game_id = g.id AND e.seq = 0)"
+
+
+def _stored_game(raw: object) -> str:
+    """The game a stored setup's text belongs to; unreadable: the default game."""
+    if not isinstance(raw, bytes | str):
+        return DEFAULT
+    try:
+        return game_of(json.loads(raw))
+    except ValueError:  # a damaged setup (UnicodeDecodeError is a ValueError)
+        return DEFAULT
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Format 1 to 2 in one transaction: each game's name in its row, read from its setup,
+    so history and stats tell games apart without replaying them."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(f"ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT '{DEFAULT}'")
+        named = [(_stored_game(raw), gid) for gid, raw in conn.execute(
+            f"SELECT g.id, {SETUP_SQL} FROM games g")]
+        conn.executemany("UPDATE games SET game = ? WHERE id = ?",
+                         [row for row in named if row[0] != DEFAULT])
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
 
 
 def _readable(conn: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
@@ -796,15 +840,17 @@ def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection,
         lost += sum(1 for seq in range(top.get(gid, -1) + 1) if seq not in accounted)
         if gid in games:
             _, started, finished, players, winner, abandoned = games[gid]
-            new.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)",  # damaged fields: defaults
+            new.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",  # damaged: defaults
                         (gid, started if isinstance(started, str) else _now(), finished,
                          players if isinstance(players, str) else "[]", winner,
-                         abandoned if isinstance(abandoned, int) else 0))
+                         abandoned if isinstance(abandoned, int) else 0,
+                         _stored_game(good[0][4] if good else None)))
         elif good:  # the game's own row is lost: rebuild it from its setup
             setup = json.loads(bytes(good[0][4]).decode("utf-8"))
             players = setup.get("players") if isinstance(setup.get("players"), list) else []
-            new.execute("INSERT INTO games (id, started, players) VALUES (?, ?, ?)",
-                        (gid, good[0][3], json.dumps(players, ensure_ascii=False)))
+            new.execute("INSERT INTO games (id, started, players, game) VALUES (?, ?, ?, ?)",
+                        (gid, good[0][3], json.dumps(players, ensure_ascii=False),
+                         game_of(setup)))
         else:
             continue
         kept_games += 1

@@ -224,8 +224,7 @@ def load_unfinished(journal: Journal) -> Resumable | StoredGame | None:
         recent.append(obj)
     from companion.journal import _when  # one parser of stored times
 
-    notes = [r[0] for r in journal.query(
-        "SELECT DISTINCT reason FROM set_aside WHERE game_id = ? ORDER BY id", (game_id,))]
+    notes = journal.set_aside_notes(game_id)
     resumable = Resumable(journal, game_id, _when(started), snap + 1 + len(recent), snap,
                           tuple(recent), " ".join(notes) or None, winner, bool(abandoned))
     try:

@@ -21,13 +21,18 @@ log = logging.getLogger(__name__)
 class PressRouter:
     def __init__(self, session: Session, *,
                  on_refused: Callable[[str], None] | None = None,
-                 board_draws: Callable[[], bool] | None = None) -> None:
+                 board_draws: Callable[[], bool] | None = None,
+                 wakes: Callable[[], bool] | None = None) -> None:
         self.session = session
         self.on_refused = on_refused
         # a board game: whether the companion draws, so a seat's button is its "Draw"
         self.board_draws = board_draws or (lambda: False)
+        # the resting screen: True when this press only woke it (it does nothing else)
+        self.wakes = wakes
 
     def __call__(self, press: ButtonPress) -> Result | None:
+        if self.wakes is not None and self.wakes():
+            return None
         try:
             return self._submit(press)
         except REFUSALS as exc:  # "no game is open", "nothing to undo", a full disk, ...

@@ -37,6 +37,7 @@ from ui.board.wiring import (
 )
 from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
+from ui.idle import ScreenRest, screen_rest
 from ui.kvload import load_kv, register_fonts
 from ui.layout import arrangement
 from ui.model import TableModel
@@ -129,6 +130,7 @@ class CompanionApp(App):
         self._ready = False
         self._shut = False
         self._prewarm_event: Any = None
+        self.rest: ScreenRest | None = None  # dims and sleeps the screen (ui/idle.py)
 
     # --- texts, for the .kv files ---
 
@@ -227,12 +229,19 @@ class CompanionApp(App):
             self.new_game_form()
         self.notice_view = self._show_notices()
         Window.bind(on_key_down=self._on_key_down)
+        self.rest = screen_rest(self.link.config, Window, busy=self._window_open)
+        self.rest.watch(Window)  # after the keys: a key that wakes the screen does nothing
+        self.link.wakes = self.rest.press_wakes
         Window.bind(on_flip=self._on_first_frame)
         Window.bind(on_flip=_start_rasterising)
         guard.watch(Window)  # each touch's down time, before any widget sees it
         self.link.start()
         if self.session.writer is not None:
             self._saving_event = Clock.schedule_interval(self._check_saving, SAVING_CHECK_S)
+
+    def _window_open(self) -> bool:
+        """A SORRY! window waits for a press: the screen must not rest."""
+        return getattr(self.session.state, "window", None) is not None
 
     def _show_notices(self) -> Any:
         """Every repair and set-aside of the journal, over the start screen until OK."""
@@ -283,6 +292,8 @@ class CompanionApp(App):
         Window.unbind(on_flip=self._on_first_frame)
         Window.unbind(on_flip=_start_rasterising)
         guard.unwatch(Window)
+        if self.rest is not None:
+            self.rest.close()
         if self._prewarm_event is not None:
             self._prewarm_event.cancel()
         if self._saving_event is not None:

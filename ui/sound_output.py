@@ -12,7 +12,8 @@ The cards are read from /proc/asound:
 - auto: on a Pi, usb, else jack, else hdmi; elsewhere (a desktop, whose sound server owns
   the cards) the speech program's own default output.
 
-A chosen output that is not there is one sentence (NoSoundOutput), never a silent voice.
+A chosen output that is not there is NoSoundOutput, which the Settings screen says in
+one sentence ("sound_missing_<output>" in ui/locales), never a silent voice.
 """
 
 from __future__ import annotations
@@ -28,7 +29,11 @@ _CARD_LINE = re.compile(r"\s*(\d+)\s+\[(\S+)\s*\]")
 
 
 class NoSoundOutput(LookupError):
-    """The configured output is not on this machine; the text says what to do."""
+    """The configured output (`output`: "usb", "jack" or "hdmi") is not on this machine."""
+
+    def __init__(self, output: str) -> None:
+        super().__init__(output)
+        self.output = output
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,14 +78,6 @@ def output_device(output: str, cards: list[SoundCard], *, pi: bool) -> str | Non
         return None
     card = _find(output, cards)
     if card is None:
-        raise NoSoundOutput(_MISSING[output])
+        raise NoSoundOutput(output)
     return f"default:CARD={card.name}"
 
-
-_MISSING = {
-    "usb": "no USB speaker is plugged in; plug one in, or set [voice] output to \"auto\"",
-    "jack": "this machine has no headphone jack (a Pi 5 has none); set [voice] output to "
-            "\"usb\" or \"hdmi\"",
-    "hdmi": "no HDMI sound output was found; check that the screen is on the HDMI port next "
-            "to the power socket, or set [voice] output to \"usb\" or \"jack\"",
-}

@@ -40,7 +40,7 @@ class Voice:
         self.enabled = enabled
         self.volume = volume
         self.device = device  # an ALSA device, or None for the program's own output
-        self.problem: str | None = None  # why the configured output is not used
+        self.missing_output: str | None = None  # the configured output, not found here
         self._pending: tuple[str, str] | None = None
         self._closed = False
         self._wake = threading.Condition()
@@ -53,9 +53,10 @@ class Voice:
         """Whether the speech command is installed here."""
         return self.path is not None
 
-    def say(self, text: str, lang: str) -> None:
-        """Speak `text` soon; replaces anything not yet started. Never blocks."""
-        if not (self.enabled and self.path) or self._closed:
+    def say(self, text: str, lang: str, *, even_off: bool = False) -> None:
+        """Speak `text` soon; replaces anything not yet started. Never blocks.
+        `even_off`: also when the voice is turned off (Settings' "Test voice")."""
+        if not ((self.enabled or even_off) and self.path) or self._closed:
             return
         with self._wake:
             self._pending = (text, lang)
@@ -137,10 +138,10 @@ class Voice:
 
 def voice_for(settings: UiSettings, *, pi: bool) -> Voice:
     """The app's voice from its settings: program, on/off, volume, and the ALSA device of
-    `[voice] output` on this machine (a missing one: the default, and `problem` says so)."""
+    `[voice] output` on this machine (a missing one: the default, and `missing_output`)."""
     voice = Voice(settings.voice_command, enabled=settings.voice, volume=settings.volume)
     try:
         voice.device = output_device(settings.voice_output, sound_cards(), pi=pi)
     except NoSoundOutput as exc:
-        voice.problem = str(exc)
+        voice.missing_output = exc.output
     return voice

@@ -81,14 +81,31 @@ def _cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
     return json.loads(capsys.readouterr().out)
 
 
+def _merged(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Stats rows summed per player over games (before issue 17, one list mixed them)."""
+    out: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        mine = out.setdefault(row["name"], {"name": row["name"]})
+        for key, value in row.items():
+            if key not in ("name", "game"):
+                mine[key] = mine.get(key, 0) + value
+    return out
+
+
 def test_history_and_stats_read_a_journal_from_before_issue_17_as_they_did(old_journal, capsys):
-    for _ in range(2):  # read-only as it was, then again after the app has opened it
+    names = ["revenge", "board"] * 3  # the order make_before_slices_fixture played them
+    for readonly in (True, False):  # as it was (format 1), then after the app migrated it
         history = _cli_json(capsys, "--data", str(old_journal), "history", "--json")
         assert [{k: row[k] for k in old} for row, old in
                 zip(history, JOURNAL_READ["history"], strict=True)] == JOURNAL_READ["history"]
-        assert _cli_json(capsys, "--data", str(old_journal), "stats", "--json") \
-            == JOURNAL_READ["stats"]
-        Journal.open(old_journal).close()
+        assert [row["game"] for row in history] == names
+        stats = _cli_json(capsys, "--data", str(old_journal), "stats", "--json")
+        assert _merged(stats) == _merged(JOURNAL_READ["stats"])
+        assert {row["game"] for row in stats if "bumps" in row} == {"board"}
+        with Journal(old_journal / "journal.sqlite3", readonly=readonly) as journal:
+            assert [r.game for r in journal.games()] == names
+            assert journal.query("PRAGMA user_version")[0][0] == (1 if readonly else 2)
+        Journal.open(old_journal).close()  # migrates it
 
 
 def test_every_game_of_a_journal_from_before_issue_17_replays_and_resumes_as_it_did(old_journal):

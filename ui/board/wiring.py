@@ -73,11 +73,6 @@ def start_board_game(app: Any, setup: dict[str, Any], *, companion_draws: bool) 
 BOARD_COLUMNS = ("bumps", "sorrys", "pawns_home")
 
 
-def is_board_game(figures: Any) -> bool:
-    """Whether a stored game's figures are a board game's (they count bumps)."""
-    return bool(figures.players) and "bumps" in figures.players[0].counters
-
-
 def board_leaders(grid: Any, leaders: list[Any], lang: str) -> None:
     """The board game's own rows under the card game's in the history's 6-column grid."""
     from kivy.factory import Factory
