@@ -38,10 +38,13 @@ def main() -> int:
             raise
         print(f"running {name} ...", file=sys.stderr, flush=True)
         try:
-            rows.extend(module.rows())
+            found = module.rows()
         except Exception:  # a broken benchmark must not hide the others
             traceback.print_exc()
-            rows.append(Row(f"{name} failed", "see the error above"))
+            found = [Row(f"{name} failed", "see the error above")]
+        rows.extend(found)
+        for row in found:  # as they come: a long run's rows so far are never lost
+            print(_line(row), file=sys.stderr, flush=True)
     from bench import pi
 
     load_after = os.getloadavg()
@@ -53,9 +56,13 @@ def main() -> int:
     print("| metric | this machine | Pi model | goal | met | load |")
     print("|---|---|---|---|---|---|")
     for row in rows:
-        met = "" if row.met is None else ("yes" if row.met else "**no**")
-        print(f"| {row.metric} | {row.figure} | {row.pi} | {row.goal} | {met} | {row.load} |")
+        print(_line(row))
     return 0
+
+
+def _line(row: Row) -> str:
+    met = "" if row.met is None else ("yes" if row.met else "**no**")
+    return f"| {row.metric} | {row.figure} | {row.pi} | {row.goal} | {met} | {row.load} |"
 
 
 if __name__ == "__main__":
