@@ -17,11 +17,10 @@ from typing import Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.modalview import ModalView
 
 from companion.notices import as_record, dismiss, keep, read
 from ui.i18n import table, tr
-from ui.widgets import FitLabel, TapButton
+from ui.widgets import FitLabel, GuardedView, TapButton
 
 
 def notice_text(note: Any, lang: str) -> str:
@@ -47,7 +46,7 @@ def pending(data_dir: Path, new: list[Any]) -> list[dict[str, Any]]:
         return records + [as_record(n) for n in dict.fromkeys(new) if str(n) not in texts]
 
 
-class NoticeView(ModalView):
+class NoticeView(GuardedView):
     """The notices over the start screen, with one OK button; re-said on a language
     change."""
 
