@@ -13,7 +13,8 @@ import traceback
 
 from bench import Row
 
-MODULES = ("bench.core", "bench.board", "bench.ui", "bench.board_ui", "bench.hardware")
+MODULES = ("bench.core", "bench.board", "bench.ui", "bench.board_ui", "bench.hardware",
+           "bench.camera")
 
 
 def main() -> int:

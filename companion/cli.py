@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "companion.commands.board",
     "ui.command",
     "hardware.commands",
+    "camera.command",
 )
 
 
