@@ -9,21 +9,19 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.event import EventDispatcher
 from kivy.factory import Factory
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.session import Session
+from ui.gamemodel import GameModel
 
 KV = str(Path(__file__).with_name("count.kv"))  # an absolute path: kvload takes it as it is
 
 
-class CountModel(EventDispatcher):
+class CountModel(GameModel):
     """The count game as Kivy properties; session listeners only fire a Clock trigger."""
 
-    lang = StringProperty("en")
-    message = StringProperty("")
     count_text = StringProperty("")
     turn_text = StringProperty("")
 

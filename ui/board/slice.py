@@ -33,14 +33,10 @@ class BoardSlice:
     def start(self, app: Any, setup: Any, **options: Any) -> str | None:
         """Start a board game (`companion_draws`: the companion draws the cards); None, or
         the one sentence saying why it cannot start."""
-        from companion.errors import CompanionError
-        from ui.wording import refusal
-
         model = app.models["board"]
-        try:
-            model.door.new_game(setup, companion_draws=bool(options.get("companion_draws")))
-        except CompanionError as exc:
-            return refusal(exc, app.lang)
+        draws = bool(options.get("companion_draws"))
+        if not model.attempt(lambda: model.door.new_game(setup, companion_draws=draws)):
+            return str(model.message)
         self.show(app)
         return None
 
