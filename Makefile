@@ -51,7 +51,7 @@ bench: $(STAMP) bench-tools
 # (1,000 games per edition) and the engine's Hypothesis state machine (1,500 examples).
 fuzz: $(STAMP) bench-tools
 	REPLAY_FUZZ_CASES=40000 CONFIG_FUZZ_CASES=2000 FIRMWARE_FUZZ_LINES=200000 \
-	JOURNAL_FUZZ_CASES=100 BOARD_ROUNDTRIP_GAMES=1000 STATEFUL_EXAMPLES=1500 \
+	JOURNAL_FUZZ_CASES=200 BOARD_ROUNDTRIP_GAMES=1000 STATEFUL_EXAMPLES=1500 \
 	POWERCUT_CASES=100 $(BIN)/python -m pytest -q -s -p no:cacheprovider \
 	  tests/companion/test_fuzz_input.py tests/hardware/test_firmware_fuzz.py \
 	  tests/companion/test_journal_corruption.py tests/companion/test_journal_fsync.py \

@@ -43,13 +43,13 @@ SORRY_KEYS = "1234"
 # shown. Each game's own screens are its slice's (ui.games).
 SCREENS = {
     "start": ("start.kv", "ui.screens.start", "StartScreen"),
-    "name": ("start.kv", "ui.screens.start", "NameScreen"),
-    "resume": ("start.kv", "ui.screens.start", "ResumeScreen"),
+    "name": ("name.kv", "ui.screens.start", "NameScreen"),
+    "resume": ("resume.kv", "ui.screens.start", "ResumeScreen"),
     "menu": ("menu.kv", "ui.screens.menu", "MenuScreen"),
-    "history": ("pages.kv", "ui.screens.pages", "HistoryScreen"),
-    "rules": ("pages.kv", "ui.screens.pages", "RulesScreen"),
-    "settings": ("pages.kv", "ui.screens.pages", "SettingsScreen"),
-    "hardware": ("pages.kv", "ui.screens.pages", "HardwareScreen"),
+    "history": ("history.kv", "ui.screens.pages", "HistoryScreen"),
+    "rules": ("rules.kv", "ui.screens.pages", "RulesScreen"),
+    "settings": ("settings.kv", "ui.screens.pages", "SettingsScreen"),
+    "hardware": ("hardware.kv", "ui.screens.pages", "HardwareScreen"),
 }
 BACKGROUND = (0.09, 0.10, 0.12, 1)
 PREWARM = ("menu",)  # after each game's own (GameSlice.prewarm)

@@ -32,6 +32,7 @@ CHILD = """
 import json, os, sys
 from companion.journal import Journal
 j = Journal.open(sys.argv[1])
+j._conn.execute("PRAGMA wal_autocheckpoint=0")  # every event stays in the -wal
 for g in range(3):
     gid = j.start_game({"type": "setup", "players": ["Ana", "Ben", "Cy"]})
     for i in range(int(sys.argv[2])):
