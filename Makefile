@@ -12,7 +12,7 @@ ifeq (run,$(firstword $(MAKECMDGOALS)))
   endif
 endif
 
-.PHONY: run test bench bench-tools fuzz lint venv clean screenshots
+.PHONY: run test bench bench-tools fuzz lint venv clean screenshots lock dist pi-vm
 
 $(STAMP): setup.cfg pyproject.toml requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -48,13 +48,18 @@ bench-tools:
 bench: $(STAMP) bench-tools
 	$(BIN)/python -m bench
 
-# The hostile-input and fault figures of issue 9 (`make test` runs the same tests, smaller).
-fuzz: $(STAMP)
+# The hostile-input and fault figures of issues 9 and 21 (`make test` runs the same tests,
+# smaller; the power cuts need the C compiler bench-tools gets), and the full sizes of the long proofs `make test` runs small: the board round-trip
+# (1,000 games per edition) and the engine's Hypothesis state machine (1,500 examples).
+fuzz: $(STAMP) bench-tools
 	REPLAY_FUZZ_CASES=40000 CONFIG_FUZZ_CASES=2000 FIRMWARE_FUZZ_LINES=200000 \
-	JOURNAL_FUZZ_CASES=100 $(BIN)/python -m pytest -q -s -p no:cacheprovider \
+	JOURNAL_FUZZ_CASES=200 BOARD_ROUNDTRIP_GAMES=1000 STATEFUL_EXAMPLES=1500 \
+	POWERCUT_CASES=100 $(BIN)/python -m pytest -q -s -p no:cacheprovider \
 	  tests/companion/test_fuzz_input.py tests/hardware/test_firmware_fuzz.py \
 	  tests/companion/test_journal_corruption.py tests/companion/test_journal_fsync.py \
-	  tests/ui/test_two_instances.py > .fuzz.log 2>&1; status=$$?; \
+	  tests/companion/test_journal_powercut.py tests/companion/test_journal_never_silent.py \
+	  tests/ui/test_two_instances.py tests/companion/board/test_board_roundtrip.py \
+	  tests/companion/test_engine_stateful.py > .fuzz.log 2>&1; status=$$?; \
 	grep -E "fuzz|instances:|passed|failed|error" .fuzz.log; rm -f .fuzz.log; exit $$status
 
 # Pictures of every screen at the five displays, in English and French. `make test` draws
@@ -68,6 +73,20 @@ screenshots: $(STAMP)
 	  size=$$(basename $$dir); rm -rf docs/screenshots/$$size; \
 	  mkdir -p docs/screenshots/$$size && cp $$dir*.png docs/screenshots/$$size/; \
 	done
+
+# The release a parent carries to the Pi (deploy/README.md): dist/sorry-companion-<release>.tar.gz
+# with the app's wheel and every dependency's aarch64 wheel from deploy/requirements-pi.lock.
+# `make lock` rewrites that lock from requirements.txt (both need PyPI).
+lock: $(STAMP)
+	$(BIN)/python deploy/lock.py
+
+dist: $(STAMP)
+	PYTHON=$(BIN)/python deploy/dist.sh
+
+# The install proven on an emulated arm64 Debian Bookworm machine (deploy/pi-vm/README.md);
+# not part of `make test`: it needs root, qemu and about half an hour.
+pi-vm: $(STAMP)
+	$(BIN)/python deploy/pi-vm/run.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

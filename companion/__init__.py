@@ -9,6 +9,8 @@ package, never the other way round, and only through its public API, the modules
 - `companion.errors`: `CompanionError` (every refusal, a ValueError) and its kinds,
   `JournalError` (an OSError), `REFUSALS` (both: show one sentence and go on);
 - `companion.config`: the settings file;
+- `companion.version`: which version runs and which update waits (`version_line`);
+- `companion.system`: `notify_ready` (systemd) and `poweroff` (Menu > Turn off);
 - `companion.games`: the registry (`get`, `names`, `DEFAULT`), and each game's package
   (`companion.games.revenge`), whose names are that game's vocabulary.
 
@@ -25,4 +27,6 @@ PUBLIC_MODULES = (
     "companion.games",
     "companion.games.revenge",
     "companion.games.board",
+    "companion.version",
+    "companion.system",
 )

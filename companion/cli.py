@@ -10,14 +10,21 @@ are imported inside the commands that need them.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import io
 import os
+import re
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from companion import __version__
 from companion.errors import CompanionError, ConfigError, JournalError
-from companion.safe_text import quote
+from companion.safe_text import MAX_QUOTED, one_line, quote
+
+TRACEBACK_ENV = "SORRY_COMPANION_TRACEBACK"
+_LONG_QUOTED = re.compile(rf"""(['"])(.{{{MAX_QUOTED + 1},}}?)\1(?=$|[\s,)])""")
 
 COMMAND_MODULES = (
     "companion.commands.replay",
@@ -26,14 +33,23 @@ COMMAND_MODULES = (
     "companion.commands.stats",
     "companion.commands.simulate",
     "companion.commands.board",
+    "companion.commands.backup",
     "ui.command",
     "hardware.commands",
     "camera.command",
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse repeats a bad argument in its message: at most a line of it, escaped."""
+
+    def error(self, message: str) -> NoReturn:
+        shorter = _LONG_QUOTED.sub(lambda m: quote(m.group(2)), message)
+        super().error(one_line(shorter, 400))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sorry-companion",
         description="Table companion for the Sorry! Revenge card game.",
     )
@@ -56,7 +72,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _ClosedOutput(io.TextIOBase):
+    """Standing in for a closed standard output (`>&-`): every write fails with EBADF, so
+    the command says "could not write the output" instead of losing it or a traceback."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def fileno(self) -> int:
+        return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "run", None) is None:
@@ -88,6 +117,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a bug: one sentence, the traceback only when asked for
+        if os.environ.get(TRACEBACK_ENV):
+            raise
+        print(f"sorry-companion: an internal error stopped the command ({type(exc).__name__}: "
+              f"{one_line(str(exc), 120)}); please report it with the command you ran (set "
+              f"{TRACEBACK_ENV}=1 to see the details)", file=sys.stderr)
+        return 70
 
 
 if __name__ == "__main__":

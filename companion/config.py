@@ -35,13 +35,19 @@ from companion.games.revenge.deck import (
 from companion.games.revenge.events import MAX_PAWNS, MAX_PLAYERS, Variant
 from companion.games.revenge.state import DECK_SIZE
 from companion.limits import CONFIG_LIMIT, PREFS_LIMIT, InputRefused, read_bounded
-from companion.paths import CONFIG_ENV, SYSTEM_CONFIG, default_data_dir, user_config_file
+from companion.paths import (
+    CONFIG_ENV,
+    SYSTEM_CONFIG,
+    default_data_dir,
+    expand_home,
+    user_config_file,
+)
 from companion.safe_text import clip, one_line, quote
 
 __all__ = [
-    "DEFAULT_DECK", "Config", "DisplayConfig", "GameConfig", "GpioConfig", "LedBoardConfig",
-    "VoiceConfig", "WindowsConfig", "config_from_args", "find_config_file", "load_config",
-    "read_small_file",
+    "DEFAULT_DECK", "BackupConfig", "Config", "DisplayConfig", "GameConfig", "GpioConfig",
+    "LedBoardConfig", "VoiceConfig", "WindowsConfig", "config_from_args", "find_config_file",
+    "load_config", "read_small_file",
 ]
 
 # Each limit is written here once; the hardware (pin plan, LED board) and the screens
@@ -56,6 +62,10 @@ LANGUAGES = ("en", "fr")
 # The displays the screens are laid out for (ui/layout.py): three landscape, two portrait.
 DISPLAY_SIZES = ("800x480", "1024x600", "1280x720", "480x800", "720x1280")
 VARIANTS = tuple(v.value for v in Variant)
+ROTATIONS = (0, 90, 180, 270)  # [display] rotation: Kivy's [graphics] rotation, in degrees
+IDLE_MINUTES = (0, 24 * 60)  # [display] dim_after, sleep_after (0: never)
+VOICE_OUTPUTS = ("auto", "hdmi", "jack", "usb")  # [voice] output (ui/sound_output.py)
+VOLUME = (0, 100)  # [voice] volume, a percentage
 
 T = TypeVar("T")
 
@@ -142,8 +152,12 @@ def _slide_colors(v: object) -> tuple[tuple[str, str], ...]:
 
 @dataclass(frozen=True, slots=True)
 class VoiceConfig:
+    """The spoken totals: the speech program, the sound output it plays on, its volume."""
+
     enabled: bool = True
     command: str = "espeak-ng"
+    output: str = "auto"
+    volume: int = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +191,17 @@ class DisplayConfig:
 
     fullscreen: bool = False
     size: str = DISPLAY_SIZES[0]
+    rotation: int = 0
+    dim_after: float = 5.0  # idle minutes before the screen dims (0: never)
+    sleep_after: float = 15.0  # idle minutes before it goes dark (0: never)
+
+
+@dataclass(frozen=True, slots=True)
+class BackupConfig:
+    """Where Menu > Back up looks for a USB stick: folders (shell patterns) that are mount
+    points; the first writable one is used."""
+
+    usb_folders: tuple[str, ...] = ("/media/*/*", "/media/*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,13 +216,17 @@ class Config:
     gpio: GpioConfig = GpioConfig()
     ledboard: LedBoardConfig = LedBoardConfig()
     display: DisplayConfig = DisplayConfig()
+    backup: BackupConfig = BackupConfig()
     source: Path | None = None
 
     def with_data_dir(self, path: str | os.PathLike[str] | None) -> Config:
         """The same configuration with `--data` applied (None: unchanged)."""
         if path is None:
             return self
-        return dataclasses.replace(self, data_dir=Path(path).expanduser())
+        try:
+            return dataclasses.replace(self, data_dir=expand_home(path, "--data"))
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
 
 
 def read_small_file(path: str | os.PathLike[str]) -> bytes:
@@ -345,6 +374,20 @@ def _command(v: object) -> str:
     return v.strip()
 
 
+def _rotation(v: object) -> int:
+    if isinstance(v, bool) or v not in ROTATIONS:
+        raise _Refused("use 0, 90, 180 or 270 (degrees, without quotes)")
+    assert isinstance(v, int)
+    return v
+
+
+def _folders(v: object) -> tuple[str, ...]:
+    if (not isinstance(v, list) or not v
+            or any(not isinstance(f, str) or not f.startswith("/") or "\0" in f for f in v)):
+        raise _Refused('use a list of absolute folders in quotes, such as ["/media/*/*"]')
+    return tuple(v)
+
+
 def _pin(v: object) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or v not in BCM_PINS:
         raise _Refused("use a BCM pin number from 0 to 27 (leave the key out for none)")
@@ -392,7 +435,8 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[object], Any]]]] = {
         "deck": _choice("standard", "1939"), "faster_start": _bool, "adult": _bool,
         "play_on": _bool, "slide_colors": _slide_colors,
     }),
-    "voice": (VoiceConfig, {"enabled": _bool, "command": _command}),
+    "voice": (VoiceConfig, {"enabled": _bool, "command": _command,
+                            "output": _choice(*VOICE_OUTPUTS), "volume": _whole(*VOLUME)}),
     "gpio": (GpioConfig, {
         "enabled": _bool,
         "pins": _pins(1, "use a list of 1 to 4 BCM pin numbers from 0 to 27, one per seat, "
@@ -408,7 +452,12 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[object], Any]]]] = {
         "enabled": _bool, "port": _text, "ids": _usb_ids, "baud": _baud,
         "brightness": _whole(*BRIGHTNESS),
     }),
-    "display": (DisplayConfig, {"fullscreen": _bool, "size": _choice(*DISPLAY_SIZES)}),
+    "display": (DisplayConfig, {
+        "fullscreen": _bool, "size": _choice(*DISPLAY_SIZES), "rotation": _rotation,
+        "dim_after": _number(*IDLE_MINUTES, "minutes"),
+        "sleep_after": _number(*IDLE_MINUTES, "minutes"),
+    }),
+    "backup": (BackupConfig, {"usb_folders": _folders}),
 }
 _TOP = ("data_dir", "language")
 
@@ -445,6 +494,7 @@ class _Reader:
             values["deck"] = self.deck(doc["deck"])
         config = Config(**values)
         self.check_pins(config.gpio)
+        self.check_idle(config.display)
         board = config.board
         self.check("[board] adult", board.adult,
                    lambda _: _board_settings(board.edition, board.settings()))
@@ -460,7 +510,10 @@ class _Reader:
         if not isinstance(value, str) or not value.strip() or "\0" in value:
             raise self.fail("data_dir", value, 'use the path of a folder in quotes, such as '
                             '"~/.local/share/sorry-companion" (without NUL characters)')
-        path = Path(value).expanduser()
+        try:
+            path = expand_home(value, "data_dir")
+        except ValueError as exc:
+            raise self.problem(str(exc)) from None
         return path if path.is_absolute() else self.source.parent / path
 
     def table(self, section: str, value: object,
@@ -492,6 +545,13 @@ class _Reader:
                 f"[deck] the card counts add up to {total}, not {DECK_SIZE}: change them so "
                 f"the deck has {DECK_SIZE} cards (a card left out keeps its default count)")
         return deck
+
+    def check_idle(self, display: DisplayConfig) -> None:
+        if display.dim_after and display.sleep_after and display.sleep_after <= display.dim_after:
+            raise self.problem(
+                f"[display] sleep_after = {display.sleep_after:g} is not after dim_after = "
+                f"{display.dim_after:g}: the screen dims first, then sleeps; give sleep_after "
+                "more minutes than dim_after (or 0 for never)")
 
     def check_pins(self, gpio: GpioConfig) -> None:
         if not lamps_fit(gpio.pins, gpio.lamps):

@@ -30,6 +30,7 @@ import json
 import os
 import shutil
 import sqlite3
+import tempfile
 import threading
 import zlib
 from collections.abc import Iterator
@@ -38,7 +39,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion import notices
 from companion.errors import JournalError
+from companion.games import DEFAULT, game_of
 from companion.journal_pages import EventRow, file_events
 from companion.notices import Notice
 from companion.paths import journal_file
@@ -47,17 +50,21 @@ from companion.walcheck import WalCheck
 
 __all__ = ["GameRecord", "Journal", "StoredGame"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: each game's name in its row (format 1 is migrated on opening)
+PREVIEW_NOTE = ("found by a read-only look at a copy: the journal itself is unchanged, and "
+                "the app does this when it next starts")
 BUSY_TIMEOUT_S = 5.0
+READABLE = (1, SCHEMA_VERSION)  # the formats this version opens
 _TABLES = {"games", "events", "set_aside"}
-_SCHEMA = """
+_SCHEMA = f"""
 CREATE TABLE games (
     id INTEGER PRIMARY KEY,
     started TEXT NOT NULL,
     finished TEXT,
     players TEXT NOT NULL,           -- JSON list of names, to list games without replaying
     winner TEXT,
-    abandoned INTEGER NOT NULL DEFAULT 0
+    abandoned INTEGER NOT NULL DEFAULT 0,
+    game TEXT NOT NULL DEFAULT '{DEFAULT}'  -- the rules' name (the setup's "game"), format 2
 );
 CREATE TABLE events (
     id INTEGER PRIMARY KEY,
@@ -104,6 +111,7 @@ class GameRecord:
     winner: str | None
     event_count: int
     abandoned: bool = False
+    game: str = DEFAULT  # the rules' name: "revenge", "board"
 
     @property
     def id(self) -> int:
@@ -162,11 +170,7 @@ def _read_row(seq: int, expected: int, raw: bytes | None,
 def _sync_dir(folder: Path) -> None:
     """Make a created or renamed file's directory entry durable too."""
     with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        notices.sync_folder(folder)
 
 
 def _aside_name(path: Path) -> Path:
@@ -217,18 +221,72 @@ class Journal:
         """Open (and, unless `readonly`, create or repair) the journal at `path`.
 
         Read-only is for commands that only look (history, stats, export): they never
-        create, repair, rename or set aside anything; they report what the app will do.
+        create, repair, rename or set aside anything in the data folder. They run the very
+        same checks and repairs on a private copy (so they count every loss exactly as the
+        app will, and read a journal whose folder this user cannot write), and say what the
+        app will do.
         """
-        self.path = Path(path)
+        self.origin = Path(path)  # the journal the user named; `path` may be a private copy
+        self.path = self.origin
         self.readonly = readonly
         self.damage: list[str] = []
         self._repaired = False
+        self._copy_dir: Path | None = None
+        self._said: set[str] = set()
+        self._had_wal = False
+        self._named = True  # the games table has the `game` column (a copy is migrated too)
         self._lock = threading.RLock()
-        wal = None if readonly else WalCheck.before_open(self.path)  # before SQLite reads it
-        self._conn = self._open_readonly() if readonly else self._open_checked()
-        lost = wal.after_open(self._conn) if wal is not None else None
-        if lost:
-            self.damage.append(lost)
+        try:
+            if readonly:
+                self.path = self._private_copy()
+            wal = WalCheck.before_open(self.path, preview=readonly)  # before SQLite reads it
+            self._had_wal = wal is not None
+            self._conn = self._open_checked()
+            lost = wal.after_open(self._conn) if wal is not None else None
+            if lost:
+                self._say(lost)
+        except BaseException:
+            self._drop_copy()
+            raise
+
+    def _private_copy(self) -> Path:
+        """The journal and its -wal copied into a private folder, for a read-only look."""
+        try:
+            with open(self.origin, "rb"):
+                pass  # unreadable or missing: said below with the real file's name
+            self._copy_dir = Path(tempfile.mkdtemp(prefix="sorry-journal-"))
+            copy = self._copy_dir / self.origin.name
+            shutil.copyfile(self.origin, copy)
+            wal = Path(f"{self.origin}-wal")
+            if wal.exists():
+                shutil.copyfile(wal, f"{copy}-wal")
+        except OSError as exc:
+            raise JournalError(
+                f"{self.origin} cannot be read ({exc.strerror or exc}); check that it exists "
+                "and that this user may read it and its folder") from exc
+        return copy
+
+    def _drop_copy(self) -> None:
+        if self._copy_dir is not None:
+            shutil.rmtree(self._copy_dir, ignore_errors=True)
+            self._copy_dir = None
+
+    def _say(self, notice: str) -> None:
+        """Record one damage sentence; in the app it is durable in notices.json (file and
+        folder synced) before this returns, so before anything repaired is used. OSError
+        when it cannot be made durable: the caller then changes nothing."""
+        if notice in self._said:
+            return
+        if not self.readonly:
+            notices.keep(self.path.parent, [notice])
+        self._said.add(notice)
+        if self.readonly and isinstance(notice, Notice):
+            notice = Notice(f"{notice} ({PREVIEW_NOTE})", notice.code, **notice.params)
+        self.damage.append(notice)
+
+    def _kept(self, aside: Path) -> str:
+        return ("the app keeps the damaged file beside the journal when it repairs it"
+                if self.readonly else f"the damaged file was kept as {aside}")
 
     @classmethod
     def open(cls, data_dir: str | os.PathLike[str]) -> Journal:
@@ -255,8 +313,10 @@ class Journal:
         self.close()
 
     def close(self) -> None:
-        with self._lock, contextlib.suppress(sqlite3.Error):
-            self._conn.close()
+        with self._lock:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.close()
+            self._drop_copy()
 
     def pragmas(self) -> dict[str, Any]:
         """The durability settings in force on this connection (for diagnostics and tests)."""
@@ -289,11 +349,15 @@ class Journal:
         names = {r[0] for r in conn.execute(
             "SELECT name FROM sqlite_master WHERE type='table'")}
         if version == 0 and not names:
+            if self.readonly and not self._had_wal:  # (with one, the -wal check says more)
+                raise JournalError(
+                    f"{self.origin} is empty, not yet a journal; start the app once (it makes "
+                    "it one) or point --data at the right folder")
             self._configure(conn)
             conn.executescript(
                 "BEGIN IMMEDIATE;"
                 + _SCHEMA.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS")
-                + f";PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+                + f";PRAGMA user_version={SCHEMA_VERSION}; PRAGMA application_id=1; COMMIT;")
             _sync_dir(self.path.parent)
             return
         if version > SCHEMA_VERSION and _TABLES & names:  # ours, tables renamed since
@@ -301,53 +365,55 @@ class Journal:
                 f"{self.path} was written by a newer version of the companion "
                 f"(journal format {version}); update the app to read it"
             )
-        if version != SCHEMA_VERSION or not _TABLES.issubset(names):
+        if version not in READABLE or not _TABLES.issubset(names):
             raise _NotAJournal
         problems = [r[0] for r in conn.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
             raise sqlite3.DatabaseError(
                 f"database disk image is malformed ({one_line(problems[0], 80)})")
         self._configure(conn)
+        if version < SCHEMA_VERSION:
+            _migrate(conn)
+        self._check_count(conn)
 
-    def _open_readonly(self) -> sqlite3.Connection:
-        """Read-only; a healthy journal in a folder this user cannot write (SQLite cannot
-        make its -shm file there) is read as an immutable file instead."""
-        base = self.path.expanduser().resolve().as_uri()
-        conn, error = None, None
-        for query in ("?mode=ro", "?immutable=1"):
+    def _check_count(self, conn: sqlite3.Connection) -> None:
+        """Every event row the journal ever stored is still in it (events or set_aside):
+        the header's count (see `count_added`) says how many there should be. Damage
+        SQLite's quick check passes (a flipped bit in a b-tree's pointers) is found here;
+        an older journal without the count starts counting now."""
+        per_game = ("SELECT game_id, COUNT(*), SUM(seq), SUM(id) FROM events {} GROUP BY "
+                    "game_id ORDER BY game_id")
+        by_table = conn.execute(per_game.format("NOT INDEXED")).fetchall()
+        by_index = conn.execute(per_game.format(
+            "INDEXED BY sqlite_autoindex_events_1")).fetchall()
+        twice = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM events NOT INDEXED GROUP "
+                             "BY game_id, seq HAVING COUNT(*) > 1)").fetchone()[0]
+        if twice:  # a flipped bit gave a row another's place: rebuild from the rows
+            raise sqlite3.DatabaseError("database disk image is malformed (two events claim "
+                                        "one place in a game)")
+        if by_table != by_index:  # a damaged index hides rows from the reads by game
             try:
-                conn = sqlite3.connect(base + query, uri=True, timeout=BUSY_TIMEOUT_S,
-                                       isolation_level=None, check_same_thread=False)
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-                names = {r[0] for r in conn.execute(
-                    "SELECT name FROM sqlite_master WHERE type='table'")}
-                break
-            except sqlite3.Error as exc:
-                if conn is not None:
-                    conn.close()
-                conn, error = None, error or exc
-                if _is_corrupt(exc) or _is_notadb(exc):
-                    error = exc
-                    break
-        if conn is None:
-            assert error is not None
-            damaged = _is_corrupt(error) or _is_notadb(error)
-            raise JournalError(
-                f"{self.path} cannot be read ({one_line(str(error), 80)}); "
-                + ("start the app once: it repairs the journal and keeps the damaged file "
-                   "beside it" if damaged else "check that it exists and that this user may "
-                   "read it and its folder")) from error
-        if version > SCHEMA_VERSION and _TABLES & names:
-            conn.close()
-            raise JournalError(
-                f"{self.path} was written by a newer version of the companion (journal "
-                f"format {version}); update the app to read it")
-        if version != SCHEMA_VERSION or not _TABLES.issubset(names):
-            conn.close()
-            raise JournalError(
-                f"{self.path} is not a journal this version can read; start the app once "
-                "(it sets a foreign file aside) or point --data at the right folder")
-        return conn
+                conn.execute("REINDEX events")
+            except sqlite3.IntegrityError:  # two rows claim one place: rebuild from rows
+                raise sqlite3.DatabaseError("database disk image is malformed (the events "
+                                            "index disagrees with its table)") from None
+        orphans = conn.execute("SELECT COUNT(*) FROM events WHERE game_id NOT IN "
+                               "(SELECT id FROM games)").fetchone()[0]
+        if orphans:
+            self._say(Notice(
+                f"{orphans} saved events in {self.path.name} belong to no game (a damaged "
+                "file changed their game's number); they stay in the file but are in no "
+                "game", "orphans", count=orphans))
+        stored = conn.execute("PRAGMA application_id").fetchone()[0]
+        held = _events_held(conn)
+        if stored > 0 and held < stored - 1:
+            missing = stored - 1 - held
+            self._say(Notice(
+                f"{missing} saved events are missing from {self.path.name}: the file was "
+                "damaged where SQLite's own check cannot see; every event still in it is "
+                "kept and the games go on from what remains", "count_short", count=missing))
+        if stored != held + 1:
+            conn.execute(f"PRAGMA application_id={held + 1}")
 
     def _open_checked(self) -> sqlite3.Connection:
         try:
@@ -374,8 +440,18 @@ class Journal:
 
     def _start_over(self, why: str) -> sqlite3.Connection:
         """Rename a file that is no journal aside (never delete it) and begin a new one."""
+        if self.readonly:
+            raise JournalError(
+                f"{self.origin} is not a journal this version can read ({why}); start the app "
+                "once (it sets a foreign file aside) or point --data at the right folder")
         aside = _aside_name(self.path)
+        held = len(file_events(self.path))
+        also = f" (it holds {held} events that are not in the new journal)" if held else ""
         try:
+            self._say(Notice(
+                f"{self.path.name} was not a game journal ({why}); it was kept as {aside}{also} "
+                "and a new, empty journal was started", "not_a_journal", why=why,
+                kept=aside.name, held=held))
             for suffix in ("-wal", "-shm"):
                 side = Path(f"{self.path}{suffix}")
                 if side.exists():
@@ -389,12 +465,6 @@ class Journal:
                 f"{self.path} is not a game journal ({why}) and could not be set aside "
                 f"({exc}); move it away yourself and start the app again"
             ) from exc
-        held = len(file_events(aside))
-        also = f" (it holds {held} events that are not in the new journal)" if held else ""
-        self.damage.append(Notice(
-            f"{self.path.name} was not a game journal ({why}); it was kept as {aside}{also} "
-            "and a new, empty journal was started", "not_a_journal", why=why, kept=aside.name,
-            held=held))
         return conn
 
     def _salvage(self, old: sqlite3.Connection, why: str) -> sqlite3.Connection:
@@ -402,8 +472,10 @@ class Journal:
 
         The rows are read from a private copy whose header no longer claims more pages
         than the file holds (a truncated file otherwise cannot be read at all). The new
-        journal is built beside the old one and swapped in by one rename, so a crash
-        during the repair leaves the damaged file where it was, to be repaired again.
+        journal is built beside the old one with every table the old one had (snapshots
+        too), its sentence is made durable (notices.json), and only then is it swapped in
+        by one rename, so a crash or power cut at any point leaves either the damaged file
+        to be repaired again or the repaired one with its sentence.
         """
         with contextlib.suppress(sqlite3.Error):
             old.close()  # merges any committed WAL frames into the file first
@@ -425,13 +497,25 @@ class Journal:
                 new.execute("PRAGMA synchronous=FULL")
                 new.executescript(_SCHEMA)
                 counts = _copy_readable(src, new, file_events(copy))
+                _copy_other_tables(src, new)
+                counts = _with_uncounted(src, counts)
                 new.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                new.execute(f"PRAGMA application_id={_events_held(new) + 1}")
             finally:
                 new.close()
                 src.close()
             for used in (copy, Path(f"{copy}-wal"), Path(f"{copy}-shm")):
                 used.unlink(missing_ok=True)
             aside = _aside_name(self.path)
+            games, events, set_aside, lost = counts
+            extra = f", {set_aside} unusable rows set aside" if set_aside else ""
+            gone = (f"; {lost} events could not be read at all and are missing from their "
+                    "games" if lost else "")
+            self._say(Notice(
+                f"{self.path.name} was damaged ({one_line(why, 80)}); it was rebuilt from every "
+                f"event that could still be read ({games} games, {events} events kept{extra})"
+                f"{gone}; {self._kept(aside)}", "repaired", games=games, events=events,
+                set_aside=set_aside, lost=lost, kept=aside.name))
             for suffix in ("-wal", "-shm"):
                 side = Path(f"{self.path}{suffix}")
                 if side.exists():
@@ -446,18 +530,10 @@ class Journal:
             self._prepare(conn)
         except (OSError, sqlite3.Error) as exc:
             raise JournalError(
-                f"{self.path} is damaged ({why}) and could not be repaired ({exc}); "
-                "copy it somewhere safe, move it away and start the app again"
+                f"{self.origin} is damaged ({one_line(why, 80)}) and could not be repaired "
+                f"({one_line(str(exc), 120)}); nothing was changed: copy it somewhere safe, "
+                "free some space if the disk is full, and start the app again"
             ) from exc
-        games, events, set_aside, lost = counts
-        extra = f", {set_aside} unusable rows set aside" if set_aside else ""
-        gone = (f"; {lost} events could not be read at all and are missing from their games"
-                if lost else "")
-        self.damage.append(Notice(
-            f"{self.path.name} was damaged ({one_line(why, 80)}); it was rebuilt from every "
-            f"event that could still be read ({games} games, {events} events kept{extra}){gone}; "
-            f"the damaged file was kept as {aside}", "repaired", games=games, events=events,
-            set_aside=set_aside, lost=lost, kept=aside.name))
         return conn
 
     def _error(self, exc: sqlite3.Error, doing: str) -> JournalError:
@@ -514,7 +590,7 @@ class Journal:
     def _repair_live(self, exc: BaseException | None) -> bool:
         """Damage SQLite's quick check at opening missed, found while reading: rebuild the
         journal now, once per opening, as damage found at opening is (True: retry)."""
-        if (self.readonly or self._repaired or not isinstance(exc, sqlite3.DatabaseError)
+        if (self._repaired or not isinstance(exc, sqlite3.DatabaseError)
                 or not _is_corrupt(exc)):
             return False
         self._repaired = True
@@ -541,12 +617,13 @@ class Journal:
         names = [str(p) for p in players] if isinstance(players, list | tuple) else []
         with self._transaction("starting the game") as conn:
             at = _now()
-            cur = conn.execute("INSERT INTO games (started, players) VALUES (?, ?)",
-                               (at, json.dumps(names, ensure_ascii=False)))
+            cur = conn.execute("INSERT INTO games (started, players, game) VALUES (?, ?, ?)",
+                               (at, json.dumps(names, ensure_ascii=False), game_of(setup)))
             game_id = int(cur.lastrowid or 0)
             conn.execute(
                 "INSERT INTO events (game_id, seq, at, json, crc) VALUES (?, 0, ?, ?, ?)",
                 (game_id, at, text, zlib.crc32(text.encode("utf-8"))))
+            count_added(conn, 1)
         return game_id
 
     def append(self, game_id: int, event: dict[str, Any]) -> None:
@@ -559,6 +636,7 @@ class Journal:
                     "INSERT INTO events (game_id, seq, at, json, crc) "
                     "SELECT ?, COALESCE(MAX(seq), -1) + 1, ?, ?, ? FROM events WHERE game_id = ?",
                     (game_id, _now(), text, crc, game_id))
+                count_added(conn, 1)
         except JournalError as exc:
             cause = exc.__cause__
             if isinstance(cause, sqlite3.IntegrityError) and "FOREIGN KEY" in str(cause):
@@ -603,10 +681,10 @@ class Journal:
             started, winner, abandoned = head[0]
             events, problem = self._good_events(game_id)
             notes = [problem] if problem else []
-            notes += self._set_aside_notes(game_id)
+            notes += self.set_aside_notes(game_id)
             damage = " ".join(dict.fromkeys(notes)) or None
             if problem:
-                self.damage.append(problem)
+                self._say(problem)  # said already when rows were set aside: once
             return StoredGame(game_id, _when(started), events, damage, winner, bool(abandoned))
 
     def _good_events(self, game_id: int) -> tuple[list[dict[str, Any]], str | None]:
@@ -643,9 +721,6 @@ class Journal:
 
     def _set_aside(self, game_id: int, seq: int, why: str) -> str:
         """Move a bad row and every row after it out of the game, keeping them all."""
-        if self.readonly:
-            return (f"game {game_id}: event {seq} is damaged ({why}); it is read up to "
-                    "there, and the app sets the rest aside when it next starts")
         n = self._read("SELECT COUNT(*) FROM events WHERE game_id = ? AND seq >= ?",
                        (game_id, seq))[0][0]
         what = "its setup" if seq == 0 else f"event {seq}"
@@ -656,6 +731,7 @@ class Journal:
                        f"aside in the journal's set_aside table; {resume}", "set_aside",
                        game=game_id, seq=seq, moved=n, why=why)
         try:
+            self._say(moved)  # durable before any row moves
             with self._transaction("setting damaged events aside") as conn:
                 conn.execute(
                     "INSERT INTO set_aside (game_id, seq, at, json, crc, reason, moved) "
@@ -664,34 +740,73 @@ class Journal:
                     (moved, _now(), game_id, seq))
                 conn.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?",
                              (game_id, seq))
-        except JournalError as exc:
+        except (JournalError, OSError) as exc:
             if self._repair_live(exc.__cause__):
                 return self._set_aside(game_id, seq, why)
-            return Notice(f"game {game_id}: {what} is damaged ({why}); the game stops before "
-                          f"it and its {n} events from there are left where they are (they "
-                          f"could not be set aside: {one_line(str(exc), 120)})", "stops_before",
-                          game=game_id, seq=seq, count=n, why=why)
+            stops = Notice(f"game {game_id}: {what} is damaged ({why}); the game stops before "
+                           f"it and its {n} events from there are left where they are (they "
+                           f"could not be set aside: {one_line(str(exc), 120)})",
+                           "stops_before", game=game_id, seq=seq, count=n, why=why)
+            with contextlib.suppress(OSError):
+                self._say(stops)
+            return stops
         return moved
 
-    def _set_aside_notes(self, game_id: int) -> list[str]:
+    def set_aside_notes(self, game_id: int) -> list[str]:
+        """What was set aside from the game and why, one sentence each, oldest first."""
         return [r[0] for r in self._read(
             "SELECT DISTINCT reason FROM set_aside WHERE game_id = ? ORDER BY id", (game_id,))]
 
     def games(self) -> list[GameRecord]:
         """Every stored game, oldest first, without replaying any."""
+        game = "g.game" if self._named else SETUP_SQL  # format 1, read-only: from the setup
         rows = self._read(
             "SELECT g.id, g.started, g.finished, g.players, g.winner, g.abandoned, "
-            "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) FROM games g ORDER BY g.id")
+            f"(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id), {game} FROM games g "
+            "ORDER BY g.id")
         records = []
-        for gid, started, finished, players, winner, abandoned, count in rows:
+        for gid, started, finished, players, winner, abandoned, count, name in rows:
             try:
                 names = tuple(str(p) for p in json.loads(players))
             except (TypeError, ValueError):
                 names = ()
             records.append(GameRecord(
                 gid, _when(started), None if finished is None else _when(finished), names,
-                winner, max(0, count - 1), bool(abandoned)))
+                winner, max(0, count - 1), bool(abandoned),
+                name if self._named and isinstance(name, str) else _stored_game(name)))
         return records
+
+
+# A games row's setup text (event 0), for the game's name where the row has none.
+SETUP_SQL = "(SELECT CAST(json AS BLOB) FROM events e WHERE e.game_id = g.id AND e.seq = 0)"
+
+
+def _stored_game(raw: object) -> str:
+    """The game a stored setup's text belongs to; unreadable: the default game."""
+    if not isinstance(raw, bytes | str):
+        return DEFAULT
+    try:
+        return game_of(json.loads(raw))
+    except ValueError:  # a damaged setup (UnicodeDecodeError is a ValueError)
+        return DEFAULT
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Format 1 to 2 in one transaction: each game's name in its row, read from its setup,
+    so history and stats tell games apart without replaying them."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(f"ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT '{DEFAULT}'")
+        named = [(_stored_game(raw), gid) for gid, raw in conn.execute(
+            f"SELECT g.id, {SETUP_SQL} FROM games g")]
+        conn.executemany("UPDATE games SET game = ? WHERE id = ?",
+                         [row for row in named if row[0] != DEFAULT])
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
 
 
 def _readable(conn: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
@@ -739,6 +854,62 @@ def _index_seqs(conn: sqlite3.Connection) -> dict[int, int]:
             if isinstance(gid, int) and isinstance(seq, int) and 0 <= seq < 2**31:
                 top[gid] = max(seq, top.get(gid, -1))
     return top
+
+
+def count_added(conn: sqlite3.Connection, added: int) -> None:
+    """Add `added` to the journal's count of event rows ever stored, in the caller's
+    transaction. Kept in the file's header (SQLite's application_id, page 1, stored +1 so
+    0 means "not counted"), which a cut file keeps: a repair or an opening compares it with
+    the rows found, so every lost event is counted, also where no row is left to count."""
+    stored = conn.execute("PRAGMA application_id").fetchone()[0]
+    if stored > 0:
+        conn.execute(f"PRAGMA application_id={int(stored) + added}")
+
+
+def _events_held(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT (SELECT COUNT(*) FROM events) + "
+                            "(SELECT COUNT(*) FROM set_aside)").fetchone()[0])
+
+
+def _with_uncounted(src: sqlite3.Connection,
+                    counts: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """The salvage's counts, its lost events raised to what the header's count says
+    was stored (rows a cut or a lost page took without a trace)."""
+    games, events, set_aside, lost = counts
+    try:
+        stored = int(src.execute("PRAGMA application_id").fetchone()[0])
+    except sqlite3.DatabaseError:
+        return counts
+    if stored > 0:
+        lost = max(lost, stored - 1 - events - set_aside)
+    return games, events, set_aside, lost
+
+
+def _copy_other_tables(old: sqlite3.Connection, new: sqlite3.Connection) -> None:
+    """Every table of the damaged journal beyond the journal's own (the snapshots), with
+    the rows that can still be read: a repair keeps every table (a snapshot is checked
+    against the events before it is used, so a damaged one costs nothing but time)."""
+    try:
+        tables = old.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' "
+                             "AND name NOT LIKE 'sqlite_%'").fetchall()
+    except sqlite3.DatabaseError:
+        tables = []
+    for name, sql in tables:
+        if name in _TABLES or not isinstance(sql, str):
+            continue
+        try:
+            new.execute(sql)
+            rows = _readable(old, f'SELECT rowid, * FROM "{name}" WHERE rowid > ? ORDER BY rowid')
+            if not rows:
+                continue
+            marks = ", ".join("?" * (len(rows[0]) - 1))
+            new.execute("BEGIN")
+            new.executemany(f'INSERT OR IGNORE INTO "{name}" VALUES ({marks})',
+                            [r[1:] for r in rows])
+            new.execute("COMMIT")
+        except sqlite3.DatabaseError:
+            with contextlib.suppress(sqlite3.Error):
+                new.execute("ROLLBACK")
 
 
 def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection,
@@ -796,15 +967,17 @@ def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection,
         lost += sum(1 for seq in range(top.get(gid, -1) + 1) if seq not in accounted)
         if gid in games:
             _, started, finished, players, winner, abandoned = games[gid]
-            new.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?)",  # damaged fields: defaults
+            new.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",  # damaged: defaults
                         (gid, started if isinstance(started, str) else _now(), finished,
                          players if isinstance(players, str) else "[]", winner,
-                         abandoned if isinstance(abandoned, int) else 0))
+                         abandoned if isinstance(abandoned, int) else 0,
+                         _stored_game(good[0][4] if good else None)))
         elif good:  # the game's own row is lost: rebuild it from its setup
             setup = json.loads(bytes(good[0][4]).decode("utf-8"))
             players = setup.get("players") if isinstance(setup.get("players"), list) else []
-            new.execute("INSERT INTO games (id, started, players) VALUES (?, ?, ?)",
-                        (gid, good[0][3], json.dumps(players, ensure_ascii=False)))
+            new.execute("INSERT INTO games (id, started, players, game) VALUES (?, ?, ?, ?)",
+                        (gid, good[0][3], json.dumps(players, ensure_ascii=False),
+                         game_of(setup)))
         else:
             continue
         kept_games += 1

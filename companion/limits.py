@@ -12,6 +12,8 @@ import stat
 import sys
 from typing import BinaryIO
 
+from companion.safe_text import quote
+
 CONFIG_LIMIT = 1 << 20  # 1 MiB: a config file is a few hundred bytes
 PREFS_LIMIT = 1 << 20  # settings.json, choices.json
 TRANSCRIPT_LIMIT = 64 << 20  # 64 MiB: years of games
@@ -49,7 +51,7 @@ def read_bounded(path: str | os.PathLike[str], limit: int, what: str = "") -> by
     The file is opened without blocking (a FIFO cannot hang us), checked with fstat on
     the open descriptor (no race with a rename), then read.
     """
-    what = what or os.fspath(path)
+    what = quote(what or os.fspath(path))  # a name from outside: escaped, at most 80
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
         info = os.fstat(fd)

@@ -16,7 +16,9 @@ True
 from __future__ import annotations
 
 import functools
+import json
 import unicodedata
+from typing import Any
 
 from companion.glyphs import missing
 
@@ -35,6 +37,29 @@ def escape(text: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
+
+
+def _json_escape(ch: str) -> str:
+    code = ord(ch)
+    if code > 0xFFFF:  # JSON escapes it as a UTF-16 surrogate pair
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """`json.dumps` that keeps letters as they are (é, not \\u00e9) but writes every control,
+    format, bidi or line-separator character as a \\u escape, so JSON printed from a crafted
+    journal or transcript can never move the cursor or reverse the text of a terminal.
+
+    >>> json_text({"name": "Ana\u202e\u009b2J", "city": "Zoé"})
+    '{"name": "Ana\\\\u202e\\\\u009b2J", "city": "Zoé"}'
+    """
+    text = json.dumps(value, ensure_ascii=False, **options)
+    if text.isascii():
+        return text  # json.dumps escapes C0 controls itself; DEL is harmless
+    return "".join(_json_escape(ch) if not ch.isascii() and unicodedata.category(ch) in
+                   ("Cc", "Cf", "Cs", "Zl", "Zp") else ch for ch in text)
 
 
 def clip(text: str, limit: int = MAX_QUOTED) -> str:

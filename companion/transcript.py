@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from companion import games
 from companion.errors import CompanionError, TranscriptError
 from companion.game import Game, read_event, read_setup
+from companion.safe_text import json_text
 
 
 @dataclass
@@ -83,6 +84,6 @@ def write_transcript(out: TextIO, events: Iterable[Any]) -> int:
     count = 0
     for event in events:
         obj = event if isinstance(event, dict) else event.to_json()
-        out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+        out.write(json_text(obj, separators=(",", ":")) + "\n")
         count += 1
     return count

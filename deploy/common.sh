@@ -12,6 +12,13 @@ readonly DATA_DIR=/var/lib/sorry-companion
 readonly UNIT_PATH=/etc/systemd/system/sorry-companion.service
 readonly UDEV_RULE_PATH=/etc/udev/rules.d/99-sorry-ledboard.rules
 readonly TARGET_RECORD=/etc/sorry-companion/previous-default-target
+readonly POLKIT_RULE_PATH=/etc/polkit-1/rules.d/50-sorry-companion-poweroff.rules
+readonly COMMAND_PATH=/usr/local/bin/sorry-companion
+readonly LIB_DIR=/usr/local/lib/sorry-companion
+readonly SWITCH_PATH=/usr/local/lib/sorry-companion/release-switch
+# The Raspberry Pi's boot files that quiet_boot edits; the originals are kept beside them.
+readonly BOOT_DIR=/boot/firmware
+readonly ORIGINAL_SUFFIX=.before-sorry-companion
 
 die() {
     printf '%s: %s\n' "$SCRIPT" "$*" >&2

@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
-# Install or upgrade the Sorry! Table Companion as a kiosk service on Raspberry Pi OS Bookworm.
+# Install or update the Sorry! Table Companion as a kiosk service on Raspberry Pi OS Bookworm,
+# from an unpacked release archive (`make dist`), with no network needed.
 #
-#   sudo deploy/install.sh                     install, or upgrade in place (keeps data and config)
+#   sudo deploy/install.sh                     install, or update (keeps data and config)
 #   deploy/install.sh --dry-run --root DIR     write every file under DIR, run nothing
 #
-# Run it again after `git pull` to upgrade: the app is reinstalled from this checkout,
-# the unit and udev rule are refreshed, and the owner's config and the game data stay.
+# Each release goes into its own folder, /opt/sorry-companion/versions/<release>, with its
+# own venv built from the archive's wheels (every one pinned and hashed in
+# deploy/requirements-pi.lock). The service switches to it at its next start (one link
+# renamed over another) and goes back to the release before if the new one never gets
+# ready (release-switch.sh). A game in progress is never interrupted: the update then
+# waits for the next start. The owner's config and the game data always stay.
 set -euo pipefail
 
 readonly APP_GROUPS=(gpio dialout video render input audio)
-readonly VENV=/opt/sorry-companion/venv
 readonly KIVY_HOME_DIR=/var/lib/sorry-companion/kivy
-# What Kivy on KMS/DRM, GPIO (lgpio), spoken announcements and the venv need.
+readonly VERSIONS_DIR=/opt/sorry-companion/versions
+# What Kivy on KMS/DRM (its wheel brings its own SDL2), spoken announcements, the venv
+# and Menu > Turn off (polkit) need.
 readonly APT_PACKAGES=(
-    python3 python3-venv python3-lgpio espeak-ng
-    libsdl2-2.0-0 libsdl2-image-2.0-0 libsdl2-mixer-2.0-0 libsdl2-ttf-2.0-0
+    python3 python3-venv espeak-ng polkitd
     libmtdev1 libgl1 libgles2 libegl1 libgbm1 libdrm2 libgl1-mesa-dri libegl-mesa0
     libasound2
 )
-# The only requirements the Pi needs; their pinned versions come from requirements.txt.
-readonly RUNTIME_REQUIREMENTS=(kivy gpiozero pyserial)
+# GPIO through lgpio: only Raspberry Pi OS has it.
+readonly PI_PACKAGES=(python3-lgpio)
+# Kernel command line words for a quiet boot: no messages, no logo, no blinking cursor
+# on the screen (messages go to tty3 instead of tty1, which the game owns).
+readonly QUIET_CMDLINE=(quiet loglevel=3 logo.nologo vt.global_cursor_default=0 consoleblank=0)
 
 DEPLOY_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SOURCE_DIR=$(dirname "$DEPLOY_DIR")
@@ -31,16 +39,21 @@ readonly SCRIPT=install.sh
 DRY_RUN=0
 ROOT=""
 WORK=""
+RELEASE=""
+ON_PI=0
 
 usage() {
     cat <<EOF
 Usage: sudo $0
        $0 --dry-run [--root DIR]
 
-Installs the Sorry! Table Companion from this checkout as the ${APP} service:
-system packages, the '${APP_USER}' user, a venv in ${VENV}, ${UNIT_PATH},
-the LED board's udev rule and, when absent, ${ETC_DIR}/config.toml.
-Running it again upgrades in place and keeps the config and the data in ${DATA_DIR}.
+Installs the Sorry! Table Companion from this release archive as the ${APP} service:
+system packages, the '${APP_USER}' user, the release in ${VERSIONS_DIR}/<release>,
+${UNIT_PATH}, the command ${COMMAND_PATH}, the LED board's udev rule, the
+power-off permission and, when absent, ${ETC_DIR}/config.toml.
+Running it with a newer archive updates: the new release starts at the service's next
+start (now, unless a game is on) and the previous one comes back if it fails.
+The config and the data in ${DATA_DIR} always stay.
 
   --dry-run     run no package manager, useradd, pip or systemctl; print what would run
   --root DIR    with --dry-run: write the files under DIR (default: a new temporary folder)
@@ -95,17 +108,22 @@ put_file_if_absent() {
     say "installed: $2"
 }
 
-# kivy==2.3.1 gpiozero==2.0.1 pyserial==3.5, read from the checkout's requirements.txt
-# (which also pins the test tools; those are not for the Pi).
-pinned_requirements() {
-    local requirements=$SOURCE_DIR/requirements.txt name line
-    [[ -r $requirements ]] || die "no requirements.txt in $SOURCE_DIR: run this script from a checkout of the project."
-    for name in "${RUNTIME_REQUIREMENTS[@]}"; do
-        line=$(grep -i -E "^[[:space:]]*${name}[[:space:]]*==[[:space:]]*[^[:space:]#]+" -- "$requirements" | head -n 1 || true)
-        [[ -n $line ]] || die "requirements.txt pins no version of $name (expected a line like '$name==1.2.3')."
-        line=${line%%#*}
-        printf '%s\n' "${line//[[:space:]]/}"
-    done
+# The release this archive holds (its RELEASE file, written by `make dist`); a checkout
+# has none, which only a dry run accepts.
+read_release() {
+    local file=$SOURCE_DIR/RELEASE
+    [[ -r $SOURCE_DIR/deploy/requirements-pi.lock ]] ||
+        die "no deploy/requirements-pi.lock in $SOURCE_DIR: run this script from an unpacked release archive."
+    if [[ -r $file ]]; then
+        RELEASE=$(tr -d '[:space:]' <"$file")
+        [[ $RELEASE =~ ^[A-Za-z0-9._+-]+$ ]] || die "$file names no release (it holds '$RELEASE')."
+        compgen -G "$SOURCE_DIR/wheels/sorry_companion-*.whl" >/dev/null ||
+            die "the archive has no wheels/sorry_companion-*.whl: it is incomplete; build it again with make dist."
+    elif ((DRY_RUN)); then
+        RELEASE=checkout
+    else
+        die "$SOURCE_DIR is a checkout, not a release: build one with 'make dist' and run install.sh from the unpacked dist/sorry-companion-*.tar.gz."
+    fi
 }
 
 # The app's defaults as written out in the checkout (companion/default_config.toml).
@@ -180,7 +198,7 @@ check_system() {
         say "warning: this is '${codename:-an unknown system}', not Raspberry Pi OS Bookworm; going on anyway."
     fi
     local config_txt
-    for config_txt in /boot/firmware/config.txt /boot/config.txt; do
+    for config_txt in "$BOOT_DIR/config.txt" /boot/config.txt; do
         [[ -r $config_txt ]] || continue
         if grep -q -E '^[[:space:]]*dtoverlay=vc4-fkms-v3d' -- "$config_txt"; then
             say "warning: $config_txt uses the old fake-KMS driver (vc4-fkms-v3d), which stalls the screen; use dtoverlay=vc4-kms-v3d."
@@ -191,25 +209,51 @@ check_system() {
     done
 }
 
-# On a Pi 5, gpiozero 2.0.1 opens /dev/gpiochip4, which only Raspberry Pi OS's udev link
-# provides on recent kernels: without it the buttons are dead (hardware/gpiochip.py).
-check_gpiochip() {
+# A Raspberry Pi (its device tree says so); elsewhere, as in the emulated test machine,
+# the Pi-only steps are skipped and named.
+detect_pi() {
     local model=""
     if [[ -r $(at /proc/device-tree/model) ]]; then
         model=$(tr -d '\0' <"$(at /proc/device-tree/model)")
     fi
-    if [[ $model == *"Raspberry Pi 5"* ]] && [[ ! -e $(at /dev/gpiochip4) ]]; then
-        say "warning: this Raspberry Pi 5 has no /dev/gpiochip4, which gpiozero 2.0.1 opens for the buttons, so they cannot work; to fix it: sudo apt install --reinstall raspberrypi-sys-mods (Raspberry Pi OS's udev rules make the link), then reboot."
+    if [[ $model == *"Raspberry Pi"* ]]; then
+        ON_PI=1
     fi
 }
 
+skipped() {
+    say "skipped (not a Raspberry Pi): $*"
+}
+
+# Packages that are already there are not asked for again, so a Pi that has them all
+# installs (and updates) with no network at all.
 install_packages() {
     say "== system packages"
+    local -a wanted=("${APT_PACKAGES[@]}") missing=()
+    if ((ON_PI)); then
+        wanted+=("${PI_PACKAGES[@]}")
+    else
+        skipped "${PI_PACKAGES[*]} (GPIO for the buttons)"
+    fi
+    if ((DRY_RUN)); then
+        missing=("${wanted[@]}")
+    else
+        local package
+        for package in "${wanted[@]}"; do
+            if [[ $(dpkg-query -W -f='${Status}' "$package" 2>/dev/null) != "install ok installed" ]]; then
+                missing+=("$package")
+            fi
+        done
+    fi
+    if ((${#missing[@]} == 0)); then
+        say "all present: ${wanted[*]}"
+        return
+    fi
     run apt-get update
-    if ((!DRY_RUN)) && ! apt-cache show python3-lgpio >/dev/null 2>&1; then
+    if ((!DRY_RUN)) && ((ON_PI)) && ! apt-cache show python3-lgpio >/dev/null 2>&1; then
         die "the package python3-lgpio is not available: it comes from the Raspberry Pi OS archive, so flash Raspberry Pi OS Bookworm."
     fi
-    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
 create_user() {
@@ -234,6 +278,9 @@ install_files() {
     say "== files"
     put_file "$DEPLOY_DIR/sorry-companion.service" "$UNIT_PATH" 644
     put_file "$DEPLOY_DIR/99-sorry-ledboard.rules" "$UDEV_RULE_PATH" 644
+    put_file "$DEPLOY_DIR/50-sorry-companion-poweroff.rules" "$POLKIT_RULE_PATH" 644
+    put_file "$DEPLOY_DIR/release-switch.sh" "$SWITCH_PATH" 755
+    put_file "$DEPLOY_DIR/command.sh" "$COMMAND_PATH" 755
 
     mkdir -p -- "$(at "$ETC_DIR")"
     write_config_template "$WORK/config.toml"
@@ -241,33 +288,72 @@ install_files() {
 
     mkdir -p -- "$(at "$OPT_DIR")" "$(at "$DATA_DIR")" "$(at "$KIVY_HOME_DIR")"
     chmod 750 -- "$(at "$DATA_DIR")"
-    put_file_if_absent "$DEPLOY_DIR/kivy-config.ini" "$KIVY_HOME_DIR/config.ini" 644
     run chown -R "$APP_USER:$APP_USER" "$DATA_DIR"
 }
 
-install_app() {
-    say "== the app in $VENV"
-    local -a pins
-    mapfile -t pins < <(pinned_requirements)
-    ((${#pins[@]} == ${#RUNTIME_REQUIREMENTS[@]})) || exit 2
-    if ((DRY_RUN)) || [[ ! -x $VENV/bin/python ]]; then
-        # lgpio comes from Debian's python3-lgpio, so the venv sees the system packages.
-        run python3 -m venv --system-site-packages "$VENV"
+# Add WORDS to a one-line kernel command line that lacks them; console=tty1 becomes tty3.
+quiet_cmdline() {
+    local file=$1 line word
+    line=$(head -n 1 -- "$file")
+    line=${line//console=tty1/console=tty3}
+    for word in "${QUIET_CMDLINE[@]}"; do
+        if [[ " $line " != *" $word "* ]]; then
+            line+=" $word"
+        fi
+    done
+    printf '%s\n' "$line"
+}
+
+# No boot text and no cursor on the screen: the kernel command line and config.txt, with
+# each original kept once beside it (uninstall.sh puts it back).
+quiet_boot() {
+    say "== quiet boot"
+    local cmdline config_txt
+    cmdline=$(at "$BOOT_DIR/cmdline.txt")
+    config_txt=$(at "$BOOT_DIR/config.txt")
+    if [[ ! -f $cmdline ]]; then
+        skipped "quiet boot ($BOOT_DIR/cmdline.txt and config.txt are the Pi's boot files)"
+        return
     fi
-    run "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input "${pins[@]}"
-    # Build from a copy, so that root leaves no build files in the owner's checkout.
-    local build
-    if ((DRY_RUN)); then
-        build=$SOURCE_DIR
-        say "would copy $SOURCE_DIR (less .git and .venv) to a temporary folder and build there:"
+    # The boot partition is FAT: files are rewritten in place, never chmod-ed.
+    quiet_cmdline "$cmdline" >"$WORK/cmdline.txt"
+    if cmp -s -- "$WORK/cmdline.txt" "$cmdline"; then
+        say "unchanged: $BOOT_DIR/cmdline.txt"
     else
-        build=$WORK/src
-        mkdir -p -- "$build"
-        tar -C "$SOURCE_DIR" --exclude=./.git --exclude=./.venv --exclude=./build \
-            --exclude='*.egg-info' -cf - . | tar -C "$build" -xf -
+        [[ -e $cmdline$ORIGINAL_SUFFIX ]] || cp -- "$cmdline" "$cmdline$ORIGINAL_SUFFIX"
+        cat -- "$WORK/cmdline.txt" >"$cmdline"
+        say "installed: quiet boot in $BOOT_DIR/cmdline.txt"
     fi
-    run "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input \
-        --no-deps --force-reinstall "$build"
+    if [[ -f $config_txt ]] && ! grep -q -E '^[[:space:]]*disable_splash=1' -- "$config_txt"; then
+        [[ -e $config_txt$ORIGINAL_SUFFIX ]] || cp -- "$config_txt" "$config_txt$ORIGINAL_SUFFIX"
+        printf '\n# Sorry! Table Companion: no rainbow square at power-on.\ndisable_splash=1\n' >>"$config_txt"
+        say "installed: disable_splash=1 in $BOOT_DIR/config.txt"
+    fi
+}
+
+# The release in its own folder with its own venv, from the archive's wheels only; the
+# running release is not touched, so a failure here (or a power cut) changes nothing.
+install_release() {
+    local dest=$VERSIONS_DIR/$RELEASE
+    say "== release $RELEASE in $dest"
+    if ((!DRY_RUN)) && [[ -x $dest/venv/bin/sorry-companion && ! -e $dest/FAILED ]] &&
+        [[ $(readlink -- "$OPT_DIR/current" 2>/dev/null) == "versions/$RELEASE" ]]; then
+        say "already installed and running: $RELEASE"
+        return
+    fi
+    run rm -rf -- "$dest"
+    # lgpio comes from Debian's python3-lgpio, so the venv sees the system packages.
+    run python3 -m venv --system-site-packages "$dest/venv"
+    run "$dest/venv/bin/python" -m pip install --disable-pip-version-check --no-input \
+        --no-index --find-links "$SOURCE_DIR/wheels" --only-binary=:all: --ignore-installed \
+        --require-hashes -r "$DEPLOY_DIR/requirements-pi.lock"
+    local wheel
+    wheel=$(compgen -G "$SOURCE_DIR/wheels/sorry_companion-*.whl" || echo "$SOURCE_DIR/wheels/sorry_companion-<version>-py3-none-any.whl")
+    run "$dest/venv/bin/python" -m pip install --disable-pip-version-check --no-input \
+        --no-index --no-deps "$wheel"
+    # It must at least start before the service may switch to it.
+    run "$dest/venv/bin/sorry-companion" --version
+    run "$(at "$SWITCH_PATH")" stage "$RELEASE"
 }
 
 enable_service() {
@@ -287,12 +373,17 @@ enable_service() {
     run systemctl daemon-reload
     run systemctl enable "$APP.service"
     if ((DRY_RUN)); then
-        say "would run: systemctl restart $APP.service (only if it is running, to pick up the update)"
-    elif systemctl is-active --quiet "$APP.service"; then
-        systemctl restart "$APP.service"
-        say "restarted $APP.service with the new version."
-    else
+        say "would run: systemctl restart $APP.service (only if it runs and no game is on)"
+    elif ! systemctl is-active --quiet "$APP.service"; then
         say "done: reboot (sudo reboot) or start it now with: sudo systemctl start $APP"
+    elif "$VERSIONS_DIR/$RELEASE/venv/bin/python" -c \
+        'import sys; from companion.version import game_in_progress; sys.exit(0 if game_in_progress(sys.argv[1]) else 1)' \
+        "$ETC_DIR/config.toml"; then
+        say "a game is on: release $RELEASE starts the next time the table is turned on (or now, ending the game's screen: sudo systemctl restart $APP)."
+    else
+        systemctl reset-failed "$APP.service" || true
+        systemctl restart "$APP.service" || true
+        say "restarted $APP.service; it now runs release $(basename -- "$(readlink -- "$OPT_DIR/current")")."
     fi
 }
 
@@ -303,15 +394,16 @@ main() {
     else
         check_system
     fi
-    # A bad requirements.txt stops the install before anything is changed.
-    pinned_requirements >/dev/null
+    # An incomplete archive stops the install before anything is changed.
+    read_release
+    detect_pi
     WORK=$(mktemp -d)
     trap 'rm -rf -- "$WORK"' EXIT
     install_packages
-    check_gpiochip
     create_user
     install_files
-    install_app
+    quiet_boot
+    install_release
     enable_service
 }
 

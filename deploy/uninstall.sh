@@ -23,7 +23,9 @@ usage() {
 Usage: sudo $0 [--purge]
        $0 --dry-run --root DIR [--purge]
 
-Stops and removes the ${APP} service, its udev rule and ${OPT_DIR}.
+Stops and removes the ${APP} service, its udev rule, its power-off permission,
+the ${COMMAND_PATH} command, ${OPT_DIR} (every release), and puts the Pi's
+boot files back as they were.
 The game data (${DATA_DIR}) and the config (${ETC_DIR}) stay, so a later
 install.sh carries on where the table left off.
 
@@ -70,6 +72,18 @@ stop_service() {
     fi
 }
 
+# The Pi's boot file as it was before install.sh made the boot quiet.
+restore_boot_file() {
+    local file original
+    file=$(at "$1")
+    original=$file$ORIGINAL_SUFFIX
+    if [[ -f $original ]]; then
+        cat -- "$original" >"$file"
+        rm -f -- "$original"
+        say "restored: $1"
+    fi
+}
+
 remove_files() {
     say "== files"
     local previous_target=""
@@ -79,7 +93,12 @@ remove_files() {
     remove "$UNIT_PATH"
     remove "$UNIT_DROPIN_DIR"
     remove "$UDEV_RULE_PATH"
+    remove "$POLKIT_RULE_PATH"
+    remove "$COMMAND_PATH"
+    remove "$LIB_DIR"
     remove "$OPT_DIR"
+    restore_boot_file "$BOOT_DIR/cmdline.txt"
+    restore_boot_file "$BOOT_DIR/config.txt"
     remove "$TARGET_RECORD"
     if ((PURGE)); then
         remove "$ETC_DIR"

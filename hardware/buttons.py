@@ -23,7 +23,6 @@ from gpiozero import Button, Device
 
 from hardware.edgeclock import EdgeClock
 from hardware.errors import GpioSetupError
-from hardware.gpiochip import pi5_gpiochip_problem
 from hardware.lockout import Lockout
 from hardware.pinplan import PinUse, explain_gpio_error, factory_name
 
@@ -69,9 +68,6 @@ def pin_factory_or_default(pin_factory: Any = None) -> Any:
     """The factory to use: the one given, or gpiozero's default (GPIOZERO_PIN_FACTORY)."""
     if pin_factory is not None:
         return pin_factory
-    chip_problem = pi5_gpiochip_problem()
-    if chip_problem is not None:  # else a fallback factory would leave the buttons dead
-        raise GpioSetupError(chip_problem)
     with warnings.catch_warnings(record=True) as fallbacks:  # why each factory failed
         warnings.simplefilter("always")
         try:

@@ -1,4 +1,4 @@
-"""The hardware's subcommands: `doctor` and `ledboard-sim`.
+"""The hardware's subcommands: `doctor`, `ledboard flash` and `ledboard-sim`.
 
 Imported by companion/cli.py for every command, so only the standard library and
 `companion` are imported here; gpiozero, pyserial and the simulator come in when a
@@ -51,6 +51,20 @@ def register(subparsers: Any) -> None:
                         help="check this serial port as the LED board")
     doctor.set_defaults(run=run_doctor)
 
+    ledboard = subparsers.add_parser(
+        "ledboard", help="the HOME LED board: flash its firmware",
+        description="The HOME LED board (a Raspberry Pi Pico running MicroPython).")
+    actions = ledboard.add_subparsers(dest="ledboard_action", metavar="ACTION", required=True)
+    flash = actions.add_parser(
+        "flash", help="copy the firmware to the Pico and check that it answers",
+        description="Find the Pico (USB 2E8A:0005, MicroPython), copy the LED board's "
+                    "firmware with mpremote, reset it and check that it answers PAWNLED/1. "
+                    "MicroPython must be on the Pico first: RPI_PICO for a Pico, RPI_PICO_W "
+                    "for a Pico W, RPI_PICO2 for a Pico 2 (hardware/README.md).")
+    flash.add_argument("--port", metavar="PATH", help="the Pico's serial port (default: "
+                       "found by its USB id)")
+    flash.set_defaults(run=run_ledboard_flash)
+
     sim = subparsers.add_parser(
         "ledboard-sim", help="a simulated HOME LED board on a pseudo-terminal",
         description="Create a pseudo-terminal that speaks PAWNLED/1 like the board's "
@@ -85,6 +99,18 @@ def run_doctor(args: argparse.Namespace) -> int:
         if panel is not None:
             panel.close()
     return 0 if all(c.passed for c in checks) else 1
+
+
+def run_ledboard_flash(args: argparse.Namespace) -> int:
+    from hardware.flash import FlashError, flash
+
+    try:
+        line = flash(args.port, say=lambda text: print(text, flush=True))
+    except FlashError as exc:
+        print(f"sorry-companion: {exc}", file=sys.stderr)
+        return 1
+    print(f"LED board ready: {line}")
+    return 0
 
 
 def run_ledboard_sim(args: argparse.Namespace) -> int:

@@ -77,7 +77,8 @@ class TableHardware:
 def start_table_hardware(session: Session, config: Config, *, board_port: str | None = None,
                          on_status: StatusCallback | None = None,
                          pin_factory: Any = None,
-                         board_draws: Callable[[], bool] | None = None) -> TableHardware:
+                         board_draws: Callable[[], bool] | None = None,
+                         wakes: Callable[[], bool] | None = None) -> TableHardware:
     """Start the SORRY! buttons, their lamps and the LED board for `session`.
 
     board_port: a serial port to use as the LED board whatever the configuration says
@@ -85,15 +86,18 @@ def start_table_hardware(session: Session, config: Config, *, board_port: str | 
     pin_factory: a gpiozero pin factory (tests); default GPIOZERO_PIN_FACTORY or lgpio.
     board_draws: during a board game, whether the companion draws the cards (a seat's
     button is then that seat's "Draw").
+    wakes: called first on every press; True when the press only woke the resting screen
+    (ui/idle.py), and is then not passed to the game.
     """
     hw = TableHardware(on_status)
-    _start_buttons(hw, session, config.gpio, pin_factory, board_draws)
+    _start_buttons(hw, session, config.gpio, pin_factory, board_draws, wakes)
     _start_board(hw, session, config.ledboard, board_port)
     return hw
 
 
 def _start_buttons(hw: TableHardware, session: Session, gpio: GpioConfig,
-                   pin_factory: Any, board_draws: Callable[[], bool] | None = None) -> None:
+                   pin_factory: Any, board_draws: Callable[[], bool] | None = None,
+                   wakes: Callable[[], bool] | None = None) -> None:
     if not gpio.enabled:
         hw.report(Status("buttons", StatusKind.OFF, "[gpio] enabled = false: touch buttons only"))
         return
@@ -109,7 +113,7 @@ def _start_buttons(hw: TableHardware, session: Session, gpio: GpioConfig,
     try:
         uses = plan_pins(pins=gpio.pins, lamps=gpio.lamps, undo_pin=gpio.undo_pin,
                          close_pin=gpio.close_pin)
-        router = PressRouter(session, board_draws=board_draws)
+        router = PressRouter(session, board_draws=board_draws, wakes=wakes)
         hw.buttons = ButtonPanel(uses, on_press=router, pull_up=gpio.pull_up,
                                  lockout_ms=gpio.lockout_ms, pin_factory=pin_factory)
     except (PinPlanError, GpioSetupError) as exc:

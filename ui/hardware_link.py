@@ -43,6 +43,8 @@ class HardwareLink(EventDispatcher):
         self._parts: dict[str, tuple[str, str]] = {}  # part: (kind, detail)
         # a board game: whether the companion draws (seat buttons are then "Draw")
         self.board_draws: Any = lambda: False
+        # the screen rests (ui/idle.py): True when a press only woke it
+        self.wakes: Any = None
         super().__init__(**kwargs)  # after the fields: `lang=` fires on_lang
 
     def start(self) -> None:
@@ -59,6 +61,7 @@ class HardwareLink(EventDispatcher):
                 board_port=self.board_port,
                 on_status=self._from_hardware_thread,
                 board_draws=self.board_draws,
+                wakes=self.wakes,
             )
         except Exception as exc:  # any failure here must leave a playable touch app
             self._set("hardware", "gave up", str(exc) or type(exc).__name__)

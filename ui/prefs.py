@@ -106,6 +106,8 @@ class UiSettings:
     block_seconds: float = 5.0
     voice: bool = True
     voice_command: str = "espeak-ng"
+    voice_output: str = "auto"  # [voice] output (configuration only)
+    volume: int = 50
     brightness: int = 64
     pawns: int = 4
     variant: str = "standard"
@@ -126,6 +128,8 @@ class UiSettings:
             block_seconds=float(get("windows", "block_seconds", d.block_seconds)),
             voice=bool(get("voice", "enabled", d.voice)),
             voice_command=str(get("voice", "command", d.voice_command)),
+            voice_output=str(get("voice", "output", d.voice_output)),
+            volume=int(get("voice", "volume", d.volume)),
             brightness=int(get("ledboard", "brightness", d.brightness)),
             pawns=int(get("game", "pawns", d.pawns)),
             variant=str(get("game", "variant", d.variant)),
@@ -148,6 +152,9 @@ class UiSettings:
                 out = replace(out, **{key: float(value)})
         if isinstance(data.get("voice"), bool):
             out = replace(out, voice=data["voice"])
+        volume = data.get("volume")
+        if isinstance(volume, int) and not isinstance(volume, bool) and 0 <= volume <= 100:
+            out = replace(out, volume=volume)
         bri = data.get("brightness")
         if isinstance(bri, int) and not isinstance(bri, bool) and 0 <= bri <= 255:
             out = replace(out, brightness=bri)
@@ -162,6 +169,7 @@ class UiSettings:
                 "steal_seconds": self.steal_seconds,
                 "block_seconds": self.block_seconds,
                 "voice": self.voice,
+                "volume": self.volume,
                 "brightness": self.brightness,
             },
         )

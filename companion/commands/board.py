@@ -16,6 +16,8 @@ from companion.games.board.cards import parse_card
 from companion.games.board.explain import forfeit_text
 from companion.games.board.moves import blocked, generate
 from companion.games.board.position import Position
+from companion.limits import TRANSCRIPT_LIMIT, InputRefused, read_bounded, read_stdin
+from companion.safe_text import json_text, quote
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,16 +39,17 @@ def _fail(message: str) -> int:
 def run_options(args: argparse.Namespace) -> int:
     try:
         if args.file == "-":
-            data = sys.stdin.buffer.read()
+            data = read_stdin(TRANSCRIPT_LIMIT)
         else:
-            with open(args.file, "rb") as f:
-                data = f.read()
+            data = read_bounded(args.file, TRANSCRIPT_LIMIT, args.file)
+    except InputRefused as exc:
+        return _fail(str(exc))
     except OSError as exc:
-        return _fail(f"cannot read {args.file}: {exc.strerror or exc}")
+        return _fail(f"cannot read {quote(args.file)}: {exc.strerror or exc}")
     try:
         obj = json.loads(data)
     except (ValueError, RecursionError):
-        return _fail(f"{args.file} is not a JSON position; write one such as "
+        return _fail(f"{quote(args.file)} is not a JSON position; write one such as "
                      '{"edition": "classic", "pawns": {"red": ["START", "T4", "S2", "HOME"]}}')
     try:
         position = Position.parse(obj)
@@ -54,21 +57,23 @@ def run_options(args: argparse.Namespace) -> int:
     except CompanionError as exc:
         return _fail(str(exc))
     if args.color not in position.colors:
-        return _fail(f"{args.color!r} has no pawns in this position; the colours are "
+        return _fail(f"{quote(args.color)} has no pawns in this position; the colours are "
                      + ", ".join(position.colors))
     found = generate(position, card, args.color)
     out: dict[str, Any] = {"forfeit": not found,
-                           "draw_again": position.edition == "classic" and card == "2",
+                           "draw_again": (position.edition == "classic" and card == "2"
+                                          and not (found and all(o.wins for o in found))),
                            "options": [o.to_json() for o in found]}
     if not found:
-        out["reason"] = forfeit_text(args.color, card, blocked(position, card, args.color))
+        why = blocked(position, card, args.color)
+        out["reason"] = forfeit_text(args.color, card, why, words=False)
     if args.json:
-        print(json.dumps(out, ensure_ascii=False))
+        print(json_text(out))
         return 0
     for i, option in enumerate(found, start=1):
-        print(f"{i}. {option.text}\n   {option.why('en')}")
+        print(f"{i}. {option.text}: {option.label('en')}\n   {option.why('en')}")
     if not found:
-        print(out["reason"])
+        print(forfeit_text(args.color, card, why))
     if out["draw_again"]:
         print("Then draw again (classic 2), unless the move wins.")
     return 0

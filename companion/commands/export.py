@@ -16,6 +16,7 @@ from typing import Any
 from companion.commands.history import open_journal, report_damage
 from companion.config import config_from_args
 from companion.errors import CompanionError
+from companion.safe_text import quote
 from companion.transcript import write_transcript
 
 
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         write_transcript(sys.stdout, stored.events)
         return 0
     _write_file(Path(args.output), stored.events)
-    print(f"game {game_id}: {len(stored.events)} events written to {args.output}",
+    print(f"game {game_id}: {len(stored.events)} events written to {quote(args.output)}",
           file=sys.stderr)
     return 0
 
@@ -64,5 +65,5 @@ def _write_file(path: Path, events: list[dict[str, Any]]) -> None:
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise CompanionError(f"cannot write {path} ({exc.strerror or exc}); choose another "
-                             "file with -o") from None
+        raise CompanionError(f"cannot write {quote(str(path))} ({exc.strerror or exc}); "
+                             "choose another file with -o") from None

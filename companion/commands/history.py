@@ -1,21 +1,21 @@
 """`sorry-companion history [--json]`: the stored games, oldest first.
 
-One line per game: id, start date (local time), players, the winner, "abandoned" or
-"unfinished", and the rounds played (replayed from the journal, so undone rounds do not count).
+One line per game: id, the game (its rules' name, which the journal stores), start date
+(local time), players, the winner, "abandoned" or "unfinished", and the rounds played
+(replayed from the journal, so undone rounds do not count).
 Also home of the two helpers the journal commands share.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
 from companion.config import config_from_args
 from companion.journal import GameRecord, Journal
 from companion.paths import journal_file
-from companion.safe_text import clip
+from companion.safe_text import clip, json_text
 from companion.stats import game_stats, replay_events
 
 
@@ -84,18 +84,19 @@ def run(args: argparse.Namespace) -> int:
         listing = [(r, _rounds(journal, r)) for r in journal.games()]
         report_damage(journal, seen)
     if args.json:
-        print(json.dumps([
-            {"id": r.game_id, "started": r.started.isoformat(),
+        print(json_text([
+            {"id": r.game_id, "game": r.game, "started": r.started.isoformat(),
              "finished": None if r.finished is None else r.finished.isoformat(),
              "players": list(r.players), "winner": r.winner, "abandoned": r.abandoned,
              "events": r.event_count, "rounds": rounds}
-            for r, rounds in listing], ensure_ascii=False))
+            for r, rounds in listing]))
         return 0
     if not listing:
         print("No games are stored yet.")
         return 0
-    rows = [(r.game_id, r.started.astimezone().strftime("%Y-%m-%d %H:%M"),
+    rows = [(r.game_id, r.game, r.started.astimezone().strftime("%Y-%m-%d %H:%M"),
              ", ".join(r.players), outcome(r), "?" if n is None else n)
             for r, n in listing]
-    print(format_table(("ID", "STARTED", "PLAYERS", "WINNER", "ROUNDS"), rows, right=(0, 4)))
+    print(format_table(("ID", "GAME", "STARTED", "PLAYERS", "WINNER", "ROUNDS"), rows,
+                       right=(0, 5)))
     return 0

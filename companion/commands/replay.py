@@ -8,11 +8,10 @@ the format (`line N: reason` on stderr, and with --json the state before that li
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from companion.limits import TRANSCRIPT_LIMIT, read_bounded, read_stdin
-from companion.safe_text import one_line
+from companion.safe_text import json_text, one_line, quote
 from companion.transcript import replay_lines
 
 
@@ -30,18 +29,17 @@ def run(args: argparse.Namespace) -> int:
         else:
             data = read_bounded(args.file, TRANSCRIPT_LIMIT, args.file)
     except OSError as exc:
-        print(f"cannot read {one_line(args.file, 80)}: {one_line(exc.strerror or str(exc))}",
+        print(f"cannot read {quote(args.file)}: {one_line(exc.strerror or str(exc))}",
               file=sys.stderr)
         return 2
     result = replay_lines(data.splitlines())
     game = result.game
     if args.json:
-        print(json.dumps(None if game is None else game.rules.state_json(game.state),
-                         ensure_ascii=False))
+        print(json_text(None if game is None else game.rules.state_json(game.state)))
     elif game is not None:
         describe = getattr(game.rules, "describe", None)
         print(describe(game.state) if describe is not None
-              else json.dumps(game.rules.state_json(game.state), ensure_ascii=False, indent=1))
+              else json_text(game.rules.state_json(game.state), indent=1))
     if result.error is not None:
         print(str(result.error), file=sys.stderr)
         return 1

@@ -28,6 +28,7 @@ from companion.games.revenge.events import (
     Variant,
 )
 from companion.games.revenge.simulate import SimulatedGame, SimulationError, simulate
+from companion.safe_text import quote
 from companion.transcript import write_transcript
 
 
@@ -61,7 +62,7 @@ def _whole(name: str, text: str, low: int, high: int | None = None) -> int:
         value = None
     if value is None or value < low or (high is not None and value > high):
         allowed = f"from {low} to {high}" if high is not None else f"{low} or more"
-        raise _Refused(f"--{name} must be a whole number {allowed}, not {text!r}")
+        raise _Refused(f"--{name} must be a whole number {allowed}, not {quote(text)}")
     return value
 
 
@@ -76,7 +77,7 @@ class _Run:
 
 def _options(args: argparse.Namespace) -> _Run:
     if args.variant not in (Variant.STANDARD.value, Variant.LONG.value):
-        raise _Refused(f"--variant must be standard or long, not {args.variant!r}")
+        raise _Refused(f"--variant must be standard or long, not {quote(args.variant)}")
     return _Run(
         games=_whole("games", args.games, 1),
         players=_whole("players", args.players, MIN_PLAYERS, MAX_PLAYERS),
@@ -93,7 +94,7 @@ def out_folder(out: str | None) -> Path | None:
     try:
         Path(out).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise _Refused(f"cannot write into {out} ({exc.strerror or exc})") from exc
+        raise _Refused(f"cannot write into {quote(out)} ({exc.strerror or exc})") from exc
     return Path(out)
 
 

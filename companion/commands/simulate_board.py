@@ -15,9 +15,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from companion.commands.simulate import _Refused, _whole, _write, out_folder
+from companion.config import config_from_args
 from companion.games.board.settings import EDITIONS
 from companion.games.board.simulate import SimulatedBoardGame, simulate_board
 from companion.games.board.stats import game_counters
+from companion.safe_text import quote
 
 
 @dataclass
@@ -59,12 +61,13 @@ class BoardTally:
 def run_board(args: argparse.Namespace) -> int:
     try:
         if args.game not in ("revenge", "board"):
-            raise _Refused(f"--game must be revenge or board, not {args.game!r}")
+            raise _Refused(f"--game must be revenge or board, not {quote(args.game)}")
         if args.game == "revenge":
             raise _Refused("--edition applies to --game board only")
-        edition = args.edition or "classic"
+        board = config_from_args(args).board  # the table's own settings, as the app uses
+        edition = args.edition or board.edition
         if edition not in EDITIONS:
-            raise _Refused(f"--edition must be classic or 2016, not {edition!r}")
+            raise _Refused(f"--edition must be classic or 2016, not {quote(edition)}")
         games = _whole("games", args.games, 1)
         players = _whole("players", args.players, 2, 4)
         seed = _whole("seed", args.seed, -(2**63))
@@ -76,7 +79,7 @@ def run_board(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     for i in range(1, games + 1):
         game, steps = simulate_with_steps(random.Random(f"board/{edition}/{seed}/{i}"),
-                                          edition, players)
+                                          edition, players, board.settings())
         if out is not None:
             _write(out, i, game.events)
         tally.add(game, steps)
@@ -84,9 +87,11 @@ def run_board(args: argparse.Namespace) -> int:
     return 0
 
 
-def simulate_with_steps(rng: random.Random, edition: str,
-                        players: int) -> tuple[SimulatedBoardGame, list[object]]:
+def simulate_with_steps(rng: random.Random, edition: str, players: int,
+                        settings: dict[str, object] | None = None,
+                        ) -> tuple[SimulatedBoardGame, list[object]]:
     """A simulated game and its steps (outcomes), for the tally's figures."""
     steps: list[object] = []
-    game = simulate_board(rng, edition=edition, players=players, record=steps)
+    game = simulate_board(rng, edition=edition, players=players, settings=settings,
+                          record=steps)
     return game, steps

@@ -1,18 +1,20 @@
-"""`sorry-companion stats [--json]`: per player over every stored game.
+"""`sorry-companion stats [--json]`: per game, per player over every stored game.
 
-Games, wins, rounds won, busts, steals made and steals blocked, counted from each
-game's effective history (companion/stats.py). Names differing only in case are one
-player. Abandoned games are left out (companion.stats.counted).
+Games, wins and the game's own counters (the card game's rounds won, busts, steals made and
+steals blocked), counted from each game's effective history (companion/stats.py): one table
+per game (the journal stores each game's name), headed by that name when there are several.
+Names differing only in case are one player. Abandoned games are left out
+(companion.stats.counted). `--json`: one list of player rows, each with its "game".
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from companion.commands.history import format_table, open_journal, report_damage
-from companion.stats import GameStats, aggregate, counted, game_stats, replay_events
+from companion.safe_text import json_text
+from companion.stats import GameStats, PlayerStats, aggregate, counted, game_stats, replay_events
 
 HEADERS = ("PLAYER", "GAMES", "WINS")  # then each of the game's counters, in its order
 COUNTER_HEADERS = {"steals": "STEALS MADE"}  # else the counter's name in capitals
@@ -26,7 +28,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     journal = open_journal(args)
-    per_game: list[GameStats] = []
+    per_game: dict[str, list[GameStats]] = {}
     if journal is not None:
         with journal:
             seen = len(journal.damage)
@@ -38,19 +40,25 @@ def run(args: argparse.Namespace) -> int:
                     print(f"sorry-companion: game {record.game_id}: {problem}; "
                           "it is counted as far as it goes", file=sys.stderr)
                 if game is not None:
-                    per_game.append(game_stats(game))
+                    per_game.setdefault(record.game, []).append(game_stats(game))
             report_damage(journal, seen)
-    players = aggregate(per_game)
+    tables = {name: aggregate(figures) for name, figures in per_game.items()}
     if args.json:
-        print(json.dumps([p.to_json() for p in players], ensure_ascii=False))
+        print(json_text([{"game": name, **p.to_json()} for name, players in tables.items()
+                         for p in players]))
         return 0
-    if not players:
+    if not tables:
         print("No games are stored yet.")
         return 0
+    print("\n\n".join((f"{name}:\n" if len(tables) > 1 else "") + _table(players)
+                      for name, players in tables.items()))
+    return 0
+
+
+def _table(players: list[PlayerStats]) -> str:
     counters = list(dict.fromkeys(k for p in players for k in p.counters))
     headers = (*HEADERS, *(COUNTER_HEADERS.get(k, k.replace("_", " ").upper())
                            for k in counters))
     rows = [(p.name, p.games, p.wins, *(p.counters.get(k, 0) for k in counters))
             for p in players]
-    print(format_table(headers, rows, right=range(1, len(headers))))
-    return 0
+    return format_table(headers, rows, right=range(1, len(headers)))

@@ -16,10 +16,17 @@ from companion.safe_text import MAX_NAME, name_problem, quote
 
 # MAX_NAME and name_problem: every game's players are checked the same way, and the screen
 # (ui/) needs the same limit for its keyboard and its known names.
-__all__ = ["DEFAULT", "MAX_NAME", "get", "name_problem", "names", "player_names"]
+__all__ = ["DEFAULT", "MAX_NAME", "game_of", "get", "name_problem", "names", "player_names"]
 
 DEFAULT = "revenge"  # a setup without "game" (every journal and transcript before the board game)
 _PACKAGES = {"revenge": "companion.games.revenge", "board": "companion.games.board"}
+
+
+def game_of(setup: object) -> str:
+    """The name of the game a setup's JSON object asks for (its "game"; without one, or
+    not a name: the default game, as every journal and transcript before the board game)."""
+    name = setup.get("game", DEFAULT) if isinstance(setup, dict) else DEFAULT
+    return name if isinstance(name, str) else DEFAULT
 
 
 def names() -> tuple[str, ...]:

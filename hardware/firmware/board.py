@@ -52,6 +52,7 @@ class Board:
         self.state = None  # the last valid LedBoardState
         self.greeted = False
         self.errors = 0  # lines refused since boot
+        self.faults = 0  # lines or frames the firmware itself failed on (a bug; goal 0)
         self._diff = ticks_diff or _subtract
         self._state_at = now  # "waiting" counts from boot until the first state
         self._hello_at = None
@@ -63,14 +64,25 @@ class Board:
         return pawnled.hello_line(self.uid, FW_VERSION)
 
     def receive(self, data, now):
-        """Bytes from the host in; the answer lines (str, with newline) out."""
+        """Bytes from the host in; the answer lines (str, with newline) out. Never raises:
+        a line the board fails on is answered `-ERR ... code=fault` and counted in
+        `faults`, and the board goes on with the next line."""
         replies = []
-        for item in self.reader.feed(data):
-            if isinstance(item, pawnled.LineError):
-                self.errors += 1
-                replies.append(pawnled.err_line(item.seq, item.code))
-            else:
-                replies.extend(self._handle(item, now))
+        try:
+            items = self.reader.feed(data)
+        except Exception:  # the board must keep serving whatever comes
+            self.reader = pawnled.LineReader()
+            items = [pawnled.LineError("fault", "the line reader failed")]
+        for item in items:
+            try:
+                if isinstance(item, pawnled.LineError):
+                    self.errors += 1
+                    replies.append(pawnled.err_line(item.seq, item.code))
+                else:
+                    replies.extend(self._handle(item, now))
+            except Exception:  # a bug on one line: answered, counted, never raised
+                self.faults += 1
+                replies.append(pawnled.err_line(None, "fault"))
         return replies
 
     def _handle(self, msg, now):

@@ -32,24 +32,34 @@ def safe_mode():
     return machine.Pin(SAFE_PIN, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
 
 
+def serve(board, poll, stdin, stdout):
+    """One frame: say what the board says by itself, then answer what the host sent."""
+    for line in board.tick(time.ticks_ms()):
+        stdout.write(line.encode())
+    data = bytearray()
+    while len(data) < READ_CHUNK and poll.poll(0 if data else FRAME_MS):
+        data.extend(stdin.read(1))
+    if data:
+        for line in board.receive(data, time.ticks_ms()):
+            stdout.write(line.encode())
+
+
 def run():
     micropython.kbd_intr(-1)
     strip = neopixel.NeoPixel(machine.Pin(DATA_PIN), pawnled.LEDS)
     board = Board(strip, uid(), time.ticks_ms(), time.ticks_diff)
-    stdin = sys.stdin.buffer
-    stdout = sys.stdout.buffer
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
     while True:
-        now = time.ticks_ms()
-        for line in board.tick(now):
-            stdout.write(line.encode())
-        data = bytearray()
-        while len(data) < READ_CHUNK and poll.poll(0 if data else FRAME_MS):
-            data.extend(stdin.read(1))
-        if data:
-            for line in board.receive(data, time.ticks_ms()):
-                stdout.write(line.encode())
+        try:
+            serve(board, poll, sys.stdin.buffer, sys.stdout.buffer)
+        except Exception:  # a firmware bug or a USB hiccup: say so, keep the board serving
+            board.faults += 1
+            try:  # noqa: SIM105 - MicroPython has no contextlib
+                sys.stdout.buffer.write(pawnled.err_line(None, "fault").encode())
+            except Exception:
+                pass
+            time.sleep_ms(FRAME_MS)  # never spin if the fault repeats every frame
 
 
 if safe_mode():

@@ -14,6 +14,7 @@ two side by side (see /work/shared/spec/LEDBOARD.md; tests/hardware checks this)
 """
 
 PROTO = 1
+MAX_SEQ = 4294967295  # a sequence number is 32 bits; a longer one is not echoed
 MAX_LINE = 120  # characters of a line, `*CS` included, `\n` not
 VERB_CHARS = "!?=+-"
 VERBS = ("!HELLO", "?HELLO", "=STATE", "?STATE", "+OK", "-ERR")
@@ -52,7 +53,8 @@ class LineError(Exception):
     """A line the protocol refuses; `code` goes into the `-ERR` answer.
 
     Codes: `crc` (bad or missing checksum, or not ASCII), `long` (over 120 characters),
-    `verb` (unknown verb), `bad` (a known verb with fields that make no sense).
+    `verb` (unknown verb), `bad` (a known verb with fields that make no sense), `fault`
+    (the board failed on the line itself: a firmware bug, reported instead of raised).
     """
 
     def __init__(self, code, message, seq=None):
@@ -100,7 +102,7 @@ def seq_of(text):
     for word in text.split(" "):
         if word.startswith("seq="):
             value = word[4:].split("*")[0]
-            if _digits(value):
+            if _digits(value) and len(value) <= 10 and int(value) <= MAX_SEQ:
                 return int(value)
     return None
 
@@ -204,6 +206,12 @@ def ok_line(seq):
 
 
 def err_line(seq, code):
+    """The refusal of a line; never raises: a seq or code that would make it too long is
+    left out (`seq=-`, code `bad`), so no input line can stop the board answering."""
+    if not (isinstance(seq, int) and 0 <= seq <= MAX_SEQ):
+        seq = None
+    if not (isinstance(code, str) and 0 < len(code) <= 8):
+        code = "bad"
     return build_line("-ERR seq={} code={}".format("-" if seq is None else seq, code))
 
 
@@ -266,14 +274,13 @@ def _small_int(fields, key, low, high):
 
 
 def _seq_of_fields(fields):
-    value = fields.get("seq", "")
-    return int(value) if _digits(value) else None
+    return seq_of("seq=" + fields.get("seq", ""))
 
 
 def state_from_message(msg):
     """The LedBoardState of a `=STATE` Message; LineError `bad` when a field is wrong."""
     f = msg.fields
-    seq = _small_int(f, "seq", 0, 4294967295)
+    seq = _small_int(f, "seq", 0, MAX_SEQ)
     players = _small_int(f, "players", 0, SEATS)
     turn_text = f.get("turn", "-")
     if turn_text != "-" and players == 0:  # no seat for the turn LED: Board.tick needs one

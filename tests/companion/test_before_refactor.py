@@ -1,18 +1,32 @@
-"""Every card-game transcript exported before the core refactor (issue 10) replays to the
-very state it had then: 200 simulated games, whole and cut at a random line, through
-`sorry-companion replay --json` exactly as a user would run it."""
+"""Every transcript and journal written before a refactor replays to the very state it had
+then, through `sorry-companion replay --json`, `history` and `stats` exactly as a user would
+run them, and through a Session's resume:
+- 200 card-game transcripts exported before the core refactor (issue 10);
+- 60 board-game transcripts and a journal of card and board games written before issue 17
+  ("one slice per game"; tests/fixtures/make_before_slices_fixture.py)."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from companion import games
 from companion.cli import main
+from companion.journal import Journal
+from companion.session import Session
+from companion.stats import replay_events
 
-FIXTURE = Path(__file__).parent.parent / "fixtures" / "revenge-before-refactor.jsonl"
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+FIXTURE = FIXTURES / "revenge-before-refactor.jsonl"
 ROWS = [json.loads(line) for line in FIXTURE.read_text("utf-8").splitlines()]
+BOARD_ROWS = [json.loads(line) for line in
+              (FIXTURES / "board-before-slices.jsonl").read_text("utf-8").splitlines()]
+JOURNAL = FIXTURES / "journal-before-slices.sqlite3"
+JOURNAL_READ = json.loads((FIXTURES / "journal-before-slices.json").read_text("utf-8"))
 
 
 def _replay_json(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -36,3 +50,70 @@ def test_a_transcript_from_before_the_refactor_replays_to_the_same_state(row, tm
     assert _replay_json(tmp_path, capsys, row["transcript"]) == row["state"]
     cut = row["transcript"][: row["cut"]]
     assert _replay_json(tmp_path, capsys, cut) == row["cut_state"]
+
+
+def test_the_board_fixture_holds_both_editions_undos_finished_and_cut_games():
+    assert len(BOARD_ROWS) == 60
+    assert {r["state"]["edition"] for r in BOARD_ROWS} == {"classic", "2016"}
+    assert sum(r["state"]["winner"] is not None for r in BOARD_ROWS) > 10
+    assert all(any(e["type"] == "undo" for e in r["transcript"]) for r in BOARD_ROWS)
+
+
+@pytest.mark.parametrize("row", BOARD_ROWS, ids=[r["name"] for r in BOARD_ROWS])
+def test_a_board_transcript_from_before_issue_17_replays_to_the_same_state(row, tmp_path, capsys):
+    assert _replay_json(tmp_path, capsys, row["transcript"]) == row["state"]
+    cut = row["transcript"][: row["cut"]]
+    assert _replay_json(tmp_path, capsys, cut) == row["cut_state"]
+
+
+@pytest.fixture
+def old_journal(tmp_path: Path) -> Path:
+    """A copy of the journal written before issue 17 (the app may migrate it)."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    shutil.copyfile(JOURNAL, folder / "journal.sqlite3")
+    return folder
+
+
+def _cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
+    capsys.readouterr()
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _merged(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Stats rows summed per player over games (before issue 17, one list mixed them)."""
+    out: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        mine = out.setdefault(row["name"], {"name": row["name"]})
+        for key, value in row.items():
+            if key not in ("name", "game"):
+                mine[key] = mine.get(key, 0) + value
+    return out
+
+
+def test_history_and_stats_read_a_journal_from_before_issue_17_as_they_did(old_journal, capsys):
+    names = ["revenge", "board"] * 3  # the order make_before_slices_fixture played them
+    for readonly in (True, False):  # as it was (format 1), then after the app migrated it
+        history = _cli_json(capsys, "--data", str(old_journal), "history", "--json")
+        assert [{k: row[k] for k in old} for row, old in
+                zip(history, JOURNAL_READ["history"], strict=True)] == JOURNAL_READ["history"]
+        assert [row["game"] for row in history] == names
+        stats = _cli_json(capsys, "--data", str(old_journal), "stats", "--json")
+        assert _merged(stats) == _merged(JOURNAL_READ["stats"])
+        assert {row["game"] for row in stats if "bumps" in row} == {"board"}
+        with Journal(old_journal / "journal.sqlite3", readonly=readonly) as journal:
+            assert [r.game for r in journal.games()] == names
+            assert journal.query("PRAGMA user_version")[0][0] == (1 if readonly else 2)
+        Journal.open(old_journal).close()  # migrates it
+
+
+def test_every_game_of_a_journal_from_before_issue_17_replays_and_resumes_as_it_did(old_journal):
+    with Journal.open(old_journal) as journal:
+        for game_id, state in JOURNAL_READ["states"].items():
+            game, why = replay_events(journal.load(int(game_id)).events)
+            assert game is not None and why is None
+            assert game.rules.state_json(game.state) == state
+        update = Session(journal).resume()
+        assert update is not None and update.game_id == JOURNAL_READ["resume"]["game_id"]
+        assert games.get(update.game).state_json(update.state) == JOURNAL_READ["resume"]["state"]

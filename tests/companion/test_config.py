@@ -77,7 +77,7 @@ def test_the_default_file_equals_the_defaults() -> None:
     assert loaded.source == DEFAULT_FILE
     assert dataclasses.replace(loaded, source=None) == Config()
     text = DEFAULT_FILE.read_text(encoding="utf-8")
-    for section in ("windows", "game", "voice", "gpio", "ledboard", "display"):
+    for section in ("windows", "game", "voice", "gpio", "ledboard", "display", "backup"):
         for name in (f.name for f in dataclasses.fields(getattr(Config(), section))):
             assert f"{name} =" in text, f"default_config.toml does not show [{section}] {name}"
     assert "data_dir =" in text
@@ -212,6 +212,20 @@ BAD = [
                                     "false (without quotes)"),
     ('[display]\nsize = "640x480"\n', '[display] size = "640x480" is not allowed: use '
                                         '"800x480" or "1024x600" or "1280x720" or "480x800"'),
+    ("[display]\nrotation = 45\n", "[display] rotation = 45 is not allowed: use 0, 90, 180 or "
+                                    "270 (degrees, without quotes)"),
+    ('[display]\nrotation = "180"\n', '[display] rotation = "180" is not allowed: use 0, 90,'),
+    ("[display]\ndim_after = -1\n", "[display] dim_after = -1 is not allowed: use a number of "
+                                     "minutes from 0 to 1440"),
+    ("[display]\ndim_after = 10\nsleep_after = 5\n",
+     "[display] sleep_after = 5 is not after dim_after = 10: the screen dims first, then "
+     "sleeps; give sleep_after more minutes than dim_after (or 0 for never)"),
+    ('[voice]\noutput = "bluetooth"\n', '[voice] output = "bluetooth" is not allowed: use '
+                                         '"auto" or "hdmi" or "jack" or "usb"'),
+    ("[voice]\nvolume = 101\n", "[voice] volume = 101 is not allowed: use a whole number from "
+                                 "0 to 100"),
+    ('[backup]\nusb_folders = "media"\n', '[backup] usb_folders = "media" is not allowed: use a '
+                                           'list of absolute folders in quotes'),
     ("windows = 3\n", "windows = 3 is not allowed: [windows] must be a table of settings"),
     ("[sound]\nvolume = 3\n", 'unknown key "sound": the top-level keys are data_dir and '
                               "language, and the tables are [deck], [windows]"),

@@ -1,10 +1,10 @@
 """Power-cut safety: a real child process is killed with SIGKILL at random moments.
 
-The child (crash_child.py) plays a seeded random game through Session(Journal) and
-says what it is about to submit (W) and what was acknowledged (A, with a hash of the
-state). The parent waits for a random number of acknowledgements by reading those
-lines, sometimes adds a tiny random delay so the kill can land inside an append, kills,
-reads what the child wrote before it died, and checks the journal:
+The child (crash_child.py, forked by its fork server) plays a seeded random game through
+Session(Journal) and says what it is about to submit (W) and what was acknowledged (A,
+with a hash of the state). The parent waits for a random number of acknowledgements by
+reading those lines, sometimes adds a tiny random delay so the kill can land inside an
+append, kills, reads what the child wrote before it died, and checks the journal:
 
 - every acknowledged event is there, in order, unchanged, and nothing else, except at
   most the one event the child had announced and not yet acknowledged;
@@ -96,8 +96,13 @@ def _replay(events: list[dict[str, Any]]) -> str:
 def check_journal(data: Path, model: Model) -> None:
     """The journal equals the acknowledged events, give or take the announced one."""
     with Journal.open(data) as journal:
-        assert journal.damage == []
         pending = model.pending
+        # a kill in the middle of a save may leave that one announced event's frames without
+        # their commit: said (issue 21), never a loss of an acknowledged event
+        unsaved = [n for n in journal.damage
+                   if getattr(n, "code", "") in ("in_flight", "wal_cut")]
+        assert [n for n in journal.damage if n not in unsaved] == []
+        assert all(n.params["count"] <= 1 and pending is not None for n in unsaved), unsaved
         stored_ids = [r.game_id for r in journal.games()]
         extra = [g for g in stored_ids if g not in model.games]
         if extra:  # the child was killed after starting a game, before saying so
@@ -127,52 +132,94 @@ def check_journal(data: Path, model: Model) -> None:
             assert state_hash(state) == model.hash
 
 
-def run_child(data: Path, seed: int, rng: random.Random, model: Model,
+class ForkServer:
+    """crash_child.py's fork server: one interpreter, imported once, forks each child."""
+
+    def __init__(self, stderr: Path) -> None:
+        env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONHASHSEED": "0"}
+        self.stderr_path = stderr
+        self._stderr = stderr.open("w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-S", str(CHILD), "serve"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=self._stderr, text=True, env=env, cwd=REPO)
+
+    def line(self) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            pytest.fail(f"the fork server stopped: {self.stderr_path.read_text()}")
+        return line.rstrip("\n")
+
+    def start(self, *args: object) -> int:
+        """Fork a child with these arguments; its pid (the first thing it says)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(" ".join(str(a) for a in args) + "\n")
+        self.proc.stdin.flush()
+        kind, _, pid = self.line().partition(" ")
+        assert kind == "P", f"the fork server said {kind!r} instead of a child's pid"
+        return int(pid)
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=60)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc.stdout.close()
+            self._stderr.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    forks = ForkServer(tmp_path_factory.mktemp("crash") / "stderr.txt")
+    yield forks
+    forks.close()
+
+
+def kill_child(server: ForkServer, args: tuple[object, ...], wanted: int, rng: random.Random,
+               read: Any) -> None:
+    """Fork a child with `args`, feed its lines to `read` until it has acknowledged
+    `wanted` events (-1: kill while it starts up and resumes), kill it with SIGKILL at
+    that moment or a moment later, and feed `read` all it wrote before it died."""
+    pid = server.start(*args)
+    acks = 0
+    while wanted >= 0:
+        line = server.line()
+        if line.startswith("X "):
+            pytest.fail(f"the child stopped by itself: {server.stderr_path.read_text()}")
+        read(line)
+        if line.startswith("A ") or (wanted == 0 and line.startswith("G ")):
+            acks += line.startswith("A ")
+            if acks >= wanted:
+                break
+    if rng.random() < 0.5:
+        time.sleep(rng.uniform(0, 0.003))  # not synchronisation: a random kill moment
+    os.kill(pid, signal.SIGKILL)  # still alive: the server says X only once it is gone
+    while not (line := server.line()).startswith("X "):  # what it wrote before it died
+        read(line)
+    assert int(line.split()[1]) == -signal.SIGKILL, server.stderr_path.read_text()
+
+
+def run_child(server: ForkServer, data: Path, seed: int, rng: random.Random, model: Model,
               game: str = "revenge") -> None:
     """Start a child on `data`, kill it at a random moment, feed all it said to `model`."""
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONHASHSEED": "0"}
-    child = subprocess.Popen(
-        [sys.executable, "-S", str(CHILD), str(data), str(seed), game],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
-    assert child.stdout is not None and child.stderr is not None
-    try:
-        # -1: kill while it starts up and resumes; else after that many acknowledgements
-        wanted = -1 if rng.random() < 0.08 else rng.randint(0, 12)
-        acks = 0
-        while wanted >= 0:
-            line = child.stdout.readline()
-            if not line:
-                pytest.fail(f"the child stopped by itself: {child.stderr.read()}")
-            model.read(line.rstrip("\n"))
-            if line.startswith("A ") or (wanted == 0 and line.startswith("G ")):
-                acks += line.startswith("A ")
-                if acks >= wanted:
-                    break
-        if rng.random() < 0.5:
-            time.sleep(rng.uniform(0, 0.003))  # not synchronisation: a random kill moment
-        child.send_signal(signal.SIGKILL)
-        child.wait()
-        assert child.returncode == -signal.SIGKILL, child.stderr.read()
-        for line in child.stdout:  # what it wrote before it died
-            model.read(line.rstrip("\n"))
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-        child.stdout.close()
-        child.stderr.close()
+    wanted = -1 if rng.random() < 0.08 else rng.randint(0, 12)
+    kill_child(server, (data, seed, game), wanted, rng, model.read)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game, database", [*(("revenge", d) for d in range(DATABASES)),
                                             *(("board", d) for d in range(BOARD_DATABASES))])
-def test_every_acknowledged_event_survives_sigkill(tmp_path: Path, game: str,
-                                                   database: int) -> None:
+def test_every_acknowledged_event_survives_sigkill(server: ForkServer, tmp_path: Path,
+                                                   game: str, database: int) -> None:
     rng = random.Random(1000 + database + (500 if game == "board" else 0))
     model = Model()
     kills = 0
     for run in range(KILLS_PER_DATABASE):
-        run_child(tmp_path, seed=database * 1000 + run, rng=rng, model=model, game=game)
+        run_child(server, tmp_path, seed=database * 1000 + run, rng=rng, model=model, game=game)
         kills += 1
         try:
             check_journal(tmp_path, model)
@@ -243,7 +290,9 @@ def check_writer_journal(data: Path, model: ShownModel) -> None:
     from companion.snapshots import load_unfinished
 
     with Journal.open(data) as journal:
-        assert journal.damage == []
+        # a kill while saving is said (issue 21: "tap again what came after it"); nothing else
+        assert [n for n in journal.damage
+                if getattr(n, "code", "") not in ("in_flight", "wal_cut")] == []
         stored_ids = [r.game_id for r in journal.games()]
         extra = [g for g in stored_ids if g not in model.shown]
         if extra:  # killed after starting a game, before saying so
@@ -289,47 +338,21 @@ def check_writer_journal(data: Path, model: ShownModel) -> None:
         assert state_hash(state) == expected, "the resumed state is not the one shown"
 
 
-def run_writer_child(data: Path, seed: int, rng: random.Random, model: ShownModel) -> None:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONHASHSEED": "0"}
-    child = subprocess.Popen(
-        [sys.executable, "-S", str(CHILD), str(data), str(seed), "writer"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
-    assert child.stdout is not None and child.stderr is not None
-    try:
-        wanted = -1 if rng.random() < 0.05 else rng.randint(0, 40)
-        acks = 0
-        while wanted >= 0:
-            line = child.stdout.readline()
-            if not line:
-                pytest.fail(f"the child stopped by itself: {child.stderr.read()}")
-            model.read(line.rstrip("\n"))
-            if line.startswith("A ") or (wanted == 0 and line.startswith("G ")):
-                acks += line.startswith("A ")
-                if acks >= wanted:
-                    break
-        if rng.random() < 0.5:
-            time.sleep(rng.uniform(0, 0.003))  # not synchronisation: a random kill moment
-        child.send_signal(signal.SIGKILL)
-        child.wait()
-        assert child.returncode == -signal.SIGKILL, child.stderr.read()
-        for line in child.stdout:
-            model.read(line.rstrip("\n"))
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-        child.stdout.close()
-        child.stderr.close()
+def run_writer_child(server: ForkServer, data: Path, seed: int, rng: random.Random,
+                     model: ShownModel) -> None:
+    wanted = -1 if rng.random() < 0.05 else rng.randint(0, 40)
+    kill_child(server, (data, seed, "writer"), wanted, rng, model.read)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("database", range(WRITER_DATABASES))
 def test_writer_keeps_durable_events_and_resumes_a_prefix_of_what_was_shown(
-        tmp_path: Path, database: int) -> None:
+        server: ForkServer, tmp_path: Path, database: int) -> None:
     rng = random.Random(5000 + database)
     model = ShownModel()
     for run in range(WRITER_KILLS_PER_DATABASE):
-        run_writer_child(tmp_path, seed=50_000 + database * 1000 + run, rng=rng, model=model)
+        run_writer_child(server, tmp_path, seed=50_000 + database * 1000 + run, rng=rng,
+                         model=model)
         try:
             check_writer_journal(tmp_path, model)
         except CompanionError as exc:  # pragma: no cover - a journal that cannot be read

@@ -71,7 +71,8 @@ def test_history_lists_every_game(played: dict[str, Any]) -> None:
                home=played["home"])
     assert done.returncode == 0 and done.stderr == ""
     header, first, second = done.stdout.splitlines()
-    assert header.split() == ["ID", "STARTED", "PLAYERS", "WINNER", "ROUNDS"]
+    assert header.split() == ["ID", "GAME", "STARTED", "PLAYERS", "WINNER", "ROUNDS"]
+    assert first.split()[1] == second.split()[1] == "revenge"
     assert first.split()[0] == "1" and "Ana, Ben, Cleo" in first
     assert first.split()[-2:] == ["Ben", "2"]
     assert second.split()[0] == "2" and "ana, Dev" in second
@@ -85,9 +86,10 @@ def test_history_json(played: dict[str, Any]) -> None:
                home=played["home"])
     assert done.returncode == 0
     games = json.loads(done.stdout)
-    assert [(g["id"], g["players"], g["winner"], g["rounds"], g["events"]) for g in games] == [
-        (1, ["Ana", "Ben", "Cleo"], "Ben", 2, 8),
-        (2, ["ana", "Dev"], None, 1, 11),
+    assert [(g["id"], g["game"], g["players"], g["winner"], g["rounds"], g["events"])
+            for g in games] == [
+        (1, "revenge", ["Ana", "Ben", "Cleo"], "Ben", 2, 8),
+        (2, "revenge", ["ana", "Dev"], None, 1, 11),
     ]
     assert games[0]["finished"] is not None and games[1]["finished"] is None
 
@@ -108,7 +110,7 @@ def test_stats_table_and_json(played: dict[str, Any]) -> None:
     assert len({len(line) for line in lines}) == 1  # right-aligned columns
     done = cli("--data", str(played["data"]), "stats", "--json", cwd=played["root"],
                home=played["home"])
-    assert json.loads(done.stdout)[0] == {"name": "Ben", "games": 1, "wins": 1,
+    assert json.loads(done.stdout)[0] == {"game": "revenge", "name": "Ben", "games": 1, "wins": 1,
                                           "rounds_won": 1, "busts": 0, "steals": 1,
                                           "steals_blocked": 0}
 
@@ -176,7 +178,9 @@ def test_a_damaged_row_is_reported_and_the_rest_still_listed(tmp_path: Path) -> 
     done = cli("--data", str(data), "history", cwd=tmp_path, home=tmp_path)
     assert done.returncode == 0
     assert done.stdout.splitlines()[1].split()[-2:] == ["unfinished", "1"]
-    assert done.stderr.startswith("sorry-companion: game 1: event 4 is damaged (its checksum")
+    assert done.stderr.startswith("sorry-companion: game 1: event 4 was damaged (its checksum")
+    assert "and the 1 events after it" in done.stderr and "the journal itself is unchanged" \
+        in done.stderr
     assert len(done.stderr.splitlines()) == 1
     conn = sqlite3.connect(data / "journal.sqlite3")
     assert conn.execute("SELECT COUNT(*) FROM events WHERE seq >= 4").fetchone()[0] == 2

@@ -402,3 +402,12 @@ def test_a_full_disk_refuses_the_event_and_the_game_goes_on(tmp_path: Path) -> N
     with Journal.open(tmp_path) as j:
         events = j.unfinished().events  # type: ignore[union-attr]
     assert [e.get("card") for e in events[1:]] == ["7", "3"]
+
+
+def test_each_game_row_stores_its_games_name(tmp_path: Path) -> None:
+    with Journal.open(tmp_path) as j:
+        j.start_game(SETUP)
+        j.start_game({"type": "setup", "game": "board", "players": ["Ana", "Ben"]})
+        assert [r.game for r in j.games()] == ["revenge", "board"]
+    assert _rows(tmp_path / "journal.sqlite3", "SELECT game FROM games") == [
+        ("revenge",), ("board",)]

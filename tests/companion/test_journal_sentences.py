@@ -18,7 +18,7 @@ import pytest
 from test_journal import _fill, freeze  # noqa: F401  (freeze is a fixture)
 
 from companion.errors import JournalError
-from companion.journal import Journal
+from companion.journal import SCHEMA_VERSION, Journal
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -51,7 +51,7 @@ def test_a_newer_journal_with_a_renamed_table_is_not_set_aside(tmp_path: Path) -
     _fill(tmp_path, games=1, per_game=2)
     conn = sqlite3.connect(tmp_path / "journal.sqlite3")
     conn.execute("ALTER TABLE set_aside RENAME TO kept_aside")
-    conn.execute("PRAGMA user_version=2")
+    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     conn.commit()
     conn.close()
     for readonly in (True, False):

@@ -24,6 +24,7 @@ from companion.games.revenge.simulate import (
     simulate_game,
 )
 from companion.games.revenge.state import DECK_SIZE
+from companion.safe_text import quote
 from companion.transcript import replay_lines
 
 CROSS_CHECK_GAMES = 1500
@@ -239,7 +240,7 @@ def test_cli_an_output_folder_that_cannot_be_made_is_one_sentence(no_config, tmp
     blocker.write_text("not a folder")
     assert main(["simulate", "--games", "1", "--out", str(blocker / "sub")]) == 2
     err = capsys.readouterr().err
-    assert f"cannot write into {blocker / 'sub'}" in err and err.count("\n") == 1
+    assert f"cannot write into {quote(str(blocker / 'sub'))}" in err and err.count("\n") == 1
 
 
 def test_cli_reports_a_table_that_cannot_follow_the_engine_with_status_1_and_the_transcript(

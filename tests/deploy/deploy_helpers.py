@@ -18,14 +18,20 @@ UNIT = "/etc/systemd/system/sorry-companion.service"
 UDEV_RULE = "/etc/udev/rules.d/99-sorry-ledboard.rules"
 CONFIG = "/etc/sorry-companion/config.toml"
 DATA_DIR = "/var/lib/sorry-companion"
-KIVY_CONFIG = "/var/lib/sorry-companion/kivy/config.ini"
 OPT_DIR = "/opt/sorry-companion"
-EXEC_START = "/opt/sorry-companion/venv/bin/sorry-companion"
+EXEC_START = "/opt/sorry-companion/current/venv/bin/sorry-companion"
+POLKIT_RULE = "/etc/polkit-1/rules.d/50-sorry-companion-poweroff.rules"
+COMMAND = "/usr/local/bin/sorry-companion"
+SWITCH = "/usr/local/lib/sorry-companion/release-switch"
+LOCK = DEPLOY / "requirements-pi.lock"
+SWITCH_SCRIPT = DEPLOY / "release-switch.sh"
+COMMAND_SCRIPT = DEPLOY / "command.sh"
 
 # Every command that a real run may call and a dry run must not.
 GUARDED_COMMANDS = (
     "apt-get", "apt-cache", "apt", "dpkg", "useradd", "usermod", "userdel", "groupadd",
     "systemctl", "udevadm", "pip", "pip3", "python3", "python", "chown", "getent",
+    "dpkg-query", "runuser", "sudo",
 )
 
 

@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
-import configparser
 import dataclasses
-import json
 import os
 import re
 import shutil
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 from deploy_helpers import (
+    COMMAND,
+    COMMAND_SCRIPT,
     CONFIG,
     DATA_DIR,
     DEPLOY,
     INSTALL,
-    KIVY_CONFIG,
+    LOCK,
     OPT_DIR,
+    POLKIT_RULE,
+    SWITCH,
+    SWITCH_SCRIPT,
     UDEV_RULE,
     UNINSTALL,
     UNIT,
@@ -55,36 +57,74 @@ def test_dry_run_writes_every_file_and_runs_nothing(scripts: Scripts, tmp_path: 
     result = scripts.install(root)
     assert result.returncode == 0, result.stderr
     assert result.calls == [], "a dry run ran real commands"
-    for pi_path in (UNIT, UDEV_RULE, CONFIG, KIVY_CONFIG):
+    for pi_path in (UNIT, UDEV_RULE, CONFIG, POLKIT_RULE, COMMAND, SWITCH):
         assert under(root, pi_path).is_file(), pi_path
-    assert under(root, UNIT).read_bytes() == (DEPLOY / "sorry-companion.service").read_bytes()
-    assert under(root, UDEV_RULE).read_bytes() == (DEPLOY / "99-sorry-ledboard.rules").read_bytes()
+    for pi_path, source in ((UNIT, DEPLOY / "sorry-companion.service"),
+                            (UDEV_RULE, DEPLOY / "99-sorry-ledboard.rules"),
+                            (POLKIT_RULE, DEPLOY / "50-sorry-companion-poweroff.rules"),
+                            (COMMAND, COMMAND_SCRIPT), (SWITCH, SWITCH_SCRIPT)):
+        assert under(root, pi_path).read_bytes() == source.read_bytes(), pi_path
+    for pi_path in (COMMAND, SWITCH):
+        assert os.access(under(root, pi_path), os.X_OK), pi_path
     # ... and says what it would have run.
     would = [line for line in result.stdout.splitlines() if line.startswith("would run:")]
-    for command in ("apt-get install", "python3-lgpio", "espeak-ng", "libmtdev1", "useradd",
-                    "--system-site-packages", "pip install", "systemctl enable"):
+    for command in ("apt-get install", "espeak-ng", "libmtdev1", "polkitd", "useradd",
+                    "--system-site-packages", "pip install", "systemctl enable",
+                    "release-switch stage checkout"):
         assert any(command in line for line in would), command
     for group in ("gpio", "dialout", "video", "render", "input"):
         assert any(f"--groups {group} sorry" in line for line in would), group
 
 
-def test_pip_installs_only_the_runtime_pins_from_requirements(installed: Path,
-                                                              scripts: Scripts):
+def test_no_sdl2_packages_the_kivy_wheel_does_not_use(installed: Path, scripts: Scripts):
+    result = scripts.install(installed)
+    apt = [line for line in result.stdout.splitlines() if "apt-get install" in line]
+    assert apt and "libsdl2" not in " ".join(apt)
+
+
+def test_off_a_pi_the_pi_only_steps_are_named_as_skipped(scripts: Scripts, tmp_path: Path):
+    result = scripts.install(tmp_path / "root")
+    assert "skipped (not a Raspberry Pi): python3-lgpio" in result.stdout
+    assert "skipped (not a Raspberry Pi): quiet boot" in result.stdout
+    apt = [line for line in result.stdout.splitlines() if "apt-get install" in line]
+    assert "python3-lgpio" not in " ".join(apt)
+
+
+def test_pip_installs_the_release_from_the_lock_with_hashes_and_no_index(
+        installed: Path, scripts: Scripts):
+    """Every package comes from the archive's wheels, checked against the lock's hashes,
+    into the release's own venv, never into the running one."""
     result = scripts.install(installed)
     pip_lines = [line for line in result.stdout.splitlines()
                  if line.startswith("would run:") and "pip install" in line]
-    pinned = {line.split("==")[0].strip().lower(): line.strip()
-              for line in (DEPLOY.parent / "requirements.txt").read_text().splitlines()
-              if "==" in line and not line.startswith("#")}
-    runtime = " ".join(pip_lines)
-    for name in ("kivy", "gpiozero", "pyserial"):
-        assert pinned[name] in runtime
-    for test_tool in ("pytest", "hypothesis", "ruff"):
-        assert test_tool not in runtime
-    exec_start = [line for line in under(installed, UNIT).read_text().splitlines()
-                  if line.startswith("ExecStart=")]
-    venv_bin = exec_start[0].split("=", 1)[1].split()[0].rsplit("/", 1)[0]
-    assert all(f"{venv_bin}/python -m pip" in line for line in pip_lines)
+    assert len(pip_lines) == 2
+    deps, app = pip_lines
+    for flag in ("--no-index", "--require-hashes", "--only-binary=:all:",
+                 f"-r {LOCK}", f"--find-links {DEPLOY.parent}/wheels"):
+        assert flag in deps, flag
+    assert "--no-index" in app and "--no-deps" in app and "sorry_companion-" in app
+    venv = "/opt/sorry-companion/versions/checkout/venv"
+    assert all(f"{venv}/bin/python -m pip" in line for line in pip_lines)
+    assert f"would run: {venv}/bin/sorry-companion --version" in result.stdout
+
+
+def test_lock_pins_every_runtime_requirement_with_hashes_for_both_platforms():
+    pins = {line.split("==")[0].strip().lower(): line.strip()
+            for line in (DEPLOY.parent / "requirements.txt").read_text().splitlines()
+            if "==" in line and not line.startswith("#")}
+    text = LOCK.read_text()
+    entries = re.findall(r"^([a-z0-9-]+)==(\S+) \\\n((?:    --hash=sha256:[0-9a-f]{64}.*\n)+)",
+                         text, re.MULTILINE)
+    locked = {name: (version, hashes.count("--hash=")) for name, version, hashes in entries}
+    assert len(locked) == text.count("==")
+    for name in ("kivy", "gpiozero", "pyserial", "mpremote"):
+        assert f"{name}=={locked[name][0]}" == pins[name]
+    # Kivy's and gpiozero's own dependencies are pinned too.
+    for name in ("colorzero", "requests", "docutils", "pygments", "filetype", "kivy-garden"):
+        assert name in locked, name
+    # Compiled packages carry one hash per platform (aarch64 and x86_64).
+    assert locked["kivy"][1] == 2 and locked["charset-normalizer"][1] == 2
+    assert locked["gpiozero"][0] >= "2.0.1.post3"
 
 
 def test_second_run_changes_nothing(installed: Path, scripts: Scripts):
@@ -97,17 +137,13 @@ def test_second_run_changes_nothing(installed: Path, scripts: Scripts):
 
 def test_owner_edits_survive_a_rerun(installed: Path, scripts: Scripts):
     config = under(installed, CONFIG)
-    kivy = under(installed, KIVY_CONFIG)
     config.write_text('data_dir = "/srv/games"\n')
-    kivy.write_text(kivy.read_text().replace("rotation = 0", "rotation = 180"))
-    edited_kivy = kivy.read_text()
     journal = under(installed, DATA_DIR) / "journal.sqlite3"
     journal.write_bytes(b"games so far")
 
     result = scripts.install(installed)
     assert result.returncode == 0, result.stderr
     assert config.read_text() == 'data_dir = "/srv/games"\n'
-    assert kivy.read_text() == edited_kivy
     assert journal.read_bytes() == b"games so far"
 
 
@@ -188,16 +224,29 @@ def test_config_template_without_defaults_in_the_checkout(tmp_path: Path, script
     assert tomllib.loads(text) == {"data_dir": DATA_DIR, "display": {"fullscreen": True}}
 
 
-def test_requirements_without_a_pin_stop_the_install_with_one_sentence(
+def test_a_checkout_without_the_lock_stops_the_install_with_one_sentence(
         tmp_path: Path, scripts: Scripts):
-    source = _fake_checkout(tmp_path, "kivy==2.3.1\npyserial==3.5\npytest==9\n", None)
+    source = _fake_checkout(tmp_path, REQUIREMENTS, None)
+    (source / "deploy" / "requirements-pi.lock").unlink()
     root = tmp_path / "root"
     result = scripts.run(source / "deploy" / "install.sh", "--dry-run", "--root", root)
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
-        "install.sh: requirements.txt pins no version of gpiozero "
-        "(expected a line like 'gpiozero==1.2.3')."]
+        f"install.sh: no deploy/requirements-pi.lock in {source}: run this script from an "
+        "unpacked release archive."]
     assert not under(root, UNIT).exists()
+
+
+def test_a_checkout_is_refused_for_a_real_install(tmp_path: Path, scripts: Scripts):
+    """Without a RELEASE file only a dry run goes on; a real run says how to make one.
+    (Run as root, the real run stops at this check, before any system change.)"""
+    if os.geteuid() != 0:
+        pytest.skip("the real run checks for root first")
+    source = _fake_checkout(tmp_path, REQUIREMENTS, None)
+    result = scripts.run(source / "deploy" / "install.sh")
+    assert result.returncode == 2
+    assert "is a checkout, not a release: build one with 'make dist'" in result.stderr
+    assert [call for call in result.calls if not call.startswith("apt-cache")] == []
 
 
 @pytest.mark.parametrize("script", [INSTALL, UNINSTALL], ids=lambda p: p.name)
@@ -225,7 +274,7 @@ def test_uninstall_keeps_data_and_config(installed: Path, scripts: Scripts):
     result = scripts.uninstall(installed)
     assert result.returncode == 0, result.stderr
     assert result.calls == []
-    for gone in (UNIT, UDEV_RULE, OPT_DIR):
+    for gone in (UNIT, UDEV_RULE, OPT_DIR, POLKIT_RULE, COMMAND, SWITCH):
         assert not under(installed, gone).exists(), gone
     assert journal.read_bytes() == b"games so far"
     assert under(installed, CONFIG).is_file()
@@ -270,37 +319,7 @@ def test_udev_rule_names_the_pico_ledboard():
     }
 
 
-def _kivy_config(path: Path) -> configparser.ConfigParser:
-    parser = configparser.ConfigParser(interpolation=None)
-    parser.read(path)
-    return parser
-
-
-def test_kivy_config_is_touch_only_fullscreen_without_cursor(installed: Path):
-    config = _kivy_config(under(installed, KIVY_CONFIG))
-    assert dict(config["input"]) == {"mtdev_%(name)s": "probesysfs,provider=mtdev"}
-    assert config["graphics"]["fullscreen"] == "auto"
-    assert config["graphics"]["show_cursor"] == "0"
-    assert config["kivy"]["exit_on_escape"] == "0"
-
-
-def test_kivy_loads_the_installed_config_as_it_is(installed: Path, tmp_path: Path):
-    """Real Kivy reads the file and neither upgrades it nor adds the mouse back
-    (which it would for an older config_version)."""
-    kivy_home = tmp_path / "kivy-home"
-    shutil.copytree(under(installed, KIVY_CONFIG).parent, kivy_home)
-    shipped = (kivy_home / "config.ini").read_bytes()
-    probe = ("import json; from kivy.config import Config; print(json.dumps({"
-             "'input': dict(Config.items('input')), "
-             "'fullscreen': Config.get('graphics', 'fullscreen'), "
-             "'show_cursor': Config.get('graphics', 'show_cursor')}))")
-    env = {**os.environ, "KIVY_HOME": str(kivy_home), "KIVY_NO_ARGS": "1",
-           "KIVY_NO_CONSOLELOG": "1", "KIVY_NO_FILELOG": "1"}
-    env.pop("KIVY_USE_DEFAULTCONFIG", None)
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                            env=env, check=False, timeout=60)
-    assert result.returncode == 0, result.stderr
-    seen = json.loads(result.stdout.strip().splitlines()[-1])
-    assert seen == {"input": {"mtdev_%(name)s": "probesysfs,provider=mtdev"},
-                    "fullscreen": "auto", "show_cursor": "0"}
-    assert (kivy_home / "config.ini").read_bytes() == shipped
+def test_no_kivy_config_ini_is_installed(installed: Path):
+    """The app sets the Kivy settings it needs at every start (ui/kivy_settings.py), so
+    the install ships no copy of Kivy's config.ini to drift."""
+    assert not (under(installed, DATA_DIR) / "kivy" / "config.ini").exists()

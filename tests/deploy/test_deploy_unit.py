@@ -11,7 +11,7 @@ from deploy_helpers import (
     DATA_DIR,
     DEPLOY,
     EXEC_START,
-    KIVY_CONFIG,
+    SWITCH,
     UNIT,
     Scripts,
     under,
@@ -58,9 +58,12 @@ def test_systemd_verify_accepts_the_installed_unit(systemd_analyze: str, install
     binary.chmod(0o755)
     installed_unit = under(installed, UNIT).read_text()
     assert f"\nExecStart={EXEC_START} run\n" in installed_unit
+    assert f"\nExecStartPre=+{SWITCH} start\n" in installed_unit
+    assert f"\nExecStartPost=+{SWITCH} ready\n" in installed_unit
     copy = tmp_path / "verify" / "sorry-companion.service"
     copy.parent.mkdir()
-    copy.write_text(installed_unit.replace(f"ExecStart={EXEC_START}", f"ExecStart={binary}"))
+    copy.write_text(installed_unit.replace(f"ExecStart={EXEC_START}", f"ExecStart={binary}")
+                    .replace(f"+{SWITCH}", f"+{under(installed, SWITCH)}"))
 
     # verify exits 0 even when it warns, so its silence is what counts.
     assert verify(systemd_analyze, copy) == "exit 0"
@@ -107,7 +110,7 @@ def test_unit_gives_kivy_the_display_and_its_config():
     assert env["SDL_VIDEODRIVER"] == "kmsdrm"
     assert env["KIVY_NO_ARGS"] == "1"
     assert env["SORRY_COMPANION_CONFIG"] == "/etc/sorry-companion/config.toml"
-    assert f"{env['KIVY_HOME']}/config.ini" == KIVY_CONFIG
+    assert env["KIVY_HOME"].startswith(f"{DATA_DIR}/")  # Kivy's own files stay in the state folder
     assert env["KCFG_GRAPHICS_SHOW_CURSOR"] == "0"
 
 
@@ -147,6 +150,20 @@ def test_unit_allows_writable_executable_memory_for_mesa():
 
 
 def test_installer_and_unit_agree_on_paths(scripts: Scripts, tmp_path: Path):
+    """The unit starts `current`, the link release-switch points at the release folder in
+    which install.sh builds the venv."""
     result = scripts.install(tmp_path / "root")
-    venv = EXEC_START.rsplit("/bin/", 1)[0]
+    current = EXEC_START.split("/current/", 1)[0] + "/current"
+    venv = EXEC_START.replace("/current/", "/versions/checkout/").rsplit("/bin/", 1)[0]
+    assert current == "/opt/sorry-companion/current"
     assert f"would run: python3 -m venv --system-site-packages {venv}" in result.stdout
+
+
+def test_unit_waits_for_ready_and_has_a_start_limit():
+    """Type=notify: the start counts only once the app says READY=1; a start limit, so a
+    broken table does not restart for ever; long enough to start on a slow card."""
+    assert unit_value("Type") == "notify"
+    assert unit_value("NotifyAccess") == "main"
+    assert 0 < int(unit_value("StartLimitBurst")) <= 10
+    assert int(unit_value("StartLimitIntervalSec")) > 0
+    assert int(unit_value("TimeoutStartSec")) >= 60

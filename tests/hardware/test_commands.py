@@ -110,9 +110,16 @@ def test_no_pin_factory_is_a_setup_error(monkeypatch):
         pin_factory_or_default()
 
 
+def _interruptible() -> None:
+    """In the child before exec: Ctrl+C's default, which a shell's background job (a test
+    run started with `&`) inherits as ignored, so SIGINT would never reach the simulator."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ledboard_sim_speaks_pawnled_and_prints_what_it_shows():
     sim = subprocess.Popen([sys.executable, "-m", "companion.cli", "ledboard-sim", "--plain"],
-                           cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=_interruptible)
     lines: queue.Queue[str] = queue.Queue()
     reader = threading.Thread(target=lambda: [lines.put(x.rstrip("\n")) for x in sim.stdout])
     reader.start()
@@ -120,19 +127,19 @@ def test_ledboard_sim_speaks_pawnled_and_prints_what_it_shows():
         first = lines.get(timeout=30)
         assert first.startswith("LED board simulator on /dev/")
         path = first.rsplit(" ", 1)[1]
-        assert lines.get(timeout=10) == (f"use it: sorry-companion run --board {path}   "
+        assert lines.get(timeout=30) == (f"use it: sorry-companion run --board {path}   "
                                          f'(or [ledboard] port = "{path}")')
-        link = LedBoardLink.open(path, hello_wait=5.0)
+        link = LedBoardLink.open(path, hello_wait=20.0)  # awaited: a busy host is slow
         try:
             assert link.hello.uid == "SIM0001"
             link.send(LedBoardState(4, 1, [0, 1, 2, 3], "bust", 64).line(7))
             want = "players=4 turn=1 home=0,1,2,3 alert=bust bri=64 col=r,b,y,g"
-            while (line := lines.get(timeout=10)) != want:
+            while (line := lines.get(timeout=30)) != want:
                 assert line == "waiting", line
         finally:
             link.close()
-        sim.send_signal(signal.SIGINT)
-        assert sim.wait(timeout=10) == 0
+        sim.send_signal(signal.SIGINT)  # it is ready: it has shown what the link sent
+        assert sim.wait(timeout=30) == 0, sim.stderr.read()
     finally:
         if sim.poll() is None:
             sim.kill()

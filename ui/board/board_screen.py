@@ -23,7 +23,8 @@ from kivy.uix.scrollview import ScrollView
 
 from ui.board.board_view import BoardView  # noqa: F401  (the kv rules use it)
 from ui.board.texts import CARDS, bt, card_label
-from ui.touchguard import guard
+from ui.screens.menu import ApplianceMenu
+from ui.touchguard import app_guard
 from ui.widgets import TapButton
 
 
@@ -33,7 +34,7 @@ class GuardBox(BoxLayout):
     TapButton, which asks the guard)."""
 
     def mark(self) -> None:
-        guard.changed()
+        app_guard().changed()
 
 
 class OptionRow(BoxLayout):
@@ -217,7 +218,7 @@ class BoardScreen(Screen):
         self.model.hint = bt("b_tap_discard", self.model.lang, name=self.model.state.get("turn"))
 
     def tap_place(self, board_key: str, touch: Any) -> None:
-        if guard.began_before_change(touch) and self.model.phase != "move":
+        if app_guard().began_before_change(touch) and self.model.phase != "move":
             return
         self.model.tap_place(board_key)
 
@@ -248,8 +249,9 @@ class BoardScreen(Screen):
         self.model.redo()
 
 
-class BoardMenuScreen(Screen):
-    pass
+class BoardMenuScreen(ApplianceMenu):
+    """The board game's menu: its own rules page and way back, the same Back up and
+    Turn off as the card game's."""
 
 
 class BoardRulesScreen(Screen):

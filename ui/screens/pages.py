@@ -15,12 +15,15 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.config import BRIGHTNESS, WINDOW_SECONDS
+from companion.config import BRIGHTNESS, VOLUME, WINDOW_SECONDS
+from ui import games
+from ui.dates import short_date
 from ui.i18n import table, tr
 
 LEADERS_SHOWN = 6
 RECENT_SHOWN = 4
 BRIGHTNESS_STEP = 32
+VOLUME_STEP = 10
 
 
 class PageScreen(Screen):
@@ -56,34 +59,22 @@ class HistoryScreen(PageScreen):
         grid.clear_widgets()
         recent.clear_widgets()
         listing = app.session.stored_stats(self._finished)
+        app.show_new_notices()  # damage reading the games found is said here, not later
         records = [record for record, _figures in listing]
-        stats = [figures for _record, figures in listing if figures is not None]
-        from ui.board.wiring import board_leaders, is_board_game
-
-        board_stats = [figures for figures in stats if is_board_game(figures)]
-        stats = [figures for figures in stats if not is_board_game(figures)]
-        leaders = app.session.leaders(stats)[:LEADERS_SHOWN]
-        heads = (
-            "",
-            tr("lb_games", lang),
-            tr("lb_wins", lang),
-            tr("go_rounds_won", lang),
-            tr("go_busts", lang),
-            tr("go_steals", lang),
-        )
-        if not leaders:
+        by_game: dict[str, list[Any]] = {}
+        for record, figures in listing:
+            if figures is not None:
+                by_game.setdefault(record.game, []).append(figures)
+        shown = 0
+        for name in games.names():  # each game's own rows, in the registry's order
+            leaders = app.session.leaders(by_game.get(name, []))[:LEADERS_SHOWN]
+            if leaders:
+                games.get(name).leaderboard(grid, leaders, lang)
+                shown += 1
+        if not shown:
             grid.add_widget(Factory.StatCell(text=tr("lb_none", lang)))
-        else:
-            for text in heads:
-                grid.add_widget(Factory.StatCell(text=text, bold=True))
-            for p in leaders:
-                for value in (p.name, p.games, p.wins, p.rounds_won, p.busts, p.steals):
-                    # a long name may end in "…"; a figure never
-                    cell = Factory.StatCell(text=str(value), ellipsis_ok=value is p.name)
-                    grid.add_widget(cell)
-        board_leaders(grid, app.session.leaders(board_stats)[:LEADERS_SHOWN], lang)
         for record in reversed(records[-RECENT_SHOWN:]):
-            date = record.started.astimezone().strftime("%d/%m %H:%M")
+            date = short_date(record.started, lang)
             players = ", ".join(record.players)
             if record.winner:
                 line = tr("game_line", lang, date=date, players=players, winner=record.winner)
@@ -98,6 +89,7 @@ class SettingsScreen(PageScreen):
     steal_seconds = NumericProperty(5)
     block_seconds = NumericProperty(5)
     brightness = NumericProperty(64)
+    volume = NumericProperty(50)
     voice = BooleanProperty(True)
     voice_available = BooleanProperty(True)
     note = StringProperty("")
@@ -106,7 +98,7 @@ class SettingsScreen(PageScreen):
         app = App.get_running_app()
         s = app.settings
         self.steal_seconds, self.block_seconds = s.steal_seconds, s.block_seconds
-        self.brightness, self.voice = s.brightness, s.voice
+        self.brightness, self.voice, self.volume = s.brightness, s.voice, s.volume
         self.voice_available = app.voice.available
         self.note = ""
 
@@ -115,6 +107,9 @@ class SettingsScreen(PageScreen):
         if name == "brightness":
             low, high = BRIGHTNESS
             value = min(high, max(low, int(self.brightness) + direction * BRIGHTNESS_STEP))
+        elif name == "volume":
+            low, high = VOLUME
+            value = min(high, max(low, int(self.volume) + direction * VOLUME_STEP))
         else:
             value = min(hi, max(lo, getattr(self, name) + direction))
         setattr(self, name, value)
@@ -132,9 +127,22 @@ class SettingsScreen(PageScreen):
         app.session.set_window_seconds("steal", app.settings.steal_seconds)
         app.session.set_window_seconds("block", app.settings.block_seconds)
         app.voice.enabled = app.settings.voice
+        app.voice.volume = app.settings.volume
         if "brightness" in changes:
             app.link.set_brightness(app.settings.brightness)
         self.note = tr("settings_saved", app.lang) if saved else app.model.message
+
+    def test_voice(self) -> None:
+        """Say one sentence now, at this volume on the configured output (also with the
+        voice off), or say why nothing can be heard."""
+        app = App.get_running_app()
+        voice = app.voice
+        if not voice.available:
+            self.note = tr("voice_missing", app.lang)
+            return
+        voice.say(tr("test_voice_text", app.lang), app.lang, even_off=True)
+        missing = voice.missing_output
+        self.note = tr(f"sound_missing_{missing}" if missing else "voice_test_sent", app.lang)
 
 
 RESULT_COLORS = {

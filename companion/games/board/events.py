@@ -21,6 +21,7 @@ from companion.games.board.cards import parse_card
 from companion.games.board.geometry import COLORS, LOCATIONS
 from companion.games.board.moves import KINDS
 from companion.games.board.settings import Settings, parse_edition
+from companion.safe_text import quote
 
 __all__ = ["BoardEvent", "BoardSetup", "Draw", "Move", "NoPlay", "Place", "parse_event",
            "parse_setup"]
@@ -113,10 +114,10 @@ def parse_setup(obj: dict[str, Any]) -> BoardSetup:
     if (not isinstance(colors, list) or len(colors) != len(names)
             or any(c not in COLORS for c in colors) or len(set(colors)) != len(colors)):
         raise BadSetup(f"colors must be {len(names)} different ones of red, blue, yellow, "
-                       f"green, one per player, not {str(colors)[:60]}", code="bad_colors")
+                       f"green, one per player, not {quote(colors, 60)}", code="bad_colors")
     first = obj.get("first", names[0])
     if not isinstance(first, str) or first.strip().casefold() not in folded:
-        raise BadSetup(f"first names {str(first)[:40]!r}, who is not one of the players "
+        raise BadSetup(f"first names {quote(first, 40)}, who is not one of the players "
                        f"{list(names)}", code="first_unknown", first=str(first)[:40])
     edition = parse_edition(obj.get("edition", "classic"))
     settings = Settings.parse(obj.get("settings"), edition)

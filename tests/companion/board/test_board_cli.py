@@ -60,3 +60,16 @@ def test_bad_position_card_or_colour_is_one_sentence_and_exit_2(stdin, args, wor
     assert done.returncode == 2 and done.stdout == ""
     assert words in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert "Traceback" not in done.stderr
+
+
+def test_a_classic_two_whose_every_option_wins_never_draws_again(tmp_path, capsys):
+    """BOARD.md "A turn": never draw again after the move that wins."""
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"edition": "classic",
+                                "pawns": {"red": ["S4", "HOME", "HOME", "HOME"],
+                                          "blue": ["START"] * 4}}))
+    assert main(["board", "options", str(path), "--card", "2", "--color", "red", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["draw_again"] is False and len(out["options"]) == 1
+    assert main(["board", "options", str(path), "--card", "2", "--color", "red"]) == 0
+    assert "draw again" not in capsys.readouterr().out.lower()

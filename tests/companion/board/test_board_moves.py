@@ -10,7 +10,7 @@ import pytest
 from board_helpers import legs, only, opts, pos
 
 from companion.games.board.explain import explain, forfeit_text
-from companion.games.board.moves import blocked, generate, match
+from companion.games.board.moves import blocked, candidates, generate, match
 
 # --- Moving: steps, HOME by exact count, jumping, landing --------------------------------
 
@@ -84,7 +84,8 @@ def test_backward_landing_on_a_triangle_slides():
 def test_g1_a_slide_never_carries_a_pawn_past_its_own_entry():
     o = only(pos("2016", red=["T58", "HOME", "HOME"], blue=["T3"]), "3")
     assert o.legs == (("T58", "T1"),) and o.bumped == () and o.moves[0].held
-    assert "G1" in o.why("en") and "G1" in o.why("fr")
+    assert "stays on the triangle" in o.why("en") and "reste sur le triangle" in o.why("fr")
+    assert "G1" not in o.why("en") + o.label("en") + o.why("fr") + o.label("fr")
     # classic with the T1 slide printed blue: red slides on it, but G1 holds it too
     p = pos(red=["T58", "HOME", "HOME", "HOME"], settings={"slide_colors": {"T1": "blue"}})
     assert only(p, "3").legs == (("T58", "T1"),)
@@ -131,7 +132,8 @@ def test_2016_any_forward_card_starts_a_pawn_counting_x_as_the_first_step():
     assert legs(p, "4") == []
     circle = pos("2016", red=[], blue=[], settings={"start_move": "circle"})
     assert legs(circle, "12") == [(("START", "T4"),)]
-    assert "start_move circle" in generate(circle, "5", "red")[0].why()
+    why = generate(circle, "5", "red")[0].why()
+    assert "whatever the card" in why and "start_move" not in why
 
 
 def test_start_move_applies_to_the_2016_edition_only():
@@ -182,6 +184,19 @@ def test_seven_split_legs_run_in_order_on_the_board_the_first_leaves():
 def test_classic_split_leg_never_starts_a_pawn_but_2016_may():
     assert all(leg[0] != "START" for ls in legs(pos(red=["T10"]), "7") for leg in ls)
     assert (("START", "T4"), ("T10", "T16")) in legs(pos("2016", red=["T10"]), "7")
+
+
+def test_a_second_leg_never_moves_the_pawn_the_first_legs_slide_swept_to_start():
+    """BOARD.md: two legs are two different pawns of the position as it was before the card;
+    a leg is impossible if its pawn is no longer where it stood."""
+    # 2016: T5 +4 lands on red's own slide T9->T13, which sweeps red's T11 back to START
+    swept = pos("2016", red=["T5", "T11", "HOME"])
+    ways = [o.legs for o in candidates(swept, "7", "red")]
+    assert (("T5", "T13"), ("START", "T6")) not in ways
+    assert match(swept, "7", "red", (("T5", "T13"), ("START", "T6"))) is None
+    # a pawn that stood in START before the card may still take the second leg
+    waiting = pos("2016", red=["T5", "T11", "START"])
+    assert (("T5", "T13"), ("START", "T6")) in [o.legs for o in candidates(waiting, "7", "red")]
 
 
 def test_split_needs_two_different_pawns():
@@ -262,7 +277,10 @@ def test_option_shape_for_the_screen():
     assert o.bumped == ("red",) and o.event == {"type": "move", "legs": [["T24", "T20"]],
                                                   "kind": "backward", "landed": ["T20"]}
     assert o.text == "T24 back to T20, bumps red"
-    assert o.label("fr") == "T24 recule à T20, renvoie rouge"
+    assert o.label("fr") == ("recule du triangle de votre grande glissade à la case après "
+                             "votre rond de départ, renvoie rouge")
+    assert o.label("en") == ("back from the triangle of your long slide to the square past "
+                             "your start circle, bumps red")
     assert "4" in o.why("en") and "recule" in o.why("fr")
 
 

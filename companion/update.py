@@ -1,0 +1,46 @@
+"""What a Session tells its listeners after each change: one immutable `Update`.
+
+Its own module so that the session's helpers (companion.windows, companion.session_background)
+and the parts that listen (ui/, hardware/) can name it without importing the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.game import Result, Step
+from companion.rules import GameSummary
+
+__all__ = ["Listener", "Update"]
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """One change of the live game, as listeners and `Session.update` see it. Immutable:
+    the states, steps and events are frozen, so it can cross threads as it is.
+
+    game: the rules' name ("revenge"); result: what the event did (None for a game just
+    started or resumed); steps: the effective history (oldest first; the card table shows
+    the round's cards from it); undo/redo: the step each would take back or apply again;
+    legal: `Rules.legal_events(state)`; summary: the players (seating order), the winner and
+    whether the game is over, for any game (`Rules.summary`): what a part serving every
+    game reads; damage: what resuming had to set aside, if anything; unsaved: a failed
+    write took the game back to the last saved event: why, in one sentence.
+    """
+
+    game_id: int | None
+    game: str
+    state: Any
+    result: Result | None
+    steps: Sequence[Step]  # a game.History: immutable, O(1) per update
+    undo: Step | None
+    redo: Step | None
+    legal: tuple[Any, ...]
+    summary: GameSummary
+    damage: str | None = None
+    unsaved: str | None = None
+
+
+Listener = Callable[[Update], None]

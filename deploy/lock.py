@@ -1,0 +1,80 @@
+"""Write deploy/requirements-pi.lock: every package the Pi's venv needs, pinned and hashed.
+
+    python deploy/lock.py            (`make lock`)
+
+The Pi gets exactly these files (the release carries the aarch64 wheels; install.sh
+installs them with pip's --require-hashes and no index), so two installs never differ.
+The roots are the app's runtime pins in requirements.txt (kivy, gpiozero, pyserial) and
+mpremote (for `sorry-companion ledboard flash`); pip resolves their dependencies for
+CPython 3.11 on manylinux aarch64 (Pi 4/5) and x86_64 (a PC or a test machine), wheels
+only, and each package gets the hashes of both platforms' files. Needs PyPI.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCK = ROOT / "deploy" / "requirements-pi.lock"
+RUNTIME = ("kivy", "gpiozero", "pyserial", "mpremote")
+PLATFORMS = ("manylinux2014_aarch64", "manylinux2014_x86_64")
+PYTHON = "3.11"
+
+
+def roots() -> list[str]:
+    pins = {}
+    for line in (ROOT / "requirements.txt").read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if "==" in line:
+            pins[line.split("==")[0].strip().lower()] = line
+    missing = [name for name in RUNTIME if name not in pins]
+    if missing:
+        sys.exit(f"lock.py: requirements.txt pins no version of {', '.join(missing)}.")
+    return [pins[name] for name in RUNTIME]
+
+
+def download(platform: str, into: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:",
+         "--platform", platform, "--python-version", PYTHON, "--implementation", "cp",
+         "--abi", "cp311", "--dest", str(into), *roots()], check=True)
+
+
+def name_version(wheel: Path) -> tuple[str, str]:
+    name, version = wheel.name.split("-")[:2]
+    return re.sub(r"[-_.]+", "-", name).lower(), version
+
+
+def main() -> int:
+    found: dict[tuple[str, str], set[str]] = {}
+    versions: dict[str, set[str]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for platform in PLATFORMS:
+            folder = Path(tmp) / platform
+            download(platform, folder)
+            for wheel in sorted(folder.glob("*.whl")):
+                key = name_version(wheel)
+                versions.setdefault(key[0], set()).add(key[1])
+                found.setdefault(key, set()).add(hashlib.sha256(wheel.read_bytes()).hexdigest())
+    split = {name: v for name, v in versions.items() if len(v) > 1}
+    if split:
+        sys.exit(f"lock.py: the platforms resolve to different versions: {split}")
+    lines = ["# Every package of the Pi's venv, pinned, with the sha256 of each wheel for",
+             "# CPython 3.11 on manylinux aarch64 and x86_64. Written by `make lock`",
+             "# (deploy/lock.py) from requirements.txt; do not edit by hand."]
+    for (name, version), hashes in sorted(found.items()):
+        lines.append(f"{name}=={version} \\")
+        lines += [f"    --hash=sha256:{h}" + (" \\" if i < len(hashes) - 1 else "")
+                  for i, h in enumerate(sorted(hashes))]
+    LOCK.write_text("\n".join(lines) + "\n")
+    print(f"wrote {LOCK.relative_to(ROOT)}: {len(found)} packages")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

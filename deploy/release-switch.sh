@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Which release of the Sorry! Table Companion the service starts, and the way back.
+# Installed by install.sh as /usr/local/lib/sorry-companion/release-switch; the service
+# runs it as root around each start (ExecStartPre=, ExecStartPost=), install.sh to stage.
+#
+#   release-switch stage ID   the release in versions/ID starts at the service's next start
+#   release-switch start      before each start: switch to a staged release (on trial), or,
+#                             when a release on trial has failed TRIES starts, go back to
+#                             the one before it and mark it failed
+#   release-switch ready      after the app said READY=1: the release on trial is kept
+#   release-switch status     what runs, what came before, what waits
+#
+# Every switch is one rename(2) of a symbolic link over another (`current`, `previous`,
+# `next` in the install folder), so a power cut leaves the old link or the new, never none.
+set -euo pipefail
+
+readonly OPT=${SORRY_COMPANION_OPT:-/opt/sorry-companion}
+readonly TRIES=2
+readonly TRIAL=$OPT/trial
+
+say() {
+    printf 'release-switch: %s\n' "$*"
+}
+
+die() {
+    say "$*" >&2
+    exit 1
+}
+
+target() {
+    local link=$OPT/$1
+    [[ -L $link ]] || return 1
+    basename -- "$(readlink -- "$link")"
+}
+
+# Point LINK at versions/ID with one rename over the old link.
+point() {
+    local link=$1 id=$2
+    ln -sfn -- "versions/$id" "$OPT/.$link.new"
+    mv -Tf -- "$OPT/.$link.new" "$OPT/$link"
+}
+
+stage() {
+    local id=${1:?release-switch stage needs a release id}
+    [[ -x $OPT/versions/$id/venv/bin/sorry-companion ]] ||
+        die "no release $id in $OPT/versions (its venv has no sorry-companion)."
+    point next "$id"
+    say "release $id starts at the next start of the service."
+}
+
+start() {
+    local id old tries
+    if id=$(target next); then
+        if old=$(target current) && [[ $old != "$id" ]]; then
+            point previous "$old"
+        fi
+        point current "$id"
+        rm -f -- "$OPT/next"
+        printf '%s 0\n' "$id" >"$TRIAL.new"
+        mv -f -- "$TRIAL.new" "$TRIAL"
+        say "starting release $id on trial (it goes back to ${old:-nothing} unless it gets ready)."
+    elif [[ -f $TRIAL ]]; then
+        read -r id tries <"$TRIAL" || true
+        tries=$((${tries:-0} + 1))
+        if ((tries >= TRIES)) && old=$(target previous) && [[ $old != "$id" ]]; then
+            point current "$old"
+            rm -f -- "$TRIAL"
+            touch -- "$OPT/versions/$id/FAILED"
+            say "release $id did not get ready in $tries starts: back to release $old."
+        else
+            printf '%s %d\n' "$id" "$tries" >"$TRIAL.new"
+            mv -f -- "$TRIAL.new" "$TRIAL"
+            say "release $id on trial, start $((tries + 1)) of $TRIES."
+        fi
+    fi
+    target current >/dev/null || die "no release is installed in $OPT: run install.sh from a release archive."
+}
+
+# Keep the running release, the one before it and a staged one; remove the rest.
+prune() {
+    local keep dir
+    keep=" $(target current || true) $(target previous || true) $(target next || true) "
+    for dir in "$OPT"/versions/*/; do
+        [[ -d $dir ]] || continue
+        dir=${dir%/}
+        if [[ $keep != *" ${dir##*/} "* ]]; then
+            rm -rf -- "$dir"
+            say "removed the old release ${dir##*/}."
+        fi
+    done
+}
+
+ready() {
+    local id tries
+    if [[ -f $TRIAL ]]; then
+        read -r id tries <"$TRIAL" || true
+        rm -f -- "$TRIAL"
+        say "release $id got ready: it stays."
+    fi
+    prune
+}
+
+status() {
+    local name
+    for name in current previous next; do
+        printf '%-9s %s\n' "$name" "$(target "$name" || echo -)"
+    done
+    if [[ -f $TRIAL ]]; then
+        printf 'trial     %s\n' "$(<"$TRIAL")"
+    fi
+}
+
+case ${1:-} in
+    stage) stage "${2:-}" ;;
+    start) start ;;
+    ready) ready || true ;;
+    status) status ;;
+    *) die "use: release-switch stage ID | start | ready | status." ;;
+esac

@@ -1,0 +1,161 @@
+"""Issue 18: the screen dims, then sleeps, after idle minutes; the touch, key or GPIO
+button that wakes it does nothing else. The real app in the real offscreen window,
+touched where a button is; gpiozero's mock pins for the button."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+from ui_helpers import pixel_spread, setup_by_touch
+
+from companion.config import Config, DisplayConfig, GpioConfig, LedBoardConfig
+from ui.backlight import Backlight, find_backlight
+from ui.idle import ASLEEP, AWAKE, DIM, BacklightShade, OverlayShade, ScreenRest
+
+MINUTE = 60.0
+CONFIG = Config(display=DisplayConfig(dim_after=2, sleep_after=10),
+                ledboard=LedBoardConfig(enabled=False))
+
+
+def rest_on_manual_clock(d) -> ScreenRest:
+    rest = d.app.rest
+    assert rest is not None and rest.enabled
+    rest.clock = d.clock  # the driver's manual clock: minutes pass when told
+    rest.last_use = d.clock()
+    return rest
+
+
+def count_presses(d, monkeypatch) -> list[str]:
+    """Every SORRY! press that reaches the session (keys and GPIO buttons both call it)."""
+    pressed: list[str] = []
+    real = d.app.session.press
+
+    def press(player: str, t: float | None = None):
+        pressed.append(player)
+        return real(player, t)
+
+    monkeypatch.setattr(d.app.session, "press", press)
+    return pressed
+
+
+def idle(d, rest: ScreenRest, minutes: float) -> None:
+    d.clock.advance(minutes * MINUTE)
+    rest.tick()
+    d.frames(2)
+
+
+def test_the_waking_touch_does_not_log_a_card(driver):
+    d = driver(config=CONFIG)
+    setup_by_touch(d, ["Ana", "Ben"], pawns=4, variant="standard")
+    rest = rest_on_manual_clock(d)
+    idle(d, rest, 1.9)
+    assert rest.state == AWAKE
+    idle(d, rest, 0.2)
+    assert rest.state == DIM
+    assert isinstance(rest.shade, OverlayShade) and rest.shade.layer.parent is not None
+    d.screenshot("idle-dim")
+    seven = d.button(code="7")
+    d.tap(seven)  # a finger on the dim screen, right on "7"
+    assert rest.state == AWAKE and rest.shade.layer.parent is None
+    assert d.app.session.state.total == 0, "the waking touch logged a card"
+    d.tap(seven)  # the next touch acts
+    assert d.app.session.state.total == 7
+
+    idle(d, rest, 10)
+    assert rest.state == ASLEEP
+    assert pixel_spread(d.screenshot("idle-asleep")) == 0  # all black
+    d.tap(seven)
+    assert rest.state == AWAKE and d.app.session.state.total == 7
+
+
+def test_a_key_wakes_without_acting_and_an_open_window_keeps_the_screen_on(driver,
+                                                                           monkeypatch):
+    d = driver(config=CONFIG)
+    setup_by_touch(d, ["Ana", "Ben"], pawns=4, variant="standard")
+    rest = rest_on_manual_clock(d)
+    for card in ("10", "10", "1"):
+        d.tap_code(card)
+    assert d.app.session.state.window is not None  # Ben reached 21: a steal window
+    idle(d, rest, 30)
+    assert rest.state == AWAKE, "the screen rested while a SORRY! window was open"
+    d.tap_id("table", "window_close")
+    idle(d, rest, 3)
+    assert rest.state == DIM
+    from kivy.core.window import Window
+    pressed = count_presses(d, monkeypatch)
+    Window.dispatch("on_key_down", 0, 0, "1", [])  # Ana's SORRY! key on a laptop
+    d.frames(2)
+    assert rest.state == AWAKE and pressed == []
+    Window.dispatch("on_key_down", 0, 0, "1", [])  # awake: the key is Ana's press again
+    assert pressed == ["Ana"]
+
+
+def test_a_gpio_button_wakes_without_calling(driver, monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    from gpiozero import Device
+
+    d = None
+    try:
+        # no contact-bounce lockout: the two presses come a moment apart
+        d = driver(config=replace(CONFIG, gpio=GpioConfig(lockout_ms=0)), start_hardware=True)
+        setup_by_touch(d, ["Ana", "Ben", "Cy"], pawns=4, variant="standard")
+        rest = rest_on_manual_clock(d)
+        for card in ("10", "10", "1"):
+            d.tap_code(card)
+        d.tap_id("table", "window_close")  # no one called: the round is Cy's
+        idle(d, rest, 3)
+        assert rest.state == DIM
+        pressed = count_presses(d, monkeypatch)
+        pin = Device.pin_factory.pin(CONFIG.gpio.pins[1])
+
+        def press() -> None:
+            pin.drive_low()
+            pin.drive_high()
+
+        for _ in range(2):
+            thread = threading.Thread(target=press, name="gpio-edge")
+            thread.start()
+            thread.join()
+            if not pressed:  # the first press only woke the screen
+                d.wait_for(lambda: rest.shade.layer.parent is None, "the screen to wake")
+                assert rest.state == AWAKE
+        assert pressed == ["Ben"]  # the second press, not the waking one
+    finally:
+        if d is not None:
+            d.stop()
+        if Device.pin_factory is not None:
+            Device.pin_factory.reset()
+        Device.pin_factory = None
+
+
+def test_a_backlight_is_dimmed_and_put_back(tmp_path: Path):
+    folder = tmp_path / "backlight" / "10-0045"
+    folder.mkdir(parents=True)
+    (folder / "max_brightness").write_text("255\n")
+    (folder / "brightness").write_text("200\n")
+    backlight = find_backlight(tmp_path / "backlight")
+    assert isinstance(backlight, Backlight)
+    shown: list[str] = []
+
+    class Layer:
+        def show(self, state: str) -> None:
+            shown.append(state)
+
+    shade = BacklightShade(backlight, Layer())
+    levels = []
+    for state in (DIM, ASLEEP, AWAKE):
+        shade.show(state)
+        levels.append((folder / "brightness").read_text().strip())
+    assert levels == ["40", "0", "200"] and shown == []
+    (folder / "brightness").chmod(0o444)
+    folder.chmod(0o555)
+    try:
+        shade.show(DIM)
+        if shade.fallback is not None:  # the write was refused (not as root): the layer
+            assert shown == [DIM]
+    finally:
+        folder.chmod(0o755)
+        (folder / "brightness").chmod(0o644)
+    assert find_backlight(tmp_path / "none") is None
