@@ -1,6 +1,6 @@
 """From an accepted button press to the game: the one place buttons meet the session.
 
-A seat's press is `session.press(name, t)`, which is SORRY! or Don't Be SORRY!, whichever
+A seat's press is `session.submit(Press(name, t))`: SORRY! or Don't Be SORRY!, whichever
 the rules allow now; the engine decides, and a press with no window open changes nothing.
 It runs on the GPIO thread: the session is thread-safe, and the UI hears of the change
 through its own session listener, so no press waits for the UI's clock.
@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 
 from companion.errors import REFUSALS, CompanionError, NoGame
+from companion.games.revenge import Press
 from companion.session import Result, Session
 from hardware.buttons import ButtonPress
 
@@ -54,7 +55,7 @@ class PressRouter:
             if use.seat >= len(players):
                 raise CompanionError(f"only {len(players)} play, so this seat is empty",
                                      code="empty_seat", players=len(players))
-            return self.session.press(players[use.seat], press.t)
+            return self.session.submit(Press(players[use.seat], press.t))
         if use.role == "undo button":
             return self.session.undo()
         return self.session.close_window()

@@ -24,7 +24,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.config import on_raspberry_pi
 from companion.errors import REFUSALS
-from companion.games.revenge import Setup
+from companion.games.revenge import Press, Setup
 from companion.session import Session
 from companion.system import notify_ready
 from ui.board.texts import bt
@@ -403,5 +403,6 @@ class CompanionApp(App):
             return False  # typing a name, not pressing SORRY!
         if self.session.update is not None and self.session.update.game == "board":
             return board_seat_key(self, seat)
-        self.submit(lambda: self.session.press(state.setup.players[seat]))
+        name = state.setup.players[seat]
+        self.submit(lambda: self.session.submit(Press(name, self.session.clock())))
         return True
