@@ -65,14 +65,15 @@ def run_options(args: argparse.Namespace) -> int:
                                           and not (found and all(o.wins for o in found))),
                            "options": [o.to_json() for o in found]}
     if not found:
-        out["reason"] = forfeit_text(args.color, card, blocked(position, card, args.color))
+        why = blocked(position, card, args.color)
+        out["reason"] = forfeit_text(args.color, card, why, words=False)
     if args.json:
         print(json_text(out))
         return 0
     for i, option in enumerate(found, start=1):
-        print(f"{i}. {option.text}\n   {option.why('en')}")
+        print(f"{i}. {option.text}: {option.label('en')}\n   {option.why('en')}")
     if not found:
-        print(out["reason"])
+        print(forfeit_text(args.color, card, why))
     if out["draw_again"]:
         print("Then draw again (classic 2), unless the move wins.")
     return 0

@@ -413,7 +413,7 @@ def run_checks(machine: Machine, board: object, report: Report, names: list[str]
                f"s|^\\[gpio\\]$|[gpio]\\nenabled = false|' {GUEST_CONFIG}; "
                "mkdir -p /etc/systemd/system/sorry-companion.service.d; "
                f"printf '{SLOW_START}' > /etc/systemd/system/sorry-companion.service.d/pi-vm.conf")
-    machine.sh("systemctl reboot", timeout=30)
+    machine.sh("(sleep 2; systemctl reboot) >/dev/null 2>&1 &", timeout=30)
     report.note(f"reboot after the install: {machine.wait_boot():.0f} s to the control channel")
     began = time.monotonic()
     active, state = wait_active(machine)
@@ -494,10 +494,13 @@ def run_checks(machine: Machine, board: object, report: Report, names: list[str]
                  f"service {state}; {said.strip().split('release-switch: ', 1)[-1]}")
 
     # Menu > Turn off: the service user may power off, nothing more.
-    machine.sh("runuser -u sorry -- systemctl poweroff", timeout=60)
+    machine.sh("(sleep 2; runuser -u sorry -- systemctl poweroff >/root/poweroff.out 2>&1) "
+               ">/dev/null 2>&1 &", timeout=30)
     off = machine.wait_exit(300)
+    said = "" if off else machine.sh("cat /root/poweroff.out")[1].strip()
     report.check("poweroff", off, "the machine powered off at the service user's request"
-                 if off else "still running 300 s after `systemctl poweroff` as 'sorry'")
+                 if off else f"still running 300 s after `systemctl poweroff` as 'sorry': "
+                 f"{said}")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 
 from companion.errors import JournalError
-from companion.games.revenge import Card, Play
 from companion.games.revenge import Card, Play, Setup
 from companion.journal import GameRecord, Journal
 from companion.session import Session

@@ -8,7 +8,7 @@ import pytest
 from hw_helpers import wait_until
 
 from companion.games.revenge import Card, Play, Press
-from hardware.lamps import LampState, SeatLamps
+from hardware.lamps import LampState, SeatLamps, lamps_for
 from hardware.pinplan import plan_pins
 
 LAMPS = (5, 6, 13, 19)
@@ -68,4 +68,4 @@ def test_the_winners_lamp_flashes(lamps, factory, session, shown):
 def test_lamp_modes():
     lamps = LampState(frozenset({1}), winner=2)
     assert [lamps.mode(s) for s in range(3)] == ["off", "on", "blink"]
-    assert LampState.of(None) == LampState(frozenset())
+    assert lamps_for(None) == LampState(frozenset())

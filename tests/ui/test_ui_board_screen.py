@@ -123,8 +123,11 @@ def test_a_split_picked_from_the_list(board):
     d, door = board
     show(d, door, card="7", options=SEVEN)
     rows = [b.text for b in d.buttons() if b.code.startswith("opt")]
-    assert rows[0] == "square 10 to square 17"
-    assert "square 10 to square 14; safety 2 to safety 5, bumps blue" in rows
+    assert rows[0] == ("from square 2 of your long slide to square 2 of blue's short slide "
+                       "(at blue's safety zone)")
+    assert ("from square 2 of your long slide to the square past your long slide, then from "
+            "square 2 of 5 in your safety zone to square 5 of 5 in your safety zone, bumps "
+            "blue") in rows
     d.tap_code("opt3")
     assert door.calls == [("move", [["T10", "T14"], ["S2", "S5"]])]
 
@@ -199,7 +202,8 @@ def test_undo_and_redo_say_what_they_take_back(board):
     show(d, door, undo={"type": "draw", "card": "5", "name": "Ana"},
          redo={"type": "move", "legs": [["T10", "T15"]], "name": "Ana"})
     assert d.label("board", "board_undo") == "Undo: Ana drew 5"
-    assert d.label("board", "board_redo") == "Redo: Ana: square 10 to square 15"
+    assert d.label("board", "board_redo") == ("Redo: Ana: from square 2 of your long slide "
+                                              "to the square before blue's short slide")
     d.tap_id("board", "board_undo")
     d.tap_id("board", "board_redo")
     assert door.calls == [("undo",), ("redo",)]
@@ -256,7 +260,8 @@ def test_french(driver):
     assert d.label("board", "turn_label") == "À Ana de jouer"
     assert d.label("board", "message_label") == "Ana ne peut pas jouer le 5 : le tour passe."
     rows = [b.text for b in d.buttons() if b.code.startswith("opt")]
-    assert rows[0] == "case 10 à case 17"
+    assert rows[0] == ("de la case 2 de votre grande glissade à la case 2 de la petite "
+                       "glissade côté bleu (devant la zone de sécurité bleue)")
 
 
 def test_the_win_shows_the_winner_and_a_new_game(board):
@@ -275,14 +280,17 @@ def test_the_language_changes_live(board):
     d.app.set_language("fr")
     d.frames(3)
     assert d.label("board", "turn_label") == "À Ana de jouer"
-    assert [b.text for b in d.buttons() if b.code == "opt0"] == ["case 10 à case 17"]
+    assert [b.text for b in d.buttons() if b.code == "opt0"] == [
+        "de la case 2 de votre grande glissade à la case 2 de la petite glissade côté bleu "
+        "(devant la zone de sécurité bleue)"]
 
 
 def test_a_move_says_what_it_did(board):
     d, door = board
     show(d, door, turn="Ben", last={"what": "moved", "name": "Ana", "kind": "forward",
                                     "legs": [["T10", "T14"]], "bumped": ["blue"]})
-    assert d.label("board", "message_label") == "Ana: square 10 to square 14, bumps blue"
+    assert d.label("board", "message_label") == ("Ana: from square 2 of your long slide to "
+                                                 "the square past your long slide, bumps blue")
 
 
 def test_adult_variation_no_playable_card_then_the_card_discarded(board):

@@ -136,12 +136,18 @@ class BoardModel(EventDispatcher):
             return bt("b_step_draw", lang, name=step.get("name", ""),
                       card=card_label(step.get("card"), lang))
         if kind == "place":
-            return bt("b_step_place", lang, color=color_name(step["color"], lang),
-                      frm=loc_name(step["from"], lang), to=loc_name(step["to"], lang))
-        legs = step.get("legs") or []
-        move = describe({"kind": "decline" if not legs else "split" if len(legs) > 1
-                         else "forward", "legs": legs}, lang)
-        return bt("b_step_move", lang, name=step.get("name", ""), move=move)
+            color = step["color"]
+            return bt("b_step_place", lang, color=color_name(color, lang),
+                      frm=loc_name(step["from"], lang, color),
+                      to=loc_name(step["to"], lang, color))
+        name = step.get("name", "")
+        move = describe({"legs": step.get("legs") or []}, lang, self.color_of(name))
+        return bt("b_step_move", lang, name=name, move=move)
+
+    def color_of(self, name: str) -> str | None:
+        """The colour `name` plays (None: no such player)."""
+        return next((p["color"] for p in self.state.get("players", []) if p["name"] == name),
+                    None)
 
     def _tell(self, last: dict[str, Any] | None) -> None:
         """The big sentence and the voice for what the last event did."""
@@ -166,11 +172,13 @@ class BoardModel(EventDispatcher):
             if self.speak is not None:
                 self.speak(self.message, lang)
         elif what == "moved":
-            self.message = bt("b_step_move", lang, name=name, move=describe(last, lang))
+            self.message = bt("b_step_move", lang, name=name,
+                              move=describe(last, lang, self.color_of(name)))
         elif what == "placed":
-            self.message = bt("b_placed", lang, color=color_name(last.get("color", ""), lang),
-                              frm=loc_name(last.get("from", ""), lang),
-                              to=loc_name(last.get("to", ""), lang))
+            color = last.get("color", "")
+            self.message = bt("b_placed", lang, color=color_name(color, lang),
+                              frm=loc_name(last.get("from", ""), lang, color),
+                              to=loc_name(last.get("to", ""), lang, color))
         else:
             self.message = ""
 
@@ -199,7 +207,8 @@ class BoardModel(EventDispatcher):
         self.selected = p.selected or ""
         self.legs = [list(leg) for leg in p.chosen]
         self.rows = [
-            {"index": i, "text": describe(p.options[i], lang), "kind": p.options[i].get("kind")}
+            {"index": i, "text": describe(p.options[i], lang, self.turn_color),
+             "kind": p.options[i].get("kind")}
             for i in listed
         ]
         if p.selected is not None:

@@ -1,8 +1,9 @@
 """The board screen's sentences in English and French (ui/locales/board_<lang>.json).
 
 Kept apart from the card game's locale files so the two screens' texts never collide;
-`bt` falls back to English, like `ui.i18n.tr`. Option wording is made here from the
-option's facts (kind, legs, bumped), never from a rule of its own.
+`bt` falls back to English, like `ui.i18n.tr`. Options and squares are worded by the
+engine (companion.games.board.explain and places), in the words of the table, so each
+sentence is written once.
 """
 
 from __future__ import annotations
@@ -34,37 +35,23 @@ def color_name(color: str, lang: str) -> str:
     return bt(f"color_{color}", lang)
 
 
-def loc_name(location: str, lang: str) -> str:
-    """A location as players say it: "square 12", "safety 3", "START", "HOME"."""
-    if location in ("START", "HOME"):
-        return bt(f"loc_{location}", lang)
-    if location.startswith("S"):
-        return bt("loc_S", lang, k=location[1:])
-    return bt("loc_T", lang, n=location[1:])
+def loc_name(location: str, lang: str, owner: str | None = None) -> str:
+    """A location in the words of the table ("blue's start circle"): the engine's own
+    wording (companion.games.board.places), never a code."""
+    from companion.games.board.places import place
+
+    return place(location, lang, owner)
 
 
-def describe(option: dict[str, Any], lang: str) -> str:
-    """One option in words: "square 20 to square 28, bumps blue"."""
-    kind = option.get("kind", "forward")
-    legs = option.get("legs", [])
-    landed = option.get("landed") or [t for _f, t in legs]
-    if kind == "decline" or not legs:
-        return bt("k_decline", lang)
-    parts = []
-    for (frm, to), land in zip(legs, landed, strict=False):
-        if kind in ("switch", "sorry"):
-            parts.append(bt(f"k_{kind}", lang, frm=loc_name(frm, lang), to=loc_name(land, lang)))
-        else:
-            word = "forward" if kind == "split" else kind
-            parts.append(bt(f"k_{word}", lang, frm=loc_name(frm, lang), to=loc_name(land, lang)))
-        if land != to:
-            parts[-1] += ", " + bt("k_slides", lang, to=loc_name(to, lang))
-    text = "; ".join(parts)
-    bumped = option.get("bumped") or []
-    if bumped:
-        who = ", ".join(color_name(c, lang) for c in bumped)
-        text += ", " + bt("k_bumps", lang, who=who)
-    return text
+def describe(option: dict[str, Any], lang: str, color: str | None = None) -> str:
+    """One option or move in the words of the table: the engine's label of the Option,
+    or, for a move known by its legs only (an undo step), the same words from its legs."""
+    engine_option = option.get("option")
+    if engine_option is not None:
+        return str(engine_option.label(lang))
+    from companion.games.board.explain import legs_text
+
+    return legs_text(option.get("legs") or [], lang, color, option.get("bumped") or ())
 
 
 def why(option: dict[str, Any], lang: str) -> str:

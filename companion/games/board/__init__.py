@@ -16,7 +16,8 @@ Public API (what the board screen uses)::
     option.legs               # ((from, to), ...) in play order, `to` after any slide
     option.pawns              # colour -> canonical tuple of locations after the option
     option.bumped             # colours sent to START, one entry per pawn
-    option.text               # English, as `board options` prints it; option.label("fr")
+    option.text               # English, squares as codes (T20), as --json gives it
+    option.label("fr")        # as a screen lists it: squares in the words of the table
     option.event              # {"type": "move", "legs": [...]}: submit it to choose
     option.why("fr")          # why it is allowed, naming the rule ("en" or "fr")
     option.wins, option.draw_again

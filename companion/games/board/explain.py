@@ -15,22 +15,24 @@ and params); this module words them, so a screen in either language says the sam
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError
 from companion.games.board.geometry import LOCATIONS
 from companion.games.board.moves import Blocked, Option
 from companion.games.board.outcomes import Forfeited
+from companion.games.board.places import COLOR_FR as _COLOR_FR
+from companion.games.board.places import COLOR_FR_F as _COLOR_FR_F
+from companion.games.board.places import place, place_from, place_to
 
 if TYPE_CHECKING:
     from companion.games.board.moves import Leg
 
-__all__ = ["LANGS", "TEXTS", "blocked_text", "explain", "forfeit_text", "option_text",
-           "option_why", "render"]
+__all__ = ["LANGS", "TEXTS", "blocked_text", "explain", "forfeit_text", "legs_text", "on_place",
+           "option_text", "option_why", "render"]
 
 LANGS = ("en", "fr")
-_COLOR_FR = {"red": "rouge", "blue": "bleu", "yellow": "jaune", "green": "vert"}
-_COLOR_FR_F = {"red": "rouge", "blue": "bleue", "yellow": "jaune", "green": "verte"}  # glissade
 _SQUARE_FR = {"START": "DÉPART", "HOME": "MAISON"}
 _SEP = {"en": "; ", "fr": " ; "}  # French sets a space before the semicolon
 
@@ -39,9 +41,9 @@ TEXTS: dict[str, dict[str, str]] = {
         # why an option is allowed
         "start_classic": "a 1 or a 2 takes a pawn out of START onto the circle under START",
         "start_count": "2016 edition: any forward card may take a pawn out of START, and the "
-                       "circle under START is the first step (start_move count)",
+                       "start circle under START counts as the first step (your setting)",
         "start_circle": "2016 edition: any forward card may take a pawn out of START, onto "
-                        "the circle under START whatever the card (start_move circle)",
+                        "the start circle under START whatever the card (your setting)",
         "forward": "{a_card} moves one pawn {n} forward",
         "sorry_four": "the 2016 Sorry! card may instead move a pawn 4 forward",
         "backward_four": "a 4 moves one pawn 4 backward",
@@ -55,12 +57,12 @@ TEXTS: dict[str, dict[str, str]] = {
                  "track, which goes back to START",
         "decline": "no pawn can go 11 forward, so you may decline the 11 rather than switch",
         "exact_home": "it reaches HOME by exact count",
-        "slide_classic": "it lands on the triangle of a {color} slide and slides to {end} "
+        "slide_classic": "it lands on the triangle of a {color} slide and slides {end} "
                          "(classic: you slide on the other colours' slides)",
-        "slide_2016": "it lands on the triangle of a {color} slide and slides to {end} "
+        "slide_2016": "it lands on the triangle of a {color} slide and slides {end} "
                       "(2016: you slide only on your own colour's slides)",
-        "held": "it stays on the triangle: a slide never carries a pawn past its own safety "
-                "entry (G1)",
+        "held": "it stays on the triangle: a slide never carries a pawn past the way into "
+                "its own safety zone",
         "bumps": "a pawn landed on or slid over goes back to START ({colors})",
         "wins": "your last pawn reaches HOME: you win",
         "draw_again": "then draw again (classic 2)",
@@ -68,7 +70,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "home": "a pawn at HOME never moves",
         "overshoot": "{a_card} would pass HOME, and pawns move into HOME only by exact count "
                      "(HOME is {need} away)",
-        "own_pawn": "it would land on your own pawn on {square}",
+        "own_pawn": "it would land on your own pawn {on_square}",
         "start_card": "a pawn leaves START only with a 1, a 2 or a Sorry!",
         "start_backward": "a pawn in START cannot move backward",
         "no_split": "no split either: a 7 split needs two pawns that can both move forward",
@@ -90,28 +92,29 @@ TEXTS: dict[str, dict[str, str]] = {
                            "one of the options",
         "decline_no_switch": "there is nothing to decline: an 11 is declined only beside a "
                              "switch",
-        "no_pawn_there": "no {color} pawn stands on {square}",
-        "pawn_blocked": "{square} cannot move with {a_card}: {why}",
+        "no_pawn_there": "no {color} pawn stands {on_square}",
+        "pawn_blocked": "{pawn} cannot move with {a_card}: {why}",
         "no_such_move": "no option of the {card} has these legs; the options are: {options}",
         "not_adult": "no_play belongs to the adult variation (5-card hands); in this game a "
                      "card with no move is forfeited when drawn",
         "playable": "{a_card} has a move for {color}, so it is playable; a playable card "
                     "must be played",
         "color_not_seated": "no one plays {color} in this game",
-        "same_square": "the pawn is already on {square}",
+        "same_square": "the pawn is already {on_square}",
         "finished": "{color} has finished; undo to change a finished player's pawns",
         "square_taken": "{square} already holds a pawn; a square holds one pawn (move that "
                         "pawn first)",
-        "square_twice": "two pawns are both on {square}; a square holds one pawn",
+        "square_twice": "two pawns are both {on_square}; a square holds one pawn",
+        "pawn_on": "the pawn {on_square}",
     },
     "fr": {
         "start_classic": "un 1 ou un 2 fait sortir un pion de DÉPART sur le rond sous DÉPART",
         "start_count": "édition 2016 : toute carte qui avance peut faire sortir un pion de "
-                       "DÉPART, et le rond sous DÉPART compte comme le premier pas "
-                       "(start_move count)",
+                       "DÉPART, et le rond de départ sous DÉPART compte comme le premier "
+                       "pas (votre réglage)",
         "start_circle": "édition 2016 : toute carte qui avance peut faire sortir un pion de "
-                        "DÉPART, sur le rond sous DÉPART quelle que soit la carte "
-                        "(start_move circle)",
+                        "DÉPART, sur le rond de départ sous DÉPART quelle que soit la "
+                        "carte (votre réglage)",
         "forward": "un {card} avance un pion de {cases}",
         "sorry_four": "la carte Sorry! de 2016 peut aussi avancer un pion de 4 cases",
         "backward_four": "un 4 fait reculer un pion de 4 cases",
@@ -126,12 +129,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "decline": "aucun pion ne peut avancer de 11, vous pouvez donc refuser le 11 au lieu "
                    "d'échanger",
         "exact_home": "il arrive à la MAISON au compte exact",
-        "slide_classic": "il arrive sur le triangle d'une glissade {color} et glisse jusqu'à "
-                         "{end} (classique : on glisse sur les glissades des autres couleurs)",
-        "slide_2016": "il arrive sur le triangle d'une glissade {color} et glisse jusqu'à "
+        "slide_classic": "il arrive sur le triangle d'une glissade {color} et glisse {end}"
+                         " (classique : on glisse sur les glissades des autres couleurs)",
+        "slide_2016": "il arrive sur le triangle d'une glissade {color} et glisse "
                       "{end} (2016 : on ne glisse que sur les glissades de sa couleur)",
         "held": "il reste sur le triangle : une glissade ne fait jamais dépasser à un pion "
-                "sa propre entrée de zone de sécurité (G1)",
+                "l'entrée de sa propre zone de sécurité",
         "bumps": "un pion sur lequel on arrive ou qui est sur la glissade retourne à DÉPART "
                  "({colors})",
         "wins": "votre dernier pion arrive à la MAISON : vous gagnez",
@@ -139,7 +142,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "home": "un pion à la MAISON ne bouge plus",
         "overshoot": "un {card} dépasserait la MAISON, et on n'entre à la MAISON qu'au "
                      "compte exact (la MAISON est à {need} cases)",
-        "own_pawn": "il tomberait sur votre propre pion en {square}",
+        "own_pawn": "il tomberait sur votre propre pion {on_square}",
         "start_card": "un pion ne sort de DÉPART qu'avec un 1, un 2 ou un Sorry!",
         "start_backward": "un pion à DÉPART ne peut pas reculer",
         "no_split": "pas de partage non plus : partager un 7 demande deux pions qui peuvent "
@@ -162,8 +165,8 @@ TEXTS: dict[str, dict[str, str]] = {
                            "prenez une des options",
         "decline_no_switch": "il n'y a rien à refuser : on ne refuse un 11 qu'à côté d'un "
                              "échange",
-        "no_pawn_there": "aucun pion {color} n'est en {square}",
-        "pawn_blocked": "{square} ne peut pas bouger avec un {card} : {why}",
+        "no_pawn_there": "aucun pion {color} n'est {on_square}",
+        "pawn_blocked": "{pawn} ne peut pas bouger avec un {card} : {why}",
         "no_such_move": "aucune option du {card} n'a ces déplacements ; les options sont : "
                         "{options}",
         "not_adult": "« aucune carte jouable » appartient à la variante adulte (mains de 5 "
@@ -171,12 +174,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "playable": "un {card} a un coup pour {color}, il est donc jouable ; une carte "
                     "jouable doit être jouée",
         "color_not_seated": "personne ne joue {color} dans cette partie",
-        "same_square": "le pion est déjà en {square}",
+        "same_square": "le pion est déjà {on_square}",
         "finished": "{color} a terminé ; annulez pour changer les pions d'un joueur qui a "
                     "terminé",
         "square_taken": "{square} a déjà un pion ; une case ne tient qu'un pion (déplacez "
                         "d'abord ce pion)",
-        "square_twice": "deux pions sont en {square} ; une case ne tient qu'un pion",
+        "square_twice": "deux pions sont {on_square} ; une case ne tient qu'un pion",
+        "pawn_on": "le pion {on_square}",
     },
 }
 
@@ -197,48 +201,83 @@ def _card(card: str) -> str:
     return "Sorry!" if card == "sorry" else card
 
 
-def render(code: str, params: dict[str, Any], lang: str = "en") -> str:
-    """The sentence for `code` with its facts, words such as colours in `lang`."""
+def on_place(location: str, lang: str = "en", owner: str | None = None,
+             you: str | None = None) -> str:
+    """"on <place>" in the words of the table ("in START", "sur votre rond de départ")."""
+    if lang == "fr":
+        if location in ("START", "HOME"):
+            return place_to(location, lang, owner, you)
+        return "sur " + place(location, lang, owner, you)
+    word = {"START": "in ", "HOME": "at "}.get(location, "on ")
+    return word + place(location, lang, owner, you)
+
+
+def _on_code(square: str, lang: str) -> str:
+    return ("en " if lang == "fr" else "on ") + _square(square, lang)
+
+
+def render(code: str, params: dict[str, Any], lang: str = "en", words: bool = False) -> str:
+    """The sentence for `code` with its facts, words such as colours in `lang`. Squares
+    are codes (T17) for transcripts and the CLI, or with `words` the table's words for a
+    screen ("2 squares past blue's start circle")."""
     lang = _lang(lang)
     facts = dict(params)
+    owner = params.get("color") if isinstance(params.get("color"), str) else None
+    you = params.get("you") if isinstance(params.get("you"), str) else None
     for key in ("color", "winner"):
         if isinstance(facts.get(key), str):
             facts[key] = _color(facts[key], lang)
-    if isinstance(facts.get("square"), str):
-        facts["square"] = _square(facts["square"], lang)
+    square = facts.get("square")
+    if isinstance(square, str):
+        if words and square in LOCATIONS:
+            facts["square"] = place(square, lang, owner, you)
+            facts["on_square"] = on_place(square, lang, owner, you)
+        else:
+            facts["square"] = _square(square, lang)
+            facts["on_square"] = _on_code(square, lang)
+        facts["pawn"] = (TEXTS[lang]["pawn_on"].format(on_square=facts["on_square"])
+                         if words else facts["square"])
     if isinstance(facts.get("card"), str):
         facts["card"] = _card(facts["card"])
         facts["a_card"] = ("an " if facts["card"] in ("8", "11") else "a ") + facts["card"]
     if isinstance(facts.get("n"), int):
         facts["cases"] = "1 case" if facts["n"] == 1 else f"{facts['n']} cases"
     if isinstance(facts.get("why"), Blocked):
-        facts["why"] = blocked_text(facts["why"], lang)
+        facts["why"] = blocked_text(facts["why"], lang, words)
     return TEXTS[lang][code].format_map(facts)
 
 
-def blocked_text(blocked: Blocked, lang: str = "en") -> str:
-    return render(blocked.code, blocked.params, lang)
+def blocked_text(blocked: Blocked, lang: str = "en", words: bool = True) -> str:
+    return render(blocked.code, blocked.params, lang, words)
 
 
 def forfeit_text(color: str, card: str, why: tuple[Blocked, ...], lang: str = "en",
-                 again: bool = False) -> str:
-    """"No move for red with a 5: S3: a 5 would pass HOME, ... The turn is forfeited."""
+                 again: bool = False, words: bool = True) -> str:
+    """"No move for red with a 5: the pawn on square 3 of 5 in your safety zone: a 5
+    would pass HOME, ... The turn is forfeited." (`words` False: squares as codes, "S3")."""
+    lang = _lang(lang)
     parts = []
+    colon = " : " if lang == "fr" else ": "
     for b in why:
         if b.code == "home":
             continue
-        text = blocked_text(b, lang)
-        colon = " : " if lang == "fr" else ": "
-        parts.append(text if b.src < 0 else f"{_square(LOCATIONS[b.src], lang)}{colon}{text}")
-    sep = _SEP[_lang(lang)]
+        text = blocked_text(b, lang, words)
+        if b.src < 0:
+            parts.append(text)
+            continue
+        loc = LOCATIONS[b.src]
+        pawn = (TEXTS[lang]["pawn_on"].format(on_square=on_place(loc, lang, color, color))
+                if words else _square(loc, lang))
+        parts.append(f"{pawn}{colon}{text}")
+    sep = _SEP[lang]
     sentence = render("forfeit", {"color": color, "card": card,
                                   "reasons": sep.join(dict.fromkeys(parts))}, lang)
     if again:
-        sentence += sep + TEXTS[_lang(lang)]["draw_again"]
+        sentence += sep + TEXTS[lang]["draw_again"]
     return sentence + "."
 
 
-def _leg_text(leg: Leg, lang: str) -> str:
+def _leg_code(leg: Leg, lang: str) -> str:
     fr = lang == "fr"
     src, landed = _square(LOCATIONS[leg.src], lang), _square(LOCATIONS[leg.landed], lang)
     text = (f"{src} {'recule ' if fr else 'back '}{'à' if fr else 'to'} {landed}"
@@ -251,37 +290,81 @@ def _leg_text(leg: Leg, lang: str) -> str:
     return text
 
 
-def option_text(option: Option, lang: str = "en") -> str:
-    """The option in a few words, as the CLI prints it: "T20 to T24, slides to T28, bumps
-    blue"."""
+def _leg_words(leg: Leg, lang: str, you: str) -> str:
+    fr = lang == "fr"
+    src = place_from(LOCATIONS[leg.src], lang, you, you)
+    text = f"{src} {place_to(LOCATIONS[leg.landed], lang, you, you)}"
+    if leg.steps < 0:
+        text = ("recule " if fr else "back ") + text
+    if leg.slid:
+        text += (", glisse " if fr else ", slides ") + place_to(LOCATIONS[leg.dst], lang,
+                                                                you, you)
+    if leg.held:
+        text += ", reste sur le triangle" if fr else ", stays on the triangle"
+    return text
+
+
+def legs_text(legs: Sequence[Sequence[str]], lang: str = "en", you: str | None = None,
+              bumped: Sequence[str] = ()) -> str:
+    """A move known only by its legs (an undo step, a journal line) in the table's words:
+    "from START to your start circle"; no legs: the declined 11."""
     lang = _lang(lang)
     fr = lang == "fr"
-    if option.kind == "decline":
+    if not legs:
         return "refuser le 11 (aucun coup)" if fr else "decline the 11 (no move)"
+    text = (", puis " if fr else ", then ").join(
+        f"{place_from(a, lang, you, you)} {place_to(b, lang, you, you)}" for a, b in legs)
+    return text + _bumps_text(bumped, lang, you)
+
+
+def _bumps_text(bumped: Sequence[str], lang: str, you: str | None) -> str:
+    if not bumped:
+        return ""
+    fr = lang == "fr"
+    own = "(à vous)" if fr else "(yours)"
+    names = [_color(c, lang) + (f" {own}" if c == you else "") for c in bumped]
+    return (", renvoie " if fr else ", bumps ") + ", ".join(names)
+
+
+def option_text(option: Option, lang: str = "en", words: bool = False) -> str:
+    """The option in a few words. As the CLI's JSON gives it, squares as codes: "T20 to
+    T24, slides to T28, bumps blue"; with `words`, as a screen lists it: "from 1 square
+    past blue's start circle to the triangle of blue's long slide, slides to ..."."""
+    lang = _lang(lang)
+    fr = lang == "fr"
+    you = option.color
+    if option.kind == "decline":
+        return legs_text((), lang)
     if option.kind == "switch":
         leg = option.moves[0]
-        text = (f"{'échanger' if fr else 'switch'} {LOCATIONS[leg.src]} "
-                f"{'avec' if fr else 'with'} {_color(leg.other, lang)} "
-                f"{'en' if fr else 'on'} {LOCATIONS[leg.landed]}")
+        if words:
+            mine = on_place(LOCATIONS[leg.src], lang, you, you)
+            theirs = on_place(LOCATIONS[leg.landed], lang, leg.other, you)
+            text = (f"échanger votre pion {mine} avec le pion {_color(leg.other, lang)} "
+                    f"{theirs}" if fr else
+                    f"switch your pawn {mine} with {leg.other}'s pawn {theirs}")
+        else:
+            text = (f"{'échanger' if fr else 'switch'} {LOCATIONS[leg.src]} "
+                    f"{'avec' if fr else 'with'} {_color(leg.other, lang)} "
+                    f"{'en' if fr else 'on'} {LOCATIONS[leg.landed]}")
         if leg.slid:
-            text += (f", glisse jusqu'à {LOCATIONS[leg.dst]}" if fr
-                     else f", slides to {LOCATIONS[leg.dst]}")
+            end = (place_to(LOCATIONS[leg.dst], lang, you, you) if words
+                   else ("jusqu'à " if fr else "to ") + LOCATIONS[leg.dst])
+            text += (", glisse " if fr else ", slides ") + end
     else:
-        text = (", puis " if fr else ", then ").join(_leg_text(leg, lang) for leg in option.moves)
+        text = (", puis " if fr else ", then ").join(
+            _leg_words(leg, lang, you) if words else _leg_code(leg, lang)
+            for leg in option.moves)
         if option.kind == "sorry":
             text = "Sorry! " + text
-    if option.bumped:
-        own = "(à vous)" if fr else "(yours)"
-        names = [_color(c, lang) + (f" {own}" if c == option.color else "")
-                 for c in option.bumped]
-        text += (", renvoie " if fr else ", bumps ") + ", ".join(names)
+    text += _bumps_text(option.bumped, lang, option.color)
     if option.wins:
         text += ", gagne" if fr else ", wins"
     return text
 
 
 def option_why(option: Option, lang: str = "en") -> str:
-    """Why the option is allowed, naming each rule it uses."""
+    """Why the option is allowed, naming each rule it uses, squares in the table's words."""
     lang = _lang(lang)
     t = TEXTS[lang]
     parts: list[str] = []
@@ -310,8 +393,8 @@ def option_why(option: Option, lang: str = "en") -> str:
             slide = "slide_classic" if option.edition == "classic" else "slide_2016"
             color = (_COLOR_FR_F.get(leg.slide_color, leg.slide_color) if lang == "fr"
                      else leg.slide_color)
-            parts.append(t[slide].format(color=color,
-                                         end=LOCATIONS[leg.dst]))
+            parts.append(t[slide].format(color=color, end=place_to(
+                LOCATIONS[leg.dst], lang, option.color, option.color)))
         if leg.held:
             parts.append(t["held"])
     if option.bumped:
@@ -337,7 +420,7 @@ def explain(what: object, lang: str = "en") -> str:
     if isinstance(what, CompanionError):
         if what.code in TEXTS[_lang(lang)]:
             try:
-                return render(what.code, what.params, lang)
+                return render(what.code, what.params, lang, words=True)
             except (KeyError, IndexError, ValueError):
                 pass
         return str(what)

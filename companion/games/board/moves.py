@@ -116,9 +116,10 @@ class Option(NamedTuple):
         return option_text(self)
 
     def label(self, lang: str = "en") -> str:
-        """`text` in `lang` ("en" or "fr")."""
+        """The option as a screen lists it, in `lang` ("en" or "fr"): squares in the
+        table's words, never codes."""
         from companion.games.board.explain import option_text
-        return option_text(self, lang)
+        return option_text(self, lang, words=True)
 
     def why(self, lang: str = "en") -> str:
         from companion.games.board.explain import option_why

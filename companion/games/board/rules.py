@@ -193,10 +193,11 @@ def refusal(state: BoardState, legs: tuple[tuple[str, str], ...]) -> IllegalMove
     src = legs[0][0]
     mine = state.position.pawns[state.turn or 0]
     if LOC[src] not in mine:
-        return _refuse(IllegalMove, "no_pawn_there", color=color, square=src)
+        return _refuse(IllegalMove, "no_pawn_there", color=color, square=src, you=color)
     for b in moves.blocked(state.position, card, color):
         if b.src == LOC[src]:
-            return _refuse(IllegalMove, "pawn_blocked", card=card, square=src, why=b)
+            return _refuse(IllegalMove, "pawn_blocked", card=card, square=src, why=b,
+                           you=color)
     shown = "; ".join(o.text for o in options(state)) or "none"
     return _refuse(IllegalMove, "no_such_move", card=card, options=shown)
 
@@ -225,14 +226,14 @@ def _place(state: BoardState, event: Place, out: list[Any]) -> BoardState:
     if src not in pos.pawns[seat]:
         raise _refuse(IllegalPlace, "no_pawn_there", color=event.color, square=event.src)
     if src == dst:
-        raise _refuse(IllegalPlace, "same_square", square=event.dst)
+        raise _refuse(IllegalPlace, "same_square", square=event.dst, color=event.color)
     if seat in state.finished:
         raise _refuse(IllegalPlace, "finished", color=event.color)
     if dst not in (START_I, HOME_I):
         taken = (any(dst in locs for locs in pos.pawns) if is_track(dst)
                  else is_safety(dst) and dst in pos.pawns[seat])
         if taken:
-            raise _refuse(IllegalPlace, "square_taken", square=event.dst)
+            raise _refuse(IllegalPlace, "square_taken", square=event.dst, color=event.color)
     locs = list(pos.pawns[seat])
     locs.remove(src)
     locs.append(dst)

@@ -209,7 +209,14 @@ def test_every_refusal_is_a_companion_error_with_a_code():
     for event in (Draw("2"), Move((("T1", "T2"),)), NoPlay("3"), Place("red", "HOME", "T1")):
         with pytest.raises(CompanionError) as err:
             RULES.apply(s, event)
-        assert err.value.code and explain(err.value, "en") == str(err.value)
+        assert err.value.code and explain(err.value, "en")
+    # the transcript's sentence names squares by their codes, the screen's by the table
+    with pytest.raises(CompanionError) as err:
+        RULES.apply(s, Move((("T1", "T2"),)))
+    assert str(err.value) == "no red pawn stands on T1"
+    assert explain(err.value, "en") == "no red pawn stands on the triangle of your short slide"
+    assert explain(err.value, "fr") == ("aucun pion rouge n'est sur le triangle de votre petite "
+                                        "glissade")
 
 
 def test_draw_card_is_fair_and_follows_the_counts():
