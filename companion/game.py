@@ -322,14 +322,18 @@ class Game:
             game = cls(read_setup(next(it, None)))
         except CompanionError as exc:
             return StoredReplay(None, 0, exc)
-        applied = 1
-        for obj in it:
+        return game.replay_more(it, applied=1)
+
+    def replay_more(self, objs: Iterable[dict[str, Any]], applied: int) -> StoredReplay:
+        """Push stored event objects after the `applied` ones already in this game, as far
+        as they go (a full replay, or the events after a snapshot)."""
+        for obj in objs:
             try:
-                game.push_json(obj)
+                self.push_json(obj)
             except CompanionError as exc:
-                return StoredReplay(game, applied, exc)
+                return StoredReplay(self, applied, exc)
             applied += 1
-        return StoredReplay(game, applied, None)
+        return StoredReplay(self, applied, None)
 
     @classmethod
     def from_json(cls, objs: Iterable[dict[str, Any]]) -> Game:
