@@ -74,8 +74,6 @@ class JournalLike(Protocol):
     def set_aside(self, game_id: int, seq: int, why: str) -> str: ...
 
 
-
-
 @dataclass(frozen=True, slots=True)
 class Preview:
     """A stored game before it is opened (the resume screen): its state as far as it
@@ -347,8 +345,7 @@ class Session:
         window is still open (a countdown or a tap that comes too late does nothing)."""
         with self._lock:
             game = self._game
-            countdown = getattr(game.rules, "countdown", None) if game is not None else None
-            timed = None if countdown is None else countdown(game.state)  # type: ignore[union-attr]
+            timed = None if game is None else self._hooks.countdown(game.state)
             if expected is not None and (timed is None or timed.window is not expected):
                 return None
             if timed is None:  # no countdown: the rules say why nothing can close now
