@@ -25,10 +25,10 @@ from companion.games.revenge.cards import (
 )
 from companion.games.revenge.engine import Happening, Outcome, apply, countdown, options
 from companion.games.revenge.events import (
+    COLORS,
     MAX_PAWNS,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    SEATING,
     Close,
     Color,
     EndPlay2,
@@ -46,11 +46,10 @@ from companion.games.revenge.stats import COUNTERS, RoundProgress, counters, pro
 from companion.rules import GameSummary, Rules
 
 __all__ = [
-    "ALL_CARDS", "COUNTERS", "MAX_NUMBER", "MAX_PAWNS", "MAX_PLAYERS", "MAX_SLIDE",
-    "MIN_PLAYERS", "RULES", "SEATING", "Awaiting", "Card", "CardKind", "Cause", "Close",
-    "Color", "EndPlay2", "Event", "GameState", "Happening", "Outcome", "Play", "Press",
-    "RevengeRules", "RoundProgress", "Setup", "Tiebreak", "Variant", "Window", "flip_targets",
-    "legal_cards", "progress_history",
+    "ALL_CARDS", "COLORS", "COUNTERS", "MAX_NUMBER", "MAX_PAWNS", "MAX_PLAYERS", "MAX_SLIDE",
+    "MIN_PLAYERS", "RULES", "Awaiting", "Card", "CardKind", "Cause", "Close", "Color", "EndPlay2",
+    "Event", "GameState", "Happening", "Outcome", "Play", "Press", "RevengeRules", "RoundProgress",
+    "Setup", "Tiebreak", "Variant", "Window", "flip_targets", "legal_cards", "progress_history",
 ]
 
 

@@ -33,7 +33,7 @@ class Variant(StrEnum):
     LONG = "long"
 
 
-SEATING = (Color.RED, Color.BLUE, Color.YELLOW, Color.GREEN)
+COLORS = (Color.RED, Color.BLUE, Color.YELLOW, Color.GREEN)  # seats clockwise, as the board game's
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +66,9 @@ class Setup:
                            code="first_unknown", first=first)
         first = by_folded[first.strip().casefold()]
         if colors is None:
-            cols = SEATING[: len(names)]
+            cols = COLORS[: len(names)]
         else:
-            allowed = [c.value for c in SEATING]
+            allowed = [c.value for c in COLORS]
             if (
                 not isinstance(colors, list | tuple)
                 or len(colors) != len(names)
