@@ -46,9 +46,9 @@ from companion.safe_text import clip, one_line, quote
 from companion.windows import DEFAULT_SECONDS
 
 __all__ = [
-    "DEFAULT_DECK", "BackupConfig", "Config", "DisplayConfig", "GameConfig", "GpioConfig",
-    "LedBoardConfig", "VoiceConfig", "WindowsConfig", "config_from_args", "find_config_file",
-    "load_config", "read_small_file",
+    "DEFAULT_DECK", "DEFAULT_SECONDS", "BackupConfig", "Config", "DisplayConfig", "GameConfig",
+    "GpioConfig", "LedBoardConfig", "VoiceConfig", "WindowsConfig", "config_from_args",
+    "find_config_file", "load_config", "read_small_file",
 ]
 
 # Each limit is written here once; the hardware (pin plan, LED board) and the screens

@@ -17,10 +17,9 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from companion.config import WINDOW_SECONDS, read_small_file
+from companion.config import DEFAULT_SECONDS, WINDOW_SECONDS, read_small_file
 from companion.games import name_problem
 from companion.games.revenge import MAX_PAWNS
-from companion.windows import DEFAULT_SECONDS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 CHOICES_FILE = "choices.json"
