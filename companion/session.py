@@ -82,6 +82,7 @@ class Preview:
     game_id: int
     state: Any | None
     damage: str | None
+    last: str | None = None  # the newest saved event in words (companion.resume_words)
 
 
 class Session:
@@ -228,12 +229,15 @@ class Session:
         stored = self._unfinished()
         if stored is None:
             return None
+        from companion.resume_words import last_saved_words
+
         if hasattr(stored, "replay"):  # found through its snapshot: no whole replay
-            state = stored.replay().game.state
-            return Preview(stored.game_id, state, stored.damage)
+            game = stored.replay().game
+            return Preview(stored.game_id, game.state, stored.damage, last_saved_words(game))
         game, unplayable = replay_events(stored.events)
         damage = " ".join(d for d in (stored.damage, unplayable) if d) or None
-        return Preview(stored.game_id, None if game is None else game.state, damage)
+        return Preview(stored.game_id, None if game is None else game.state, damage,
+                       None if game is None else last_saved_words(game))
 
     def resume(self, game_id: int | None = None) -> Update | None:
         """Open the journal's unfinished game (or game `game_id`) to play on; None when

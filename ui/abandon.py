@@ -10,10 +10,9 @@ from typing import Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.modalview import ModalView
 
 from ui.i18n import tr
-from ui.widgets import FitLabel, TapButton
+from ui.widgets import FitLabel, GuardedView, TapButton
 
 KEEP_BG = (0.16, 0.55, 0.28, 1)
 GIVE_UP_BG = (0.62, 0.16, 0.18, 1)
@@ -29,7 +28,7 @@ def running_players(app: Any) -> tuple[str, ...] | None:
     return None if summary.over else tuple(summary.players)
 
 
-class ConfirmView(ModalView):
+class ConfirmView(GuardedView):
     """A question with two big answers; TapButtons, so the touch guard covers them."""
 
     def __init__(

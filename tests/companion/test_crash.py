@@ -96,8 +96,13 @@ def _replay(events: list[dict[str, Any]]) -> str:
 def check_journal(data: Path, model: Model) -> None:
     """The journal equals the acknowledged events, give or take the announced one."""
     with Journal.open(data) as journal:
-        assert journal.damage == []
         pending = model.pending
+        # a kill in the middle of a save may leave that one announced event's frames without
+        # their commit: said (issue 21), never a loss of an acknowledged event
+        unsaved = [n for n in journal.damage
+                   if getattr(n, "code", "") in ("in_flight", "wal_cut")]
+        assert [n for n in journal.damage if n not in unsaved] == []
+        assert all(n.params["count"] <= 1 and pending is not None for n in unsaved), unsaved
         stored_ids = [r.game_id for r in journal.games()]
         extra = [g for g in stored_ids if g not in model.games]
         if extra:  # the child was killed after starting a game, before saying so
@@ -285,7 +290,9 @@ def check_writer_journal(data: Path, model: ShownModel) -> None:
     from companion.snapshots import load_unfinished
 
     with Journal.open(data) as journal:
-        assert journal.damage == []
+        # a kill while saving is said (issue 21: "tap again what came after it"); nothing else
+        assert [n for n in journal.damage
+                if getattr(n, "code", "") not in ("in_flight", "wal_cut")] == []
         stored_ids = [r.game_id for r in journal.games()]
         extra = [g for g in stored_ids if g not in model.shown]
         if extra:  # killed after starting a game, before saying so

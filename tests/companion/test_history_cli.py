@@ -179,7 +179,9 @@ def test_a_damaged_row_is_reported_and_the_rest_still_listed(tmp_path: Path) -> 
     done = cli("--data", str(data), "history", cwd=tmp_path, home=tmp_path)
     assert done.returncode == 0
     assert done.stdout.splitlines()[1].split()[-2:] == ["unfinished", "1"]
-    assert done.stderr.startswith("sorry-companion: game 1: event 4 is damaged (its checksum")
+    assert done.stderr.startswith("sorry-companion: game 1: event 4 was damaged (its checksum")
+    assert "and the 1 events after it" in done.stderr and "the journal itself is unchanged" \
+        in done.stderr
     assert len(done.stderr.splitlines()) == 1
     conn = sqlite3.connect(data / "journal.sqlite3")
     assert conn.execute("SELECT COUNT(*) FROM events WHERE seq >= 4").fetchone()[0] == 2

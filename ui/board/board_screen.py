@@ -23,7 +23,7 @@ from kivy.uix.scrollview import ScrollView
 
 from ui.board.board_view import BoardView  # noqa: F401  (the kv rules use it)
 from ui.board.texts import CARDS, bt, card_label
-from ui.touchguard import guard
+from ui.touchguard import app_guard
 from ui.widgets import TapButton
 
 
@@ -33,7 +33,7 @@ class GuardBox(BoxLayout):
     TapButton, which asks the guard)."""
 
     def mark(self) -> None:
-        guard.changed()
+        app_guard().changed()
 
 
 class OptionRow(BoxLayout):
@@ -217,7 +217,7 @@ class BoardScreen(Screen):
         self.model.hint = bt("b_tap_discard", self.model.lang, name=self.model.state.get("turn"))
 
     def tap_place(self, board_key: str, touch: Any) -> None:
-        if guard.began_before_change(touch) and self.model.phase != "move":
+        if app_guard().began_before_change(touch) and self.model.phase != "move":
             return
         self.model.tap_place(board_key)
 

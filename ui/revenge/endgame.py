@@ -11,7 +11,7 @@ from kivy.uix.screenmanager import Screen
 from companion.games.revenge import Tiebreak, progress_history
 from ui.revenge.widgets import ProgressChart
 
-__all__ = ["GameOverScreen", "ProgressChart", "TiebreakScreen"]  # the chart: for endgame.kv
+__all__ = ["GameOverScreen", "ProgressChart", "TiebreakScreen"]  # the chart: for over.kv
 
 MAX_ENTRY_DIGITS = 3
 

@@ -18,7 +18,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.games.revenge import MAX_SLIDE, Card, Play, Press
 from ui.revenge.widgets import PlayerPanel
-from ui.touchguard import guard
+from ui.touchguard import app_guard
 
 # The window panel's ids, reachable from the table screen's ids as before.
 WINDOW_IDS = ("window_title", "window_detail", "countdown", "press_grid", "window_close")
@@ -84,7 +84,7 @@ class TableScreen(Screen):
         else:
             self.remove_widget(panel)
         self.window_shown = shown
-        guard.changed()
+        app_guard().changed()
 
     def show_pad(self) -> None:
         self.ids.pad_manager.current = "pad"
