@@ -102,14 +102,14 @@ class Session:
         self._damage: str | None = None
         self._update: Update | None = None
         self._listeners: list[Listener] = []
-        self._hooks = _Hooks(self)
+        self._hooks: _Hooks | None = None  # made for the first helper (see `hooks`)
         self._background: Background | None = None
         if background and journal is not None:
             from companion.session_background import Background
 
-            self._background = Background(self._hooks, journal)
+            self._background = Background(self.hooks(), journal)
         self._timer = None if window_seconds is None else WindowTimer(
-            self._hooks, window_seconds, clock=clock)
+            self.hooks(), window_seconds, clock=clock)
 
     @staticmethod
     def open_journal(data_dir: str | os.PathLike[str]) -> Any:
@@ -349,12 +349,26 @@ class Session:
         window is still open (a countdown or a tap that comes too late does nothing)."""
         with self._lock:
             game = self._game
-            timed = None if game is None else self._hooks.countdown(game.state)
+            timed = None if game is None else self._countdown(game.state)
             if expected is not None and (timed is None or timed.window is not expected):
                 return None
             if timed is None:  # no countdown: the rules say why nothing can close now
                 return self.submit(self.parse_event({"type": "close"}))
             return self.submit(timed.close)
+
+    def _countdown(self, state: Any) -> Countdown | None:
+        """The window of `state` the rules time by the clock, if they have countdowns."""
+        countdown = getattr(self.rules, "countdown", None)
+        found: Countdown | None = None if countdown is None else countdown(state)
+        return found
+
+    def hooks(self) -> _Hooks:
+        """What the session's own helpers (window timer, background writer) may use of it.
+        Made when the first helper is: it refers back to the session, so a session with
+        no helper stays free of reference cycles (freed at once when dropped)."""
+        if self._hooks is None:
+            self._hooks = _Hooks(self)
+        return self._hooks
 
     def undo(self) -> Result:
         return self.submit(Undo())
@@ -368,7 +382,7 @@ class Session:
         """How long windows of `kind` ("steal", "block") stay open from now on."""
         with self._lock:
             if self._timer is None:
-                self._timer = WindowTimer(self._hooks, {kind: seconds}, clock=self.clock)
+                self._timer = WindowTimer(self.hooks(), {kind: seconds}, clock=self.clock)
             else:
                 self._timer.seconds[kind] = seconds
 
@@ -444,10 +458,7 @@ class _Hooks:
         return self._session.subscribe(listener)
 
     def countdown(self, state: Any) -> Countdown | None:
-        rules = self._session.rules
-        countdown = getattr(rules, "countdown", None)
-        found: Countdown | None = None if countdown is None else countdown(state)
-        return found
+        return self._session._countdown(state)
 
     def close_window(self, expected: Any) -> None:
         self._session.close_window(expected=expected)

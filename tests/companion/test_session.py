@@ -110,7 +110,7 @@ def test_window_timer_closes_the_window_it_timed():
     closed: queue.Queue[Update] = queue.Queue()
     session.subscribe(lambda u: closed.put(u) if u.result and u.result.event.to_json()
                       == {"type": "close"} else None)
-    timer = WindowTimer(session._hooks, {"steal": 0.05, "block": 0.05})
+    timer = WindowTimer(session.hooks(), {"steal": 0.05, "block": 0.05})
     try:
         for code in ("10", "10", "1"):
             session.submit(Play(Card.parse(code)))
@@ -126,7 +126,7 @@ def test_window_timer_closes_the_window_it_timed():
 
 def test_window_timer_never_closes_a_window_that_undo_reopened_late():
     session = started()
-    timer = WindowTimer(session._hooks, {"steal": 3600, "block": 3600})
+    timer = WindowTimer(session.hooks(), {"steal": 3600, "block": 3600})
     try:
         for code in ("10", "10", "1"):
             session.submit(Play(Card.parse(code)))
@@ -153,7 +153,7 @@ def closes(session: Session) -> queue.Queue[Update]:
 def test_a_window_reopened_by_undo_or_redo_has_no_timer_and_the_redo_survives(back):
     session = started()
     closed = closes(session)
-    timer = WindowTimer(session._hooks, {"steal": 0.02, "block": 0.02})
+    timer = WindowTimer(session.hooks(), {"steal": 0.02, "block": 0.02})
     try:
         for code in ("10", "10", "1"):
             session.submit(Play(Card.parse(code)))
@@ -180,7 +180,7 @@ def test_a_window_reopened_by_undo_or_redo_has_no_timer_and_the_redo_survives(ba
 
 def test_a_call_in_an_untimed_window_opens_a_timed_block_window():
     session = started()
-    timer = WindowTimer(session._hooks, {"steal": 3600, "block": 3600})
+    timer = WindowTimer(session.hooks(), {"steal": 3600, "block": 3600})
     try:
         for code in ("10", "10", "1"):
             session.submit(Play(Card.parse(code)))
@@ -260,7 +260,7 @@ def test_a_stored_event_that_no_longer_replays_is_set_aside_and_play_goes_on(tmp
 
 def test_window_timer_keeps_its_countdown_when_only_the_call_time_is_refined():
     session = started()
-    timer = WindowTimer(session._hooks, {"steal": 3600, "block": 3600})
+    timer = WindowTimer(session.hooks(), {"steal": 3600, "block": 3600})
     try:
         for code in ("10", "10", "1"):
             session.submit(Play(Card.parse(code)))
