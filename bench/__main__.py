@@ -16,7 +16,8 @@ import traceback
 
 from bench import RUNS, Row
 
-MODULES = ("bench.core", "bench.board", "bench.ui", "bench.board_ui", "bench.hardware")
+MODULES = ("bench.core", "bench.board", "bench.ui", "bench.board_ui", "bench.hardware",
+           "bench.camera")
 
 
 def child(module: str, mode: str, *args: str) -> int:

@@ -602,12 +602,14 @@ def match(position: Position, card: str, color: str, legs: tuple[tuple[str, str]
     two Sorry!s ending on one slide's end); without them the first listed is meant."""
     want = tuple((LOC[a], LOC[b]) for a, b in legs)
     found = _analyse.get(position, card, color)
-    if found is None and (not want or card == "10"):
-        found = _analyse(position, card, color)  # a decline, a 10's "compulsory": all
+    if found is None and not want:
+        found = _analyse(position, card, color)  # a decline: whether any pawn moves forward
     if found is not None:
         raws: Iterable[_Raw] = found.raws
     else:  # a transcript's move (replay, resume): only the named pawn's ways, in order
-        found = _Analysis((position, card, color), (), (), [], False)
+        found = _Analysis((position, card, color), (), (), [], card == "10" and not _forwards(
+            _book(position.edition, position.settings, position.colors),
+            position.pawns, position.colors.index(color), card, 10, []))
         raws = _raw(position, card, color, [], only=want[0][0])
     want_landed = None if landed is None else tuple(LOC[x] for x in landed)
     for raw in raws:
