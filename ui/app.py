@@ -64,6 +64,19 @@ def _start_rasterising(*_: Any) -> None:
     glFlush()
 
 
+class _Models(dict[str, Any]):
+    """Each game's model, made the first time it is asked for: the board game's imports
+    the whole board engine, which the first frame (and a card game) does not need."""
+
+    def __init__(self, app: Any) -> None:
+        super().__init__()
+        self._app = app
+
+    def __missing__(self, name: str) -> Any:
+        model = self[name] = games.get(name).make_model(self._app)
+        return model
+
+
 class CompanionApp(App):
     """The table companion. `journal` may be None (nothing kept: demos only)."""
 
@@ -110,12 +123,11 @@ class CompanionApp(App):
         self.screens = dict(SCREENS)
         self.prewarm: list[str] = []
         # Each game's model, by the rules' name: what its screens bind to.
-        self.models: dict[str, Any] = {}
+        self.models: dict[str, Any] = _Models(self)
         for name in games.names():
             game = games.get(name)
             self.screens.update(game.screens)
             self.prewarm += game.prewarm
-            self.models[name] = game.make_model(self)
         self.prewarm += PREWARM
         self.link = HardwareLink(self.session, config, ledboard_port=ledboard_port,
                                  enabled=start_hardware, lang=self.lang)

@@ -24,6 +24,7 @@ from kivy.uix.scrollview import ScrollView
 from companion.games.board import CARDS
 from ui.board.board_view import BoardView  # noqa: F401  (the kv rules use it)
 from ui.board.texts import bt, card_label
+from ui.screens.menu import ApplianceMenu
 from ui.theme import GO_RGBA
 from ui.touchguard import app_guard
 from ui.widgets import TapButton
@@ -250,8 +251,9 @@ class BoardScreen(Screen):
         self.model.redo()
 
 
-class BoardMenuScreen(Screen):
-    pass
+class BoardMenuScreen(ApplianceMenu):
+    """The board game's menu: its own rules page and way back, the same Back up and
+    Turn off as the card game's."""
 
 
 class BoardRulesScreen(Screen):
