@@ -89,9 +89,8 @@ class CameraWorker:
         if event is None:
             self.listener.check(card)
             return
-        kind = event.pop("type")
         try:
-            result = self.session.act(kind, **event)
+            result = self.session.submit(self.session.parse_event(event))
         except CompanionError as exc:
             self.listener.refused(str(exc))
             return

@@ -43,11 +43,12 @@ from companion.paths import (
     user_config_file,
 )
 from companion.safe_text import clip, one_line, quote
+from companion.windows import DEFAULT_SECONDS
 
 __all__ = [
-    "DEFAULT_DECK", "BackupConfig", "Config", "DisplayConfig", "GameConfig", "GpioConfig",
-    "LedBoardConfig", "VoiceConfig", "WindowsConfig", "config_from_args", "find_config_file",
-    "load_config", "read_small_file",
+    "DEFAULT_DECK", "DEFAULT_SECONDS", "BackupConfig", "Config", "DisplayConfig", "GameConfig",
+    "GpioConfig", "LedBoardConfig", "VoiceConfig", "WindowsConfig", "config_from_args",
+    "find_config_file", "load_config", "read_small_file",
 ]
 
 # Each limit is written here once; the hardware (pin plan, LED board) and the screens
@@ -102,8 +103,8 @@ def baud_problem(baud: object) -> str | None:
 class WindowsConfig:
     """How long the SORRY! windows stay open (RULES R9, R10)."""
 
-    steal_seconds: float = 5.0
-    block_seconds: float = 5.0
+    steal_seconds: float = DEFAULT_SECONDS
+    block_seconds: float = DEFAULT_SECONDS
 
 
 @dataclass(frozen=True, slots=True)
