@@ -27,7 +27,7 @@ from pathlib import Path
 
 from companion.errors import JournalError
 from companion.journal_pages import EventRow, GameRow, file_events, wal_contents
-from companion.notices import Notice
+from companion.notices import Notice, sync_folder
 
 
 class WalCheck:
@@ -61,11 +61,7 @@ class WalCheck:
                 shutil.copyfile(wal, kept)
                 with open(kept, "rb") as f:
                     os.fsync(f.fileno())
-                fd = os.open(journal.parent, os.O_RDONLY)
-                try:
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
+                sync_folder(journal.parent)
             except OSError as exc:
                 with contextlib.suppress(OSError):
                     kept.unlink()
