@@ -43,13 +43,13 @@ SORRY_KEYS = "1234"
 # shown. Each game's own screens are its slice's (ui.games).
 SCREENS = {
     "start": ("start.kv", "ui.screens.start", "StartScreen"),
-    "name": ("start.kv", "ui.screens.start", "NameScreen"),
-    "resume": ("start.kv", "ui.screens.start", "ResumeScreen"),
+    "name": ("name.kv", "ui.screens.start", "NameScreen"),
+    "resume": ("resume.kv", "ui.screens.start", "ResumeScreen"),
     "menu": ("menu.kv", "ui.screens.menu", "MenuScreen"),
-    "history": ("pages.kv", "ui.screens.pages", "HistoryScreen"),
-    "rules": ("pages.kv", "ui.screens.pages", "RulesScreen"),
-    "settings": ("pages.kv", "ui.screens.pages", "SettingsScreen"),
-    "hardware": ("pages.kv", "ui.screens.pages", "HardwareScreen"),
+    "history": ("history.kv", "ui.screens.pages", "HistoryScreen"),
+    "rules": ("rules.kv", "ui.screens.pages", "RulesScreen"),
+    "settings": ("settings.kv", "ui.screens.pages", "SettingsScreen"),
+    "hardware": ("hardware.kv", "ui.screens.pages", "HardwareScreen"),
 }
 BACKGROUND = (0.09, 0.10, 0.12, 1)
 PREWARM = ("menu",)  # after each game's own (GameSlice.prewarm)
@@ -62,6 +62,19 @@ def _start_rasterising(*_: Any) -> None:
     Pi without its GPU driver or under test) otherwise holds it until the next texture
     upload, and the next tap would pay for drawing the previous frame."""
     glFlush()
+
+
+class _Models(dict[str, Any]):
+    """Each game's model, made the first time it is asked for: the board game's imports
+    the whole board engine, which the first frame (and a card game) does not need."""
+
+    def __init__(self, app: Any) -> None:
+        super().__init__()
+        self._app = app
+
+    def __missing__(self, name: str) -> Any:
+        model = self[name] = games.get(name).make_model(self._app)
+        return model
 
 
 class CompanionApp(App):
@@ -110,12 +123,11 @@ class CompanionApp(App):
         self.screens = dict(SCREENS)
         self.prewarm: list[str] = []
         # Each game's model, by the rules' name: what its screens bind to.
-        self.models: dict[str, Any] = {}
+        self.models: dict[str, Any] = _Models(self)
         for name in games.names():
             game = games.get(name)
             self.screens.update(game.screens)
             self.prewarm += game.prewarm
-            self.models[name] = game.make_model(self)
         self.prewarm += PREWARM
         self.link = HardwareLink(
             self.session, config, board_port=board_port, enabled=start_hardware, lang=self.lang

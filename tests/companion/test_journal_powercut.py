@@ -60,7 +60,7 @@ session.writer.subscribe(durable=lambda gid, seq: say("D", seq))
 session.new_game(Session.setup(objs[0]))
 say("G", session.game_id)
 for n, obj in enumerate(objs[1:], 1):
-    session.act(obj["type"], **{k: v for k, v in obj.items() if k != "type"})
+    session.submit(session.parse_event(obj))
     say("S", n)
     time.sleep(rng.uniform(0.2, 0.4) if pace == "table" else rng.choice([0, 0.001, 0.004]))
 say("END")

@@ -23,6 +23,7 @@ from kivy.uix.scrollview import ScrollView
 
 from ui.board.board_view import BoardView  # noqa: F401  (the kv rules use it)
 from ui.board.texts import CARDS, bt, card_label
+from ui.screens.menu import ApplianceMenu
 from ui.touchguard import app_guard
 from ui.widgets import TapButton
 
@@ -248,8 +249,9 @@ class BoardScreen(Screen):
         self.model.redo()
 
 
-class BoardMenuScreen(Screen):
-    pass
+class BoardMenuScreen(ApplianceMenu):
+    """The board game's menu: its own rules page and way back, the same Back up and
+    Turn off as the card game's."""
 
 
 class BoardRulesScreen(Screen):
