@@ -61,7 +61,7 @@ class TableScreen(Screen):
 
     # --- following the model ---
 
-    def _sync_players(self, _model: object, players: list[dict]) -> None:
+    def _sync_players(self, _model: object, players: list[dict[str, Any]]) -> None:
         grid = self.ids.players_grid
         if len(grid.children) != len(players):
             grid.clear_widgets()
