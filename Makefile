@@ -25,12 +25,15 @@ venv: $(STAMP)
 run: $(STAMP)
 	$(BIN)/sorry-companion run $(RUN_ARGS)
 
-# The doctests of the core and the hardware (not the Pico's main.py: MicroPython only),
-# the core's types (mypy --strict), then the suite.
+# The doctests of the core, the hardware and the camera (not the Pico's main.py:
+# MicroPython only), the types of the core, the screens, the hardware and the camera
+# (mypy --strict), then the suite.
+# requirements.txt pins the camera's extra (numpy, OpenCV), so its tests run here too.
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict companion/
-	$(BIN)/python -m pytest -q --doctest-modules companion hardware \
+	$(BIN)/mypy --strict companion/ ui/ hardware/
+	$(BIN)/mypy --strict camera/
+	$(BIN)/python -m pytest -q --doctest-modules companion hardware camera \
 		--ignore=hardware/firmware/main.py
 	$(BIN)/python -m pytest -q
 
@@ -51,7 +54,7 @@ bench: $(STAMP) bench-tools
 # (1,000 games per edition) and the engine's Hypothesis state machine (1,500 examples).
 fuzz: $(STAMP) bench-tools
 	REPLAY_FUZZ_CASES=40000 CONFIG_FUZZ_CASES=2000 FIRMWARE_FUZZ_LINES=200000 \
-	JOURNAL_FUZZ_CASES=100 BOARD_ROUNDTRIP_GAMES=1000 STATEFUL_EXAMPLES=1500 \
+	JOURNAL_FUZZ_CASES=200 BOARD_ROUNDTRIP_GAMES=1000 STATEFUL_EXAMPLES=1500 \
 	POWERCUT_CASES=100 $(BIN)/python -m pytest -q -s -p no:cacheprovider \
 	  tests/companion/test_fuzz_input.py tests/hardware/test_firmware_fuzz.py \
 	  tests/companion/test_journal_corruption.py tests/companion/test_journal_fsync.py \

@@ -234,7 +234,6 @@ class Journal:
         self._copy_dir: Path | None = None
         self._said: set[str] = set()
         self._had_wal = False
-        self._named = True  # the games table has the `game` column (a copy is migrated too)
         self._lock = threading.RLock()
         try:
             if readonly:
@@ -357,7 +356,7 @@ class Journal:
             conn.executescript(
                 "BEGIN IMMEDIATE;"
                 + _SCHEMA.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS")
-                + f";PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+                + f";PRAGMA user_version={SCHEMA_VERSION}; PRAGMA application_id=1; COMMIT;")
             _sync_dir(self.path.parent)
             return
         if version > SCHEMA_VERSION and _TABLES & names:  # ours, tables renamed since
@@ -374,6 +373,46 @@ class Journal:
         self._configure(conn)
         if version < SCHEMA_VERSION:
             _migrate(conn)
+        self._check_count(conn)
+
+    def _check_count(self, conn: sqlite3.Connection) -> None:
+        """Every event row the journal ever stored is still in it (events or set_aside):
+        the header's count (see `count_added`) says how many there should be. Damage
+        SQLite's quick check passes (a flipped bit in a b-tree's pointers) is found here;
+        an older journal without the count starts counting now."""
+        per_game = ("SELECT game_id, COUNT(*), SUM(seq), SUM(id) FROM events {} GROUP BY "
+                    "game_id ORDER BY game_id")
+        by_table = conn.execute(per_game.format("NOT INDEXED")).fetchall()
+        by_index = conn.execute(per_game.format(
+            "INDEXED BY sqlite_autoindex_events_1")).fetchall()
+        twice = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM events NOT INDEXED GROUP "
+                             "BY game_id, seq HAVING COUNT(*) > 1)").fetchone()[0]
+        if twice:  # a flipped bit gave a row another's place: rebuild from the rows
+            raise sqlite3.DatabaseError("database disk image is malformed (two events claim "
+                                        "one place in a game)")
+        if by_table != by_index:  # a damaged index hides rows from the reads by game
+            try:
+                conn.execute("REINDEX events")
+            except sqlite3.IntegrityError:  # two rows claim one place: rebuild from rows
+                raise sqlite3.DatabaseError("database disk image is malformed (the events "
+                                            "index disagrees with its table)") from None
+        orphans = conn.execute("SELECT COUNT(*) FROM events WHERE game_id NOT IN "
+                               "(SELECT id FROM games)").fetchone()[0]
+        if orphans:
+            self._say(Notice(
+                f"{orphans} saved events in {self.path.name} belong to no game (a damaged "
+                "file changed their game's number); they stay in the file but are in no "
+                "game", "orphans", count=orphans))
+        stored = conn.execute("PRAGMA application_id").fetchone()[0]
+        held = _events_held(conn)
+        if stored > 0 and held < stored - 1:
+            missing = stored - 1 - held
+            self._say(Notice(
+                f"{missing} saved events are missing from {self.path.name}: the file was "
+                "damaged where SQLite's own check cannot see; every event still in it is "
+                "kept and the games go on from what remains", "count_short", count=missing))
+        if stored != held + 1:
+            conn.execute(f"PRAGMA application_id={held + 1}")
 
     def _open_checked(self) -> sqlite3.Connection:
         try:
@@ -458,7 +497,9 @@ class Journal:
                 new.executescript(_SCHEMA)
                 counts = _copy_readable(src, new, file_events(copy))
                 _copy_other_tables(src, new)
+                counts = _with_uncounted(src, counts)
                 new.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                new.execute(f"PRAGMA application_id={_events_held(new) + 1}")
             finally:
                 new.close()
                 src.close()
@@ -581,6 +622,7 @@ class Journal:
             conn.execute(
                 "INSERT INTO events (game_id, seq, at, json, crc) VALUES (?, 0, ?, ?, ?)",
                 (game_id, at, text, zlib.crc32(text.encode("utf-8"))))
+            count_added(conn, 1)
         return game_id
 
     def append(self, game_id: int, event: dict[str, Any]) -> None:
@@ -593,6 +635,7 @@ class Journal:
                     "INSERT INTO events (game_id, seq, at, json, crc) "
                     "SELECT ?, COALESCE(MAX(seq), -1) + 1, ?, ?, ? FROM events WHERE game_id = ?",
                     (game_id, _now(), text, crc, game_id))
+                count_added(conn, 1)
         except JournalError as exc:
             cause = exc.__cause__
             if isinstance(cause, sqlite3.IntegrityError) and "FOREIGN KEY" in str(cause):
@@ -715,10 +758,9 @@ class Journal:
 
     def games(self) -> list[GameRecord]:
         """Every stored game, oldest first, without replaying any."""
-        game = "g.game" if self._named else SETUP_SQL  # format 1, read-only: from the setup
         rows = self._read(
             "SELECT g.id, g.started, g.finished, g.players, g.winner, g.abandoned, "
-            f"(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id), {game} FROM games g "
+            "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id), g.game FROM games g "
             "ORDER BY g.id")
         records = []
         for gid, started, finished, players, winner, abandoned, count, name in rows:
@@ -729,11 +771,11 @@ class Journal:
             records.append(GameRecord(
                 gid, _when(started), None if finished is None else _when(finished), names,
                 winner, max(0, count - 1), bool(abandoned),
-                name if self._named and isinstance(name, str) else _stored_game(name)))
+                name if isinstance(name, str) else DEFAULT))
         return records
 
 
-# A games row's setup text (event 0), for the game's name where the row has none.
+# A games row's setup text (event 0), for the game's name when format 1 is migrated.
 SETUP_SQL = "(SELECT CAST(json AS BLOB) FROM events e WHERE e.game_id = g.id AND e.seq = 0)"
 
 
@@ -810,6 +852,35 @@ def _index_seqs(conn: sqlite3.Connection) -> dict[int, int]:
             if isinstance(gid, int) and isinstance(seq, int) and 0 <= seq < 2**31:
                 top[gid] = max(seq, top.get(gid, -1))
     return top
+
+
+def count_added(conn: sqlite3.Connection, added: int) -> None:
+    """Add `added` to the journal's count of event rows ever stored, in the caller's
+    transaction. Kept in the file's header (SQLite's application_id, page 1, stored +1 so
+    0 means "not counted"), which a cut file keeps: a repair or an opening compares it with
+    the rows found, so every lost event is counted, also where no row is left to count."""
+    stored = conn.execute("PRAGMA application_id").fetchone()[0]
+    if stored > 0:
+        conn.execute(f"PRAGMA application_id={int(stored) + added}")
+
+
+def _events_held(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT (SELECT COUNT(*) FROM events) + "
+                            "(SELECT COUNT(*) FROM set_aside)").fetchone()[0])
+
+
+def _with_uncounted(src: sqlite3.Connection,
+                    counts: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """The salvage's counts, its lost events raised to what the header's count says
+    was stored (rows a cut or a lost page took without a trace)."""
+    games, events, set_aside, lost = counts
+    try:
+        stored = int(src.execute("PRAGMA application_id").fetchone()[0])
+    except sqlite3.DatabaseError:
+        return counts
+    if stored > 0:
+        lost = max(lost, stored - 1 - events - set_aside)
+    return games, events, set_aside, lost
 
 
 def _copy_other_tables(old: sqlite3.Connection, new: sqlite3.Connection) -> None:

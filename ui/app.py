@@ -27,6 +27,7 @@ from companion.session import Session
 from companion.system import notify_ready
 from ui import games
 from ui.board.texts import bt
+from ui.camera_link import CameraLink
 from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
 from ui.idle import ScreenRest, screen_rest
@@ -43,13 +44,13 @@ SORRY_KEYS = "1234"
 # shown. Each game's own screens are its slice's (ui.games).
 SCREENS = {
     "start": ("start.kv", "ui.screens.start", "StartScreen"),
-    "name": ("start.kv", "ui.screens.start", "NameScreen"),
-    "resume": ("start.kv", "ui.screens.start", "ResumeScreen"),
+    "name": ("name.kv", "ui.screens.start", "NameScreen"),
+    "resume": ("resume.kv", "ui.screens.start", "ResumeScreen"),
     "menu": ("menu.kv", "ui.screens.menu", "MenuScreen"),
-    "history": ("pages.kv", "ui.screens.pages", "HistoryScreen"),
-    "rules": ("pages.kv", "ui.screens.pages", "RulesScreen"),
-    "settings": ("pages.kv", "ui.screens.pages", "SettingsScreen"),
-    "hardware": ("pages.kv", "ui.screens.pages", "HardwareScreen"),
+    "history": ("history.kv", "ui.screens.pages", "HistoryScreen"),
+    "rules": ("rules.kv", "ui.screens.pages", "RulesScreen"),
+    "settings": ("settings.kv", "ui.screens.pages", "SettingsScreen"),
+    "hardware": ("hardware.kv", "ui.screens.pages", "HardwareScreen"),
 }
 BACKGROUND = (0.09, 0.10, 0.12, 1)
 PREWARM = ("menu",)  # after each game's own (GameSlice.prewarm)
@@ -62,6 +63,19 @@ def _start_rasterising(*_: Any) -> None:
     Pi without its GPU driver or under test) otherwise holds it until the next texture
     upload, and the next tap would pay for drawing the previous frame."""
     glFlush()
+
+
+class _Models(dict[str, Any]):
+    """Each game's model, made the first time it is asked for: the board game's imports
+    the whole board engine, which the first frame (and a card game) does not need."""
+
+    def __init__(self, app: Any) -> None:
+        super().__init__()
+        self._app = app
+
+    def __missing__(self, name: str) -> Any:
+        model = self[name] = games.get(name).make_model(self._app)
+        return model
 
 
 class CompanionApp(App):
@@ -79,7 +93,7 @@ class CompanionApp(App):
         data_dir: Path,
         journal: Any = None,
         config: Any = None,
-        board_port: str | None = None,
+        ledboard_port: str | None = None,
         start_hardware: bool = True,
         voice: Voice | None = None,
         on_ready: Callable[[CompanionApp], None] | None = None,
@@ -110,18 +124,17 @@ class CompanionApp(App):
         self.screens = dict(SCREENS)
         self.prewarm: list[str] = []
         # Each game's model, by the rules' name: what its screens bind to.
-        self.models: dict[str, Any] = {}
+        self.models: dict[str, Any] = _Models(self)
         for name in games.names():
             game = games.get(name)
             self.screens.update(game.screens)
             self.prewarm += game.prewarm
-            self.models[name] = game.make_model(self)
         self.prewarm += PREWARM
-        self.link = HardwareLink(
-            self.session, config, board_port=board_port, enabled=start_hardware, lang=self.lang
-        )
+        self.link = HardwareLink(self.session, config, ledboard_port=ledboard_port,
+                                 enabled=start_hardware, lang=self.lang)
         self.link.bind(status=self._show_status)
-        self.link.board_draws = self._companion_draws
+        self.link.companion_draws = self._companion_draws
+        self.camera = CameraLink(self, self.link.config)
         self._ready = False
         self._shut = False
         self._prewarm_event: Any = None
@@ -324,6 +337,7 @@ class CompanionApp(App):
             model.close()
         self.voice.close()
         self.link.close()
+        self.camera.close()
 
     # --- navigation ---
 
@@ -345,7 +359,11 @@ class CompanionApp(App):
     def start_game(self, setup: Any, **options: Any) -> str | None:
         """Start a new game from its setup (an object or JSON; its game's slice starts it
         and shows it); None, or the one sentence saying why it cannot start."""
-        return games.get(games.game_of(setup)).start(self, setup, **options)
+        game = games.game_of(setup)
+        why = games.get(game).start(self, setup, **options)
+        if why is None:
+            self.camera.follow(game)
+        return why
 
     def resume_game(self, stored: Any) -> None:
         if self.submit(lambda: self.session.resume(stored.game_id)):
@@ -358,6 +376,7 @@ class CompanionApp(App):
             self.new_game_form()
             return
         games.get(update.game).show(self)
+        self.camera.follow(update.game)
 
     def discard_game(self, stored: Any) -> None:
         """To the new-game form; the stored game stays open (and resumable) until a new

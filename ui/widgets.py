@@ -54,12 +54,22 @@ class FitLabel(Label):
         self.fbind("font_name", self._fit_trigger)
         self._fit_trigger()
 
-    def on_texture(self, _label: object, texture: object) -> None:
+    def on_texture(self, _label: object, texture: Any) -> None:
         """Fill a new text texture now, before the frame is drawn: filled lazily in the
         middle of drawing, each upload makes a software renderer (llvmpipe) flush the
         half-drawn frame, which costs more than the whole frame."""
         if texture is not None and self.get_root_window() is not None:
             texture.bind()
+
+    def texture_update(self, *largs: object) -> None:
+        """Render once per change: a new text wakes Kivy's texture trigger before ours
+        (Label binds first), so the font size is settled here first; without this, the text
+        was rendered at the old size and again at the new one."""
+        if self._fit_trigger.is_triggered:
+            self._fit_trigger.cancel()
+            self._fit()
+            self._trigger_texture.cancel()  # what _fit changed is rendered now, once
+        super().texture_update(*largs)
 
     def _fit(self, *_: object) -> None:
         """Pick the font size once, then let Kivy render the texture once. Text that fits

@@ -373,7 +373,7 @@ def main() -> int:
         print("pi-vm: run it as root (it installs qemu and builds a system image).",
               file=sys.stderr)
         return 2
-    from hardware.simulator import SimulatedBoard
+    from hardware.simulator import SimulatedLedBoard
 
     report = Report()
     ensure_tools()
@@ -391,7 +391,7 @@ def main() -> int:
     subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b",
                     str(CACHE / "base.img"), str(disk)], check=True)
 
-    with SimulatedBoard(uid="PIVM0001") as board:
+    with SimulatedLedBoard(uid="PIVM0001") as board:
         machine = Machine(work, disk, stick, board.path)
         try:
             run_checks(machine, board, report, names, work)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ui_helpers import setup_by_touch
+from ui_helpers import setup_by_touch, type_name
 
 from companion import __version__, system
 from companion.backup import read_backup
@@ -120,3 +120,27 @@ def test_a_refused_power_off_is_one_sentence(driver, tmp_path, media, monkeypatc
 def test_the_menu_shows_the_running_version(driver, tmp_path, media):
     d = app_on(driver, tmp_path, media, lang="fr")
     assert d.label("menu", "menu_version") == f"Version {__version__}"
+
+
+def test_the_board_games_menu_backs_up_and_turns_off_too(driver, tmp_path, media, monkeypatch):
+    calls: list[str] = []
+    monkeypatch.setattr(menu_actions, "on_raspberry_pi", lambda: True)
+    monkeypatch.setattr(system, "poweroff", lambda: calls.append("poweroff"))
+    config = Config(ledboard=LedBoardConfig(enabled=False),
+                    backup=BackupConfig(usb_folders=(f"{media}/*",)))
+    d = driver(tmp_path / "data", config=config)
+    d.tap_id("start", "count_2")
+    for i, name in enumerate(["Ana", "Ben"]):
+        type_name(d, f"slot{i}", name)
+    d.tap_id("start", "board_game_button")
+    d.tap_id("board_setup", "board_start")
+    assert d.screen == "board"
+    d.tap_id("board", "board_menu_button")
+    menu = d.app.screen("board_menu")
+    mounted(media / "STICK", "4m")
+    d.tap_id("board_menu", "board_menu_backup")
+    d.wait_for(lambda: menu.note.startswith("Backup written"), "the backup's result")
+    assert len(list((media / "STICK").glob("sorry-companion-backup-*.sqlite3"))) == 1
+    d.tap_id("board_menu", "board_menu_power")
+    d.tap(d.button(code="confirm_give_up"))
+    assert calls == ["poweroff"]

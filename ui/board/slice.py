@@ -11,8 +11,8 @@ BOARD_COLUMNS = ("bumps", "sorrys", "pawns_home")
 SCREENS = {
     "board": ("board/board.kv", "ui.board.board_screen", "BoardScreen"),
     "board_menu": ("board/board.kv", "ui.board.board_screen", "BoardMenuScreen"),
-    "board_rules": ("board/board.kv", "ui.board.board_screen", "BoardRulesScreen"),
-    "board_setup": ("board/board.kv", "ui.board.setup_screen", "BoardSetupScreen"),
+    "board_rules": ("board/board_rules.kv", "ui.board.board_screen", "BoardRulesScreen"),
+    "board_setup": ("board/board_setup.kv", "ui.board.setup_screen", "BoardSetupScreen"),
 }
 
 
