@@ -110,7 +110,7 @@ def write_with_writer(data_dir: str, events: list[dict[str, Any]]) -> None:
         session = Session(journal, background=True)
         session.new_game(Session.setup(events[0]))
         for obj in events[1:]:
-            session.act(obj["type"], **{k: v for k, v in obj.items() if k != "type"})
+            session.submit(session.parse_event(obj))
         session.close()
 
 

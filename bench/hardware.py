@@ -20,7 +20,7 @@ import threading
 import time
 
 from bench import Measured, Row, measure, met, percentile
-from companion.games.revenge import Setup
+from companion.games.revenge import Card, Play, Setup
 from companion.journal import Journal
 from companion.session import Session, Update
 
@@ -55,7 +55,7 @@ def edge_to_event_ms(journal: Journal | None, samples: int) -> list[float]:
                      lockout_ms=0.0, pin_factory=factory) as panel:
         out = []
         session.new_game(setup)
-        session.play("slide:21")  # Ana reached 21: a steal window is open
+        session.submit(Play(Card.parse("slide:21")))  # Ana reached 21: a steal window is open
         for i in range(samples):
             pin = panel.pin(1 + i % 3)
             start = time.perf_counter()
@@ -94,7 +94,7 @@ def state_to_line_ms(samples: int) -> list[float]:
             arrived.clear()
             start = time.monotonic()
             if i % 2 == 0:
-                session.play("5")  # the turn moves on: a new state for the board
+                session.submit(Play(Card.parse("5")))  # the turn moves on: a new board state
             else:
                 session.undo()
             if not arrived.wait(10):

@@ -169,7 +169,7 @@ def make_backup(data_dir: str | os.PathLike[str], dest: str | os.PathLike[str], 
         if problem:
             raise BackupRefused(f"the journal in {folder} is damaged ({problem}), so the copy "
                                 "would be too; start the app once (it repairs the journal) "
-                                "and back up again", code="backup_damaged")
+                                "and back up again", code="backup_damaged", problem=problem)
         sync_file(tmp)
         os.replace(tmp, target)
         sync_folder(target.parent)
@@ -177,11 +177,11 @@ def make_backup(data_dir: str | os.PathLike[str], dest: str | os.PathLike[str], 
         full = getattr(exc, "sqlite_errorname", "") == "SQLITE_FULL"
         why = "No space left on device" if full else one_line(str(exc), 80)
         raise BackupRefused(f"cannot write {quote(str(target))} ({why}); choose a place with "
-                            "room for the copy", code="backup_write") from None
+                            "room for the copy", code="backup_write", why=why) from None
     except OSError as exc:
         raise BackupRefused(f"cannot write {quote(str(target))} ({exc.strerror or exc}); "
                             "choose a writable place with room for the copy",
-                            code="backup_write") from None
+                            code="backup_write", why=str(exc.strerror or exc)) from None
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()

@@ -234,7 +234,6 @@ class Journal:
         self._copy_dir: Path | None = None
         self._said: set[str] = set()
         self._had_wal = False
-        self._named = True  # the games table has the `game` column (a copy is migrated too)
         self._lock = threading.RLock()
         try:
             if readonly:
@@ -759,10 +758,9 @@ class Journal:
 
     def games(self) -> list[GameRecord]:
         """Every stored game, oldest first, without replaying any."""
-        game = "g.game" if self._named else SETUP_SQL  # format 1, read-only: from the setup
         rows = self._read(
             "SELECT g.id, g.started, g.finished, g.players, g.winner, g.abandoned, "
-            f"(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id), {game} FROM games g "
+            "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id), g.game FROM games g "
             "ORDER BY g.id")
         records = []
         for gid, started, finished, players, winner, abandoned, count, name in rows:
@@ -773,11 +771,11 @@ class Journal:
             records.append(GameRecord(
                 gid, _when(started), None if finished is None else _when(finished), names,
                 winner, max(0, count - 1), bool(abandoned),
-                name if self._named and isinstance(name, str) else _stored_game(name)))
+                name if isinstance(name, str) else DEFAULT))
         return records
 
 
-# A games row's setup text (event 0), for the game's name where the row has none.
+# A games row's setup text (event 0), for the game's name when format 1 is migrated.
 SETUP_SQL = "(SELECT CAST(json AS BLOB) FROM events e WHERE e.game_id = g.id AND e.seq = 0)"
 
 

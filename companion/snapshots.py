@@ -159,14 +159,7 @@ class Resumable:
         if self.snapshot_seq is None:
             return Game.replay_stored(self.recent)
         game = decode_verified(self.journal, self.game_id, self.snapshot_seq)
-        applied = self.snapshot_seq + 1
-        for obj in self.recent:
-            try:
-                game.push_json(obj)
-            except CompanionError as exc:
-                return StoredReplay(game, applied, exc)
-            applied += 1
-        return StoredReplay(game, applied, None)
+        return game.replay_more(self.recent, applied=self.snapshot_seq + 1)
 
 
 def decode_verified(journal: Journal, game_id: int, seq: int) -> Game:

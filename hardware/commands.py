@@ -87,6 +87,7 @@ def run_doctor(args: argparse.Namespace) -> int:
             doctor.check_ledboard(config.ledboard, board_port=args.board),
             doctor.check_voice(config.voice),
             doctor.check_display(),
+            doctor.check_camera(config),
         ]
         print(doctor.table(checks), flush=True)
         if args.buttons:

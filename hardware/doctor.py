@@ -135,6 +135,25 @@ def check_voice(voice: VoiceConfig) -> Check:
     return Check("voice", "ok", program)
 
 
+def check_camera(config: Config) -> Check:
+    """The camera (issue 23): on or off, its extra installed, a deck taught. Neither the
+    camera nor OpenCV is opened here: the doctor stays quick and never takes the camera
+    from the running app."""
+    camera = config.camera
+    if not camera.enabled:
+        return Check("camera", "off", "[camera] enabled = false")
+    if any(importlib.util.find_spec(name) is None for name in ("numpy", "cv2")):
+        return Check("camera", "warn", "its optional part is not installed",
+                     "sudo deploy/install.sh --camera (or pip install '.[camera]')")
+    taught = [game for game in ("revenge", "board")
+              if camera.model_file(config.data_dir, game).is_file()]
+    if not taught:
+        return Check("camera", "warn", "no deck taught yet",
+                     "sorry-companion camera teach FOLDER --game revenge --out "
+                     f"{camera.model_file(config.data_dir, 'revenge')}")
+    return Check("camera", "ok", f"{camera.source}; decks taught: {', '.join(taught)}")
+
+
 def check_display() -> Check:
     """Kivy with its SDL2 window, found without importing Kivy (that would open a window)."""
     spec = importlib.util.find_spec("kivy")
@@ -201,5 +220,5 @@ def app_checks(config: Config, statuses: dict[str, tuple[str, str]]) -> list[Che
             checks.append(status_check(part, *statuses[part]))
         else:
             checks.append(Check(part, "warn", "not started yet", "wait a moment"))
-    checks += [check_voice(config.voice), check_display()]
+    checks += [check_voice(config.voice), check_display(), check_camera(config)]
     return checks

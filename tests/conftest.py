@@ -70,7 +70,7 @@ class CountRules:
                            winner)
         return Transition(after, (("added", state.turn, event.n),))
 
-    def legal_events(self, state: CountState) -> Sequence[Add]:
+    def options(self, state: CountState) -> Sequence[Add]:
         return () if state.winner is not None else (Add(1), Add(2))
 
     def state_json(self, state: CountState) -> dict[str, Any]:

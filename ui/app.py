@@ -27,6 +27,7 @@ from companion.session import Session
 from companion.system import notify_ready
 from ui import games
 from ui.board.texts import bt
+from ui.camera_link import CameraLink
 from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
 from ui.idle import ScreenRest, screen_rest
@@ -134,6 +135,7 @@ class CompanionApp(App):
         )
         self.link.bind(status=self._show_status)
         self.link.board_draws = self._companion_draws
+        self.camera = CameraLink(self, self.link.config)
         self._ready = False
         self._shut = False
         self._prewarm_event: Any = None
@@ -336,6 +338,7 @@ class CompanionApp(App):
             model.close()
         self.voice.close()
         self.link.close()
+        self.camera.close()
 
     # --- navigation ---
 
@@ -357,7 +360,11 @@ class CompanionApp(App):
     def start_game(self, setup: Any, **options: Any) -> str | None:
         """Start a new game from its setup (an object or JSON; its game's slice starts it
         and shows it); None, or the one sentence saying why it cannot start."""
-        return games.get(games.game_of(setup)).start(self, setup, **options)
+        game = games.game_of(setup)
+        why = games.get(game).start(self, setup, **options)
+        if why is None:
+            self.camera.follow(game)
+        return why
 
     def resume_game(self, stored: Any) -> None:
         if self.submit(lambda: self.session.resume(stored.game_id)):
@@ -370,6 +377,7 @@ class CompanionApp(App):
             self.new_game_form()
             return
         games.get(update.game).show(self)
+        self.camera.follow(update.game)
 
     def discard_game(self, stored: Any) -> None:
         """To the new-game form; the stored game stays open (and resumable) until a new

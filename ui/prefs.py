@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from companion.config import WINDOW_SECONDS, read_small_file
+from companion.config import DEFAULT_SECONDS, WINDOW_SECONDS, read_small_file
 from companion.games import name_problem
 from companion.games.revenge import MAX_PAWNS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
@@ -102,8 +102,8 @@ class UiSettings:
     """The settings a scorekeeper may change, starting from the configuration."""
 
     language: str = DEFAULT_LANGUAGE
-    steal_seconds: float = 5.0
-    block_seconds: float = 5.0
+    steal_seconds: float = DEFAULT_SECONDS
+    block_seconds: float = DEFAULT_SECONDS
     voice: bool = True
     voice_command: str = "espeak-ng"
     voice_output: str = "auto"  # [voice] output (configuration only)

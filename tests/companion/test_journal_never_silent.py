@@ -147,7 +147,7 @@ def test_a_damaged_event_under_a_snapshot_is_never_hidden(tmp_path: Path) -> Non
         session = Session(journal, background=True)
         session.new_game(Session.setup(objs[0]))
         for obj in objs[1:]:
-            session.act(obj["type"], **{k: v for k, v in obj.items() if k != "type"})
+            session.submit(session.parse_event(obj))
         game_id = session.game_id
         session.close()
     conn = sqlite3.connect(tmp_path / "journal.sqlite3")
@@ -172,7 +172,7 @@ def test_a_repair_keeps_the_snapshots_table(tmp_path: Path) -> None:
         session = Session(journal, background=True)
         session.new_game(Session.setup(objs[0]))
         for obj in objs[1:]:
-            session.act(obj["type"], **{k: v for k, v in obj.items() if k != "type"})
+            session.submit(session.parse_event(obj))
         session.close()
     db = tmp_path / "journal.sqlite3"
     conn = sqlite3.connect(db)

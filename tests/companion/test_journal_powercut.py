@@ -60,7 +60,7 @@ session.writer.subscribe(durable=lambda gid, seq: say("D", seq))
 session.new_game(Session.setup(objs[0]))
 say("G", session.game_id)
 for n, obj in enumerate(objs[1:], 1):
-    session.act(obj["type"], **{k: v for k, v in obj.items() if k != "type"})
+    session.submit(session.parse_event(obj))
     say("S", n)
     time.sleep(rng.uniform(0.2, 0.4) if pace == "table" else rng.choice([0, 0.001, 0.004]))
 say("END")
@@ -159,8 +159,9 @@ def test_a_power_cut_loses_no_durable_event_and_says_what_it_lost(
     FIGURES["cuts"] += 1
     FIGURES["durable_lost"] += max(0, durable - saved)
     assert saved >= durable, f"{durable - saved} durable events lost ({mode}, {pace})"
-    assert saved <= shown, "the journal holds an event the screen never showed"
-    lost = shown - saved
+    # killed between applying an event and printing it: that one event may be saved
+    assert saved <= shown + 1, "the journal holds an event the screen never showed"
+    lost = max(0, shown - saved)
     FIGURES[f"shown_lost_{pace}"].append(lost)
     FIGURES["notices"] += bool(notes)
     if lost:

@@ -9,6 +9,7 @@ import pytest
 from hw_helpers import RawBoard, ScriptedClock
 from serial.tools.list_ports_common import ListPortInfo
 
+from companion.games.revenge import Card, Play, Press
 from companion.session import Session
 from hardware.firmware import pawnled
 from hardware.ledboardhost import LedBoardHost
@@ -102,9 +103,9 @@ def test_a_state_change_reaches_the_board(sim, hosts, statuses, session: Session
     host.follow(session)
     statuses.wait_for(StatusKind.CONNECTED)
     assert sim.wait_for(showing((4, 0, (0, 0, 0, 0), "none")))
-    session.play("slide:21")  # Ana reaches 21; Ben's turn
+    session.submit(Play(Card.parse("slide:21")))  # Ana reaches 21; Ben's turn
     assert sim.wait_for(showing((4, 1, (0, 0, 0, 0), "21")))
-    session.press("Cy")
+    session.submit(Press("Cy", session.clock()))
     assert sim.wait_for(showing((4, 1, (0, 0, 0, 0), "steal")))
     session.close_window()  # Cy steals the round
     assert sim.wait_for(showing((4, 1, (0, 0, 1, 0), "steal")))
@@ -116,13 +117,13 @@ def test_the_board_is_replaced_and_the_new_one_shows_the_state(hosts, statuses, 
     host = hosts(lambda: [current[0].path], statuses, hello_wait=3.0, rescan=1.0)
     host.follow(session)
     assert statuses.wait_for(StatusKind.CONNECTED).detail == "OLD"
-    session.play("slide:21")
+    session.submit(Play(Card.parse("slide:21")))
     session.close_window()  # Ana keeps it: home 1
     assert current[0].wait_for(showing((4, 1, (1, 0, 0, 0), "none")))
     current[0].close()  # unplugged
     gone = statuses.wait_for(StatusKind.RECONNECTING)
     assert "went away" in gone.detail
-    session.play("10")  # the game goes on meanwhile
+    session.submit(Play(Card.parse("10")))  # the game goes on meanwhile
     with SimulatedBoard(uid="NEW") as new:
         current[0] = new
         assert statuses.wait_for(StatusKind.CONNECTED).detail == "NEW"
@@ -261,7 +262,7 @@ def test_the_game_never_waits_for_a_stuck_board(hosts, statuses, session):
 
         def play_a_lot() -> None:
             for _ in range(300):
-                session.play("5")
+                session.submit(Play(Card.parse("5")))
                 session.undo()
             done.set()
 

@@ -36,7 +36,7 @@ def test_the_lamps_stay_dark_and_the_led_board_shows_nothing_for_another_game(co
     host = LedBoardHost(ports=list)  # never started: only what it is asked to show
     try:
         stop_lamps, stop_board = lamps.follow(session), host.follow(session)
-        session.act("add", n=2)
+        session.submit(count_game.parse_event({"type": "add", "n": 2}))
         assert lamps._latest.peek() == LampState(frozenset())
         assert host._latest.peek() is None
         stop_lamps()

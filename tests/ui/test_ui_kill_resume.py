@@ -14,6 +14,7 @@ from pathlib import Path
 from ui_helpers import REPO
 
 from companion.game import Game
+from companion.games.revenge import Card, Play
 from companion.journal import Journal
 from companion.resume_words import last_saved_words
 from ui.wording import step_label
@@ -90,7 +91,7 @@ def test_sigkill_mid_game_then_resume_shows_the_journal_state(driver, tmp_path):
         assert panel.hand == f"{player.hand} in hand"
     # The game goes on from there: one more card is one more tap.
     d.tap_code("1")
-    assert d.app.session.state.to_json() == game.play("1").state.to_json()
+    assert d.app.session.state.to_json() == game.push(Play(Card.parse("1"))).state.to_json()
 
 
 def test_a_stored_game_that_no_longer_replays_still_starts_and_resumes_its_good_part(

@@ -211,8 +211,8 @@ class TableModel(GameModel):
             self.phase = "none"
             return
         state = update.state
-        legal = legal_cards(update.legal) if state.running else frozenset()
-        targets = flip_targets(update.legal) if state.running else ()
+        legal = legal_cards(update.options) if state.running else frozenset()
+        targets = flip_targets(update.options) if state.running else ()
         self._table(update, state)
         self.legal = legal
         self.flip_targets = list(targets)

@@ -17,12 +17,12 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
-from companion.games import MAX_NAME
-from companion.games.revenge import MAX_PLAYERS, SEATING, Setup
+from companion.games import MAX_NAME, revenge
+from companion.games.revenge import MAX_PLAYERS, Setup
 from ui.i18n import tr
 from ui.wording import refusal
 
-COLORS = [c.value for c in SEATING]
+COLORS = [c.value for c in revenge.COLORS]
 CAPITAL_AFTER = " -'"  # a capital comes by itself after these (and at the start)
 
 
