@@ -43,7 +43,7 @@ def _child_latency(data_dir: str) -> None:
     step = [0]
 
     def ready(app: Any) -> None:
-        error = app.start_board_game(SETUP, companion_draws=False)
+        error = app.start_game(SETUP, companion_draws=False)
         if error:
             raise SystemExit(error)
         screen = app.screen("board")

@@ -1,4 +1,5 @@
-"""Lamps in the SORRY! buttons: lit for the players whose press counts now.
+"""Lamps in the SORRY! buttons: lit for the players whose press counts now (the open
+game's face says which: hardware.faces; a game without one leaves them dark).
 
 The session's listener only puts (lit seats, winner) in a one-slot mailbox; a worker
 thread drives the LEDs, so pin writes never run under the session's lock. The winner's
@@ -10,14 +11,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from gpiozero import LED
 
-from companion.games.revenge import RULES, GameState
 from companion.session import Session, Update
+from hardware import faces
 from hardware.buttons import GpioSetupError, pin_factory_or_default
+from hardware.faces.face import DARK, LampState
 from hardware.mailbox import Latest
 from hardware.pinplan import PinUse, explain_gpio_error
 
@@ -25,26 +26,12 @@ BLINK_S = 0.25
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, slots=True)
-class LampState:
-    lit: frozenset[int]  # seats whose press counts now
-    winner: int | None = None  # the winner's lamp flashes
-
-    @classmethod
-    def of(cls, state: GameState | None) -> LampState:
-        if state is None or not hasattr(state, "pressers"):  # no game, or the board game
-            return cls(frozenset())
-        return cls(frozenset(state.pressers()), state.winner)
-
-    def mode(self, seat: int) -> str:
-        if seat == self.winner:
-            return "blink"
-        return "on" if seat in self.lit else "off"
-
-
-def _card_game(update: Update | None) -> bool:
-    """The lamps show the card game's SORRY! windows; another game leaves them dark."""
-    return update is not None and update.game == RULES.name
+def lamps_for(update: Update | None) -> LampState:
+    """The lamps for `update`, from its game's face; dark with no game or no face."""
+    if update is None:
+        return DARK
+    face = faces.get(update.game)
+    return DARK if face is None else face.lamps(update)
 
 
 class SeatLamps:
@@ -72,11 +59,10 @@ class SeatLamps:
 
     def follow(self, session: Session) -> Callable[[], None]:
         """Keep the lamps in step with `session`; returns the unsubscribe function."""
-        update = session.update
-        self.show(LampState.of(update.state if _card_game(update) else None))
+        self.show(lamps_for(session.update))
 
         def on_update(update: Update) -> None:
-            self.show(LampState.of(update.state if _card_game(update) else None))
+            self.show(lamps_for(update))
 
         return session.subscribe(on_update)
 

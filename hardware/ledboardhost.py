@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable, Sequence
 
 from companion.config import BRIGHTNESS
-from companion.games.revenge import RULES
 from companion.session import ResultKind, Session, Update
+from hardware import faces
 from hardware.errors import HardwareConfigError
 from hardware.firmware import pawnled
 from hardware.firmware.pawnled import LedBoardState
@@ -30,7 +30,6 @@ from hardware.ledboardlink import (
     check_baud,
     check_hello,
 )
-from hardware.ledboardstate import ledboard_state
 from hardware.mailbox import Latest
 from hardware.status import Status, StatusCallback, StatusKind
 
@@ -86,26 +85,22 @@ class LedBoardHost:
 
     def follow(self, session: Session) -> Callable[[], None]:
         """Show `session`'s game from now on; returns the unsubscribe function."""
-        def frame(update: Update) -> LedBoardState:
-            """The card game's HOME pawn cards, or the board game's HOME pawns."""
-            if update.game == "board":
-                from companion.games import get
-                from hardware.board_ledstate import board_game_state
+        def frame(update: Update) -> LedBoardState | None:
+            """The open game's picture (hardware.faces); None: it has none."""
+            face = faces.get(update.game)
+            return None if face is None else face.ledboard(update, self.brightness)
 
-                position = get("board").state_json(update.state)
-                return board_game_state(position, brightness=self.brightness)
-            return ledboard_state(update.state, update.result, brightness=self.brightness)
-
-        shown = (RULES.name, "board")  # the games the LED board has a picture of
-        if session.update is not None and session.update.game in shown:
-            self.show(frame(session.update))
+        if session.update is not None:
+            first = frame(session.update)
+            if first is not None:
+                self.show(first)
 
         def on_update(update: Update) -> None:
-            if update.game not in shown:
-                return  # another game: the board is left alone
             if update.result is not None and update.result.kind is ResultKind.IGNORED:
                 return  # the state did not change
-            self.show(frame(update))
+            shown = frame(update)
+            if shown is not None:  # a game without a face: the board is left alone
+                self.show(shown)
 
         return session.subscribe(on_update)
 

@@ -1,7 +1,7 @@
 """From an accepted button press to the game: the one place buttons meet the session.
 
-A seat's press is `session.press(name, t)`, which is SORRY! or Don't Be SORRY!, whichever
-the rules allow now; the engine decides, and a press with no window open changes nothing.
+What a seat's press means is the open game's face's to say (hardware.faces: SORRY! in the
+card game, "Draw" in the board game); undo and "no one calls" are the same in every game.
 It runs on the GPIO thread: the session is thread-safe, and the UI hears of the change
 through its own session listener, so no press waits for the UI's clock.
 """
@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from companion.errors import REFUSALS, CompanionError, NoGame
 from companion.session import Result, Session
+from hardware import faces
 from hardware.buttons import ButtonPress
 
 log = logging.getLogger(__name__)
@@ -41,20 +42,15 @@ class PressRouter:
 
     def _submit(self, press: ButtonPress) -> Result | None:
         use = press.use
-        update = self.session.update
-        if use.seat is not None and update is not None and update.game == "board":
-            from hardware.board_presses import board_seat_draw
-
-            return board_seat_draw(self.session, use.seat, self.board_draws)
         if use.seat is not None:
             update = self.session.update
             if update is None:
                 raise NoGame("no game is open; start a new game first", code="no_game")
-            players = update.summary.players
-            if use.seat >= len(players):
-                raise CompanionError(f"only {len(players)} play, so this seat is empty",
-                                     code="empty_seat", players=len(players))
-            return self.session.press(players[use.seat], press.t)
+            face = faces.get(update.game)
+            if face is None:
+                raise CompanionError(f"the seat buttons have no use in the {update.game} game",
+                                     code="no_face", game=update.game)
+            return face.seat_press(self.session, use.seat, press.t, self.board_draws)
         if use.role == "undo button":
             return self.session.undo()
         return self.session.close_window()

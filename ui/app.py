@@ -24,49 +24,36 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.config import on_raspberry_pi
 from companion.errors import REFUSALS
-from companion.games.revenge import Setup
 from companion.session import Session
 from companion.system import notify_ready
+from ui import games
 from ui.board.texts import bt
-from ui.board.wiring import (
-    BOARD_SCREENS,
-    board_seat_key,
-    make_board_model,
-    resume_board_game,
-    start_board_game,
-)
 from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
 from ui.idle import ScreenRest, screen_rest
 from ui.kvload import load_kv, register_fonts
 from ui.layout import arrangement
-from ui.model import TableModel
 from ui.prefs import Choices, PrefsNotSaved, UiSettings
 from ui.touchguard import guard
 from ui.voice import Voice, voice_for
 from ui.wording import card_name, refusal, sentence
 
 READY_LINE = "sorry-companion: ready"
-GAME_SCREENS = ("table", "tiebreak", "over")
-PHASE_SCREENS = {"table": "table", "tiebreak": "tiebreak", "over": "over"}
 SORRY_KEYS = "1234"
-# Each screen: its .kv file, module and class; made the first time it is shown.
+# Each screen every game shares: its .kv file, module and class; made the first time it is
+# shown. Each game's own screens are its slice's (ui.games).
 SCREENS = {
     "start": ("start.kv", "ui.screens.start", "StartScreen"),
     "name": ("start.kv", "ui.screens.start", "NameScreen"),
     "resume": ("start.kv", "ui.screens.start", "ResumeScreen"),
-    "table": ("table.kv", "ui.screens.table", "TableScreen"),
-    "tiebreak": ("endgame.kv", "ui.screens.endgame", "TiebreakScreen"),
-    "over": ("endgame.kv", "ui.screens.endgame", "GameOverScreen"),
-    "menu": ("endgame.kv", "ui.screens.endgame", "MenuScreen"),
+    "menu": ("menu.kv", "ui.screens.menu", "MenuScreen"),
     "history": ("pages.kv", "ui.screens.pages", "HistoryScreen"),
     "rules": ("pages.kv", "ui.screens.pages", "RulesScreen"),
     "settings": ("pages.kv", "ui.screens.pages", "SettingsScreen"),
     "hardware": ("pages.kv", "ui.screens.pages", "HardwareScreen"),
 }
-SCREENS.update(BOARD_SCREENS)
 BACKGROUND = (0.09, 0.10, 0.12, 1)
-PREWARM = ("table", "over", "tiebreak", "menu")
+PREWARM = ("menu",)  # after each game's own (GameSlice.prewarm)
 PREWARM_DELAY = 0.3
 SAVING_CHECK_S = 0.1  # how often the "saving" mark looks at the journal writer's lag
 
@@ -118,15 +105,22 @@ class CompanionApp(App):
         self.voice = (
             voice if voice is not None else voice_for(settings, pi=on_raspberry_pi())
         )
-        self.model = TableModel(
-            self.session, remaining=self.session.remaining, speak=self.voice.say, lang=self.lang
-        )
+        self.board_door = board_door  # None: the board game's door onto the session
+        self.screens = dict(SCREENS)
+        self.prewarm: list[str] = []
+        # Each game's model, by the rules' name: what its screens bind to.
+        self.models: dict[str, Any] = {}
+        for name in games.names():
+            game = games.get(name)
+            self.screens.update(game.screens)
+            self.prewarm += game.prewarm
+            self.models[name] = game.make_model(self)
+        self.prewarm += PREWARM
         self.link = HardwareLink(
             self.session, config, board_port=board_port, enabled=start_hardware, lang=self.lang
         )
         self.link.bind(status=self._show_status)
-        self.board = make_board_model(self, board_door)
-        self.link.board_draws = lambda: bool(getattr(self.board.door, "companion_draws", False))
+        self.link.board_draws = self._companion_draws
         self._ready = False
         self._shut = False
         self._prewarm_event: Any = None
@@ -144,16 +138,31 @@ class CompanionApp(App):
     def card_name(self, code: str, _lang: str | None = None) -> str:
         return card_name(code, self.lang)
 
+    # The .kv files' short names for the two games' models.
+    @property
+    def model(self) -> Any:
+        return self.models["revenge"]
+
+    @property
+    def board(self) -> Any:
+        return self.models["board"]
+
+    def open_model(self) -> Any:
+        """The model of the session's open game (None: no game is open)."""
+        update = self.session.update
+        return None if update is None else self.models.get(update.game)
+
+    def _companion_draws(self) -> bool:
+        """Whether the companion draws the open game's cards (a seat's button is "Draw")."""
+        return bool(getattr(self.open_model(), "companion_draws", False))
+
     def on_lang(self, *_: Any) -> None:
-        model = getattr(self, "model", None)
-        if model is None:
-            return  # still in __init__: the model is made with this language
-        model.lang = self.board.lang = self.lang
-        if self.root is not None:
-            if self.root.has_screen("resume"):
-                self.root.get_screen("resume").describe()
-            if self.root.current == "over":
-                self.root.get_screen("over").fill()
+        if getattr(self, "link", None) is None:
+            return  # still in __init__: the models are made with this language
+        for model in self.models.values():
+            model.lang = self.lang
+        if self.root is not None and self.root.has_screen("resume"):
+            self.root.get_screen("resume").describe()
         self.link.lang = self.lang
         self._show_status()
 
@@ -203,7 +212,6 @@ class CompanionApp(App):
         Window.clearcolor = BACKGROUND  # one clear instead of a full-screen fill per screen
         Window.bind(size=self._follow_window)
         self._follow_window(Window, Window.size)
-        self.model.bind(phase=self._follow_phase)
         return ScreenManager(transition=NoTransition())
 
     def _follow_window(self, _window: Any, size: Any) -> None:
@@ -214,7 +222,7 @@ class CompanionApp(App):
         """The screen called `name`, made (with its .kv file) the first time it is needed."""
         root = self.root
         if not root.has_screen(name):
-            kv, module, cls = SCREENS[name]
+            kv, module, cls = self.screens[name]
             screen_class = getattr(importlib.import_module(module), cls)
             load_kv(kv)
             root.add_widget(screen_class(name=name))
@@ -274,7 +282,7 @@ class CompanionApp(App):
     def _prewarm(self, *_: Any) -> None:
         """Make the next screens while the scorekeeper is still choosing players, one per
         idle moment, so that starting and ending a game change screens at once."""
-        pending = [name for name in PREWARM if not self.root.has_screen(name)]
+        pending = [name for name in self.prewarm if not self.root.has_screen(name)]
         if pending and not self._shut:
             self.screen(pending[0])
             self._prewarm_event = Clock.schedule_once(self._prewarm, PREWARM_DELAY)
@@ -299,8 +307,8 @@ class CompanionApp(App):
         if self._saving_event is not None:
             self._saving_event.cancel()
         self.session.close()  # what is still in flight is written before the journal closes
-        self.model.close()
-        self.board.close()
+        for model in self.models.values():
+            model.close()
         self.voice.close()
         self.link.close()
 
@@ -314,11 +322,6 @@ class CompanionApp(App):
             target.back_to = root.current
         root.current = name
 
-    def _follow_phase(self, _model: Any, phase: str) -> None:
-        """Table, tiebreaker and game over follow the game; other screens stay put."""
-        if self.root.current in GAME_SCREENS and phase in PHASE_SCREENS:
-            self.show(PHASE_SCREENS[phase])
-
     # --- acting on the game ---
 
     def submit(self, action: Callable[[], Any]) -> bool:
@@ -330,78 +333,61 @@ class CompanionApp(App):
             return False
         return True
 
-    def start_game(self, setup: Setup) -> None:
-        if not self.submit(lambda: self.session.new_game(setup, abandon=True)):
-            return
-        self.choices.remember(
-            list(setup.players),
-            [c.value for c in setup.colors],
-            setup.first,
-            setup.pawns,
-            setup.variant.value,
-        )
-        self.keep(self.choices)
-        self.show("table")
-        self.model.refresh()
-
-    def start_board_game(self, setup: dict[str, Any], *, companion_draws: bool) -> str | None:
-        return start_board_game(self, setup, companion_draws=companion_draws)
+    def start_game(self, setup: Any, **options: Any) -> str | None:
+        """Start a new game from its setup (an object or JSON; its game's slice starts it
+        and shows it); None, or the one sentence saying why it cannot start."""
+        return games.get(games.game_of(setup)).start(self, setup, **options)
 
     def resume_game(self, stored: Any) -> None:
         if self.submit(lambda: self.session.resume(stored.game_id)):
             self.show_game()
 
     def show_game(self) -> None:
-        """The open game's own screen: the board, or the card game's table or tiebreak."""
-        if resume_board_game(self):
+        """The open game's own screen (its slice's); the new-game form when none is open."""
+        update = self.session.update
+        if update is None:
+            self.new_game_form()
             return
-        self.model.refresh()
-        self.show(PHASE_SCREENS.get(self.model.phase, "table"))
+        games.get(update.game).show(self)
 
     def discard_game(self, stored: Any) -> None:
         """To the new-game form; the stored game stays open (and resumable) until a new
         game really starts, so this tap can be taken back with "Back to the game"."""
         if stored is not None:
             self.submit(lambda: self.session.resume(stored.game_id))
-            self.model.refresh()
+            model = self.open_model()
+            if model is not None:
+                model.refresh()
         self.new_game_form()
 
     def new_game_form(self) -> None:
         self.screen("start").load_choices()
         self.show("start")
 
-    def play_again(self) -> None:
-        """The same players, colours and options; the next player in seating order starts."""
-        state = self.session.state
-        if state is None:
-            return self.new_game_form()
-        s = state.setup
-        first = s.players[(s.players.index(s.first) + 1) % len(s.players)]
-        self.start_game(
-            Setup.create(
-                list(s.players),
-                first=first,
-                colors=[c.value for c in s.colors],
-                pawns=s.pawns,
-                variant=s.variant.value,
-            )
-        )
-        return None
-
     # --- laptop keys 1-4: the players' SORRY! buttons ---
 
     def _on_key_down(
         self, _window: Any, _key: int, _scancode: int, codepoint: str | None, _modifiers: list[str]
     ) -> bool:
-        state = self.session.state
-        if not codepoint or codepoint not in SORRY_KEYS or state is None:
+        """A seat's key is that seat's button: what it means is the open game's face's to
+        say (hardware.faces); a refusal is the game screen's one sentence."""
+        update = self.session.update
+        if not codepoint or codepoint not in SORRY_KEYS or update is None:
             return False
         seat = SORRY_KEYS.index(codepoint)
-        if seat >= len(state.setup.players):
+        if seat >= len(update.summary.players):
             return False
         if self.root.current == "name":
             return False  # typing a name, not pressing SORRY!
-        if self.session.update is not None and self.session.update.game == "board":
-            return board_seat_key(self, seat)
-        self.submit(lambda: self.session.press(state.setup.players[seat]))
+        from hardware import faces
+
+        face = faces.get(update.game)
+        if face is None:
+            return False
+        try:
+            face.seat_press(self.session, seat, None, self._companion_draws)
+        except REFUSALS as exc:
+            model = self.models.get(update.game)
+            if model is not None:
+                model.message = refusal(exc, self.lang)
         return True

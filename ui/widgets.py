@@ -11,7 +11,6 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
@@ -24,11 +23,10 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
-from kivy.uix.widget import Widget
 
 from ui.layout import MIN_TEXT_PX
 from ui.textfit import fit_size, fits, measured
-from ui.theme import ink_on, name_rgba, player_rgba
+from ui.theme import ink_on, player_rgba
 from ui.touchguard import guard, install
 
 install()  # screen switches and popups tell the guard, before any is made
@@ -125,160 +123,6 @@ class TapButton(ButtonBehavior, FitLabel):
         return bool(super().on_touch_up(touch))
 
 
-class PawnCard(FitLabel):
-    """One two-sided pawn card: HOME side up (the player's colour) or START side up;
-    `lap` 2 is START side up again after the longer game's second lap (a lap mark)."""
-
-    home = BooleanProperty(False)
-    lap = NumericProperty(0)  # 0 START, 1 HOME, 2 back on START (longer game)
-    color_name = StringProperty("red")
-
-
-class LapBar(Widget):
-    """A player's progress 0..goal (2P in the longer game) as a thin bar in their
-    colour, with a mark at P where the second lap starts."""
-
-    value = NumericProperty(0)
-    goal = NumericProperty(4)
-    pawns = NumericProperty(4)
-    color_name = StringProperty("red")
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)
-        with self.canvas:
-            Color(0.16, 0.17, 0.20, 1)
-            self._back = Rectangle()
-            self._ink = Color(*player_rgba(self.color_name))
-            self.fill = Rectangle()
-            Color(0.95, 0.95, 0.98, 1)
-            self.mark = Rectangle()
-        for prop in ("value", "goal", "pawns", "color_name", "pos", "size"):
-            self.fbind(prop, self._draw)
-        self._draw()
-
-    def _draw(self, *_: object) -> None:
-        goal = max(1, self.goal)
-        share = min(1.0, max(0.0, self.value / goal))
-        self._back.pos, self._back.size = self.pos, self.size
-        self._ink.rgba = player_rgba(self.color_name)
-        self.fill.pos, self.fill.size = self.pos, (self.width * share, self.height)
-        lap = self.pawns / goal if self.goal > self.pawns else 0.0
-        self.mark.pos = (self.x + self.width * lap - 1, self.y)
-        self.mark.size = (2, self.height) if lap else (0, 0)
-
-
-class DirectionArrow(Widget):
-    """An arrow pointing right (forward, seating order) or left (reverse)."""
-
-    direction = NumericProperty(1)
-    ink = ColorProperty((1, 1, 1, 1))
-
-
-class ProgressChart(Widget):
-    """The picture of a game: each player's progress (R11: 0..P, or 0..2P in the longer
-    game) after each round, one line per player in their colour, drawn on the canvas;
-    a round axis along the bottom, progress levels on the left and a legend of the
-    players' names in their colours on top."""
-
-    history = ListProperty([])  # one list of progress values per round, seat order
-    colors = ListProperty([])  # colour names, seat order
-    names = ListProperty([])  # player names, seat order (the legend)
-    goal = NumericProperty(4)
-    pawns = NumericProperty(4)  # P: a level mark where the longer game's second lap starts
-    round_word = StringProperty("Round")  # the round axis's name, in the UI's language
-    label_font = NumericProperty(sp(14))
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)
-        self._redraw = Clock.create_trigger(self.redraw, -1)
-        for prop in ("history", "colors", "names", "goal", "pawns", "round_word", "pos", "size"):
-            self.fbind(prop, self._redraw)
-        self.legend: list[Label] = []
-        self.round_labels: list[Label] = []
-        self.level_labels: list[Label] = []
-
-    def _label(self, text: str, x: float, y: float, w: float, h: float, **kw: object) -> Label:
-        label = FitLabel(text=text, pos=(x, y), size=(w, h), max_font_size=self.label_font,
-                         fit_padding=0, **kw)
-        self.add_widget(label)
-        return label
-
-    def redraw(self, *_: object) -> None:
-        self.canvas.after.clear()
-        self.clear_widgets()
-        self.legend, self.round_labels, self.level_labels = [], [], []
-        rounds = len(self.history)
-        if rounds == 0 or not self.colors:
-            return
-        pad, row = sp(6), self.label_font * 1.6
-        n = len(self.colors)
-        per_row = n if n <= 2 else 2
-        legend_rows = math.ceil(n / per_row)
-        word = measured("Roboto", False, self.label_font, self.round_word)[0]
-        left = max(sp(40), word + 2 * pad + sp(18))  # clear of round 0's label
-        x0, y0 = self.x + left, self.y + pad + row
-        w = max(1.0, self.right - pad - x0)
-        h = max(1.0, self.top - pad - (legend_rows + 0.5) * row - y0)
-        top = max(1, self.goal)
-        step_x = w / max(1, rounds - 1)
-        # the legend: each name in its colour, after a short line of that colour
-        cell = (self.width - 2 * pad) / per_row
-        with self.canvas.after:
-            for seat, color in enumerate(self.colors):
-                r, c = divmod(seat, per_row)
-                lx = self.x + pad + c * cell
-                ly = self.top - pad - (r + 1) * row
-                Color(*player_rgba(color))
-                Line(points=[lx, ly + row / 2, lx + sp(18), ly + row / 2], width=sp(2))
-        for seat, color in enumerate(self.colors):
-            r, c = divmod(seat, per_row)
-            name = self.names[seat] if seat < len(self.names) else ""
-            ink = name_rgba(color)
-            box = (cell - sp(26), row)
-            legend = Label(text=name, pos=(self.x + pad + c * cell + sp(24),
-                                           self.top - pad - (r + 1) * row),
-                           size=box, text_size=box, halign="left", valign="middle",
-                           shorten=True, shorten_from="right", color=ink,
-                           font_name="Symbols", font_size=self.label_font)
-            self.add_widget(legend)
-            self.legend.append(legend)
-        # the progress levels: every one up to 4, else 0, P and the goal
-        levels = list(range(top + 1)) if top <= 4 else sorted({0, int(self.pawns), top})
-        for level in levels:
-            y = y0 + h * level / top
-            self.level_labels.append(
-                self._label(str(level), self.x + pad, y - row / 2, left - 2 * pad, row,
-                            halign="right"))
-        # the round axis: 0 (the start) to the last round, at most about 10 labels
-        every = max(1, math.ceil(rounds / 10))
-        shown = [r for r in range(rounds) if r % every == 0 or r == rounds - 1]
-        if len(shown) > 1 and shown[-1] - shown[-2] < every:
-            shown.pop(-2)
-        for r in shown:
-            self.round_labels.append(
-                self._label(str(r), x0 + step_x * r - sp(14), self.y + pad, sp(28), row))
-        self._label(self.round_word, self.x + pad, self.y + pad, left - 2 * pad - sp(14), row,
-                    halign="right", color=(0.75, 0.75, 0.78, 1))
-        with self.canvas.after:
-            for level in range(top + 1):
-                y = y0 + h * level / top
-                lap = level == self.pawns and top > self.pawns
-                Color(*((0.85, 0.85, 0.9, 1) if lap else (0.4, 0.4, 0.45, 1)))
-                Line(points=[x0, y, x0 + w, y], width=1.5 if lap else 1)
-            Color(0.6, 0.6, 0.65, 1)
-            Line(points=[x0, y0, x0, y0 + h], width=1)
-            for seat, color in enumerate(self.colors):
-                Color(*player_rgba(color))
-                offset = (seat - (n - 1) / 2) * sp(2)
-                points: list[float] = []
-                for r, values in enumerate(self.history):
-                    value = min(top, max(0, values[seat] if seat < len(values) else 0))
-                    points += [x0 + step_x * r, y0 + h * value / top + offset]
-                if len(points) == 2:
-                    points += points
-                Line(points=points, width=sp(2))
-
-
 class ChoiceGrid(GridLayout):
     """A grid of TapButtons made from `choices` (dicts: text, code, optional color);
     a tap dispatches on_choice(code). Used wherever the choices depend on the game:
@@ -304,34 +148,6 @@ class ChoiceGrid(GridLayout):
 
     def on_choice(self, code: str) -> None:
         pass
-
-
-class PlayerPanel(BoxLayout):
-    """One player: name, hand count and pawn cards (START or HOME side up)."""
-
-    name = StringProperty("")
-    color_name = StringProperty("red")
-    hand = StringProperty("")
-    homes = ListProperty([])
-    laps = ListProperty([])  # per pawn card: 0 START, 1 HOME, 2 back on START
-    progress = NumericProperty(0)
-    goal = NumericProperty(4)
-    is_turn = BooleanProperty(False)
-
-    def on_homes(self, *_: object) -> None:
-        row = self.ids.pawns
-        if len(row.children) != len(self.homes):
-            row.clear_widgets()
-            for _home in self.homes:
-                row.add_widget(PawnCard(color_name=self.color_name))
-        self.on_laps()
-
-    def on_laps(self, *_: object) -> None:
-        cards = list(reversed(self.ids.pawns.children))
-        laps = self.laps if len(self.laps) == len(cards) else [int(h) for h in self.homes]
-        for card, lap in zip(cards, laps, strict=True):
-            card.home, card.lap = lap == 1, lap
-            card.color_name = self.color_name
 
 
 # The letter keys, by their code (the capital letter): shown in lower case unless shifted.

@@ -7,7 +7,7 @@ import queue
 import pytest
 from hw_helpers import wait_until
 
-from hardware.lamps import LampState, SeatLamps
+from hardware.lamps import LampState, SeatLamps, lamps_for
 from hardware.pinplan import plan_pins
 
 LAMPS = (5, 6, 13, 19)
@@ -67,4 +67,4 @@ def test_the_winners_lamp_flashes(lamps, factory, session, shown):
 def test_lamp_modes():
     lamps = LampState(frozenset({1}), winner=2)
     assert [lamps.mode(s) for s in range(3)] == ["off", "on", "blink"]
-    assert LampState.of(None) == LampState(frozenset())
+    assert lamps_for(None) == LampState(frozenset())

@@ -1,5 +1,5 @@
 """The buttons, lamps and LED board serve the card game and never trip over another game:
-a press is refused in one sentence (the other game has no SORRY! press), the lamps stay
+a press is refused in one sentence (the other game has no face: hardware.faces), the lamps stay
 dark and the LED board is left alone (tests/conftest.py's `count_game`)."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def test_a_seat_button_in_another_game_is_refused_in_one_sentence(count_game):
     router = PressRouter(session, on_refused=refused.append)
     uses = plan_pins(pins=[17, 27])
     assert router(ButtonPress(uses[1], 1.0)) is None
-    assert refused == ["seat 2 button: the only event is add 1 or 2"]
+    assert refused == ["seat 2 button: the seat buttons have no use in the count game"]
     assert session.update is not None and session.update.steps == ()
 
 

@@ -4,5 +4,10 @@
 - `picker`: which taps pick which listed option (pure, no Kivy);
 - `texts`: the board screen's English and French sentences;
 - `board_view`: the board drawn with Kivy graphics, pawns and highlights;
-- `model`, `board_screen`, `setup_screen`: the screens and what they bind to.
+- `model`, `board_screen`, `setup_screen`: the screens and what they bind to;
+- `slice`: what the app asks of the board game (ui.games).
 """
+
+from ui.board.slice import SLICE
+
+__all__ = ["SLICE"]

@@ -122,5 +122,5 @@ class BoardSetupScreen(Screen):
 
     def _start_now(self) -> None:
         app = App.get_running_app()
-        error = app.start_board_game(self.setup_json(), companion_draws=self.companion_draws)
+        error = app.start_game(self.setup_json(), companion_draws=self.companion_draws)
         self.message = error or ""

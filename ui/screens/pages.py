@@ -16,6 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.config import BRIGHTNESS, VOLUME, WINDOW_SECONDS
+from ui import games
 from ui.dates import short_date
 from ui.i18n import table, tr
 
@@ -59,30 +60,18 @@ class HistoryScreen(PageScreen):
         recent.clear_widgets()
         listing = app.session.stored_stats(self._finished)
         records = [record for record, _figures in listing]
-        from ui.board.wiring import board_leaders
-
-        board_stats = [f for r, f in listing if f is not None and r.game == "board"]
-        stats = [f for r, f in listing if f is not None and r.game != "board"]
-        leaders = app.session.leaders(stats)[:LEADERS_SHOWN]
-        heads = (
-            "",
-            tr("lb_games", lang),
-            tr("lb_wins", lang),
-            tr("go_rounds_won", lang),
-            tr("go_busts", lang),
-            tr("go_steals", lang),
-        )
-        if not leaders:
+        by_game: dict[str, list[Any]] = {}
+        for record, figures in listing:
+            if figures is not None:
+                by_game.setdefault(record.game, []).append(figures)
+        shown = 0
+        for name in games.names():  # each game's own rows, in the registry's order
+            leaders = app.session.leaders(by_game.get(name, []))[:LEADERS_SHOWN]
+            if leaders:
+                games.get(name).leaderboard(grid, leaders, lang)
+                shown += 1
+        if not shown:
             grid.add_widget(Factory.StatCell(text=tr("lb_none", lang)))
-        else:
-            for text in heads:
-                grid.add_widget(Factory.StatCell(text=text, bold=True))
-            for p in leaders:
-                for value in (p.name, p.games, p.wins, p.rounds_won, p.busts, p.steals):
-                    # a long name may end in "…"; a figure never
-                    cell = Factory.StatCell(text=str(value), ellipsis_ok=value is p.name)
-                    grid.add_widget(cell)
-        board_leaders(grid, app.session.leaders(board_stats)[:LEADERS_SHOWN], lang)
         for record in reversed(records[-RECENT_SHOWN:]):
             date = short_date(record.started, lang)
             players = ", ".join(record.players)

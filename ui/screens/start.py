@@ -131,7 +131,7 @@ class StartScreen(Screen):
 
     def to_board(self) -> None:
         """The same players, on to the board game's own choices (ui.board.setup_screen)."""
-        from ui.board.wiring import open_board_setup
+        from ui.board.slice import open_board_setup
 
         app = App.get_running_app()
         players = [n.strip() for n in self.names[: self.count]]
@@ -226,19 +226,9 @@ class ResumeScreen(Screen):
             self.description = tr("damage", lang, damage=unplayable)
             self.damage = ""
             return
-        if getattr(state.setup, "game", "revenge") == "board":
-            from ui.board.wiring import describe_stored
+        from ui import games
 
-            self.description = describe_stored(state, lang)
-            self.damage = tr("damage", lang, damage=unplayable) if unplayable else ""
-            return
-        players = ", ".join(state.setup.players)
-        if state.running:
-            self.description = tr(
-                "resume_desc", lang, players=players, round=state.round, turn=state.name(state.turn)
-            )
-        else:
-            self.description = tr("resume_desc_over", lang, players=players, round=state.round)
+        self.description = games.get(games.game_of(state)).describe_stored(state, lang)
         self.damage = tr("damage", lang, damage=unplayable) if unplayable else ""
 
     def resume(self) -> None:

@@ -17,8 +17,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.games.revenge import MAX_SLIDE
+from ui.revenge.widgets import PlayerPanel
 from ui.touchguard import guard
-from ui.widgets import PlayerPanel
 
 # The window panel's ids, reachable from the table screen's ids as before.
 WINDOW_IDS = ("window_title", "window_detail", "countdown", "press_grid", "window_close")
@@ -26,7 +26,7 @@ WINDOW_IDS = ("window_title", "window_detail", "countdown", "press_grid", "windo
 
 class WindowPanel(BoxLayout):
     """The SORRY! window (title, countdown, one button per player who may call or
-    block, and "No one calls" / "No block"); its looks are <WindowPanel> in table.kv,
+    block, and "No one calls" / "No block"); its looks are <WindowPanel> in ui/revenge/table.kv,
     its place is set where the table screen's rule puts it. It takes every touch that
     lands on it, so nothing under it reacts."""
 

@@ -9,6 +9,9 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.games.revenge import progress_history
+from ui.revenge.widgets import ProgressChart
+
+__all__ = ["GameOverScreen", "ProgressChart", "TiebreakScreen"]  # the chart: for endgame.kv
 
 MAX_ENTRY_DIGITS = 3
 
@@ -46,6 +49,13 @@ class TiebreakScreen(Screen):
 
 
 class GameOverScreen(Screen):
+    def on_kv_post(self, *_: object) -> None:
+        App.get_running_app().bind(lang=self._follow_lang)
+
+    def _follow_lang(self, *_: object) -> None:
+        if self.manager is not None and self.manager.current == self.name:
+            self.fill()
+
     def on_pre_enter(self, *_: object) -> None:
         self.fill()
 
@@ -76,7 +86,3 @@ class GameOverScreen(Screen):
             )
             for value in (p.rounds_won, p.busts, p.steals):
                 grid.add_widget(Factory.StatCell(text=str(value)))
-
-
-class MenuScreen(Screen):
-    pass

@@ -1,0 +1,69 @@
+"""Each game's slice of the screen, found by the rules' name (as `companion.games`).
+
+A slice is a package under ui/ (`ui/revenge/`, `ui/board/`) whose `SLICE` object gives
+the app what it needs of that game: its screens (with their .kv files), the model they
+bind to, how to show an open game, its line on the resume screen and its rows in the
+history's leaderboard. The app, the start screen and the history look a game up here and
+never branch on one: adding a game is one package under ui/ plus one entry in `_PACKAGES`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from companion.games import DEFAULT
+
+__all__ = ["GameSlice", "game_of", "get", "names"]
+
+_PACKAGES = {"revenge": "ui.revenge", "board": "ui.board"}
+
+
+class GameSlice(Protocol):
+    """What the app asks of one game's screens."""
+
+    # screen name: (its .kv file under ui/, module, class); made when first shown
+    screens: Mapping[str, tuple[str, str, str]]
+    # screens made while the scorekeeper is still choosing players (CompanionApp._prewarm)
+    prewarm: tuple[str, ...]
+
+    def make_model(self, app: Any) -> Any:
+        """The Kivy model this game's screens bind to (it has `lang`, `message`,
+        `refresh()` and `close()`), following the app's session."""
+        ...
+
+    def start(self, app: Any, setup: Any, **options: Any) -> str | None:
+        """Start a new game of this kind from its setup screen's `setup`; None, or the
+        one sentence saying why it cannot start."""
+        ...
+
+    def show(self, app: Any) -> None:
+        """Show the session's open game (of this slice's game) on its own screen."""
+        ...
+
+    def describe_stored(self, state: Any, lang: str) -> str:
+        """The resume screen's line for an unfinished game of this kind."""
+        ...
+
+    def leaderboard(self, grid: Any, leaders: list[Any], lang: str) -> None:
+        """This game's rows (six cells each) in the history's leaderboard grid."""
+        ...
+
+
+def names() -> tuple[str, ...]:
+    return tuple(_PACKAGES)
+
+
+def get(game: str) -> GameSlice:
+    """The slice of the game called `game` (the rules' name); KeyError: it has none."""
+    slice_: GameSlice = importlib.import_module(_PACKAGES[game]).SLICE
+    return slice_
+
+
+def game_of(thing: Any) -> str:
+    """The game of a setup (an object or its JSON) or of a state (its setup's)."""
+    if isinstance(thing, Mapping):
+        return str(thing.get("game", DEFAULT))
+    setup = getattr(thing, "setup", thing)
+    return str(getattr(setup, "game", DEFAULT))
