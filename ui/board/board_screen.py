@@ -15,16 +15,18 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
+from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
 from ui.board.board_view import BoardView  # noqa: F401  (the kv rules use it)
 from ui.board.texts import CARDS, bt, card_label
 from ui.touchguard import guard
-from ui.widgets import TapButton
+from ui.widgets import MIN_FONT, TapButton
 
 
 class GuardBox(BoxLayout):
@@ -34,6 +36,23 @@ class GuardBox(BoxLayout):
 
     def mark(self) -> None:
         guard.changed()
+
+
+class AnswerLabel(Label):
+    """What happened and why: wrapped to the panel's width at a fixed readable size
+    (>= 14 px), as tall as its text (board.kv), never shrunk or cut."""
+
+
+class WrapButton(TapButton):
+    """A button whose words wrap at a fixed readable size (16 sp, never under 14 px) and
+    whose row grows to hold them (board.kv OptionRow): an option is read in full."""
+
+    def _fit(self, *_: object) -> None:
+        if self.width <= 1:
+            return
+        self.shorten, self.clipped = False, False
+        self.text_size = (max(1.0, self.width - 2 * self.fit_padding), None)
+        self.font_size = max(MIN_FONT, min(float(self.max_font_size), sp(16)))
 
 
 class OptionRow(BoxLayout):
@@ -49,8 +68,24 @@ class OptionRow(BoxLayout):
         pass
 
 
+# What the panel keeps besides the answer and the action area (board.kv): the turn row,
+# undo/redo, padding and spacing, in dp.
+PANEL_FIXED = 52 + 56 + 8 + 4 * 3
+ROW = 54  # an option row (board.kv OptionRow)
+PAD_COLS = 6  # 11 cards and "no playable card": two rows of 48 px or more
+# the action area's least height per phase (dp), the rest going to the answer
+ACTION_MIN = {"correcting": 52, "card": 2 * 50 + 3, "draw": 56, "single": 64 + 3 + ROW,
+              "move": 2 * ROW + 3, "over": 200}
+
+
 class BoardScreen(Screen):
     why_shown = BooleanProperty(False)
+    # the least height the action area keeps while an answer takes the rest (dp)
+    action_min = NumericProperty(ROW * 2)
+    panel_reserve = NumericProperty(dp(PANEL_FIXED + ROW * 2))
+
+    def on_action_min(self, *_: Any) -> None:
+        self.panel_reserve = dp(PANEL_FIXED) + dp(self.action_min)
 
     def on_kv_post(self, *_: Any) -> None:
         model = self.model
@@ -85,7 +120,7 @@ class BoardScreen(Screen):
         return Factory.FitLabel(max_font_size=26, bold=True)
 
     def _make_pad(self) -> GridLayout:
-        grid = GridLayout(cols=4, spacing=3)
+        grid = GridLayout(cols=PAD_COLS, spacing=3)
         for card in CARDS:
             button = TapButton(code=f"card:{card}", max_font_size=34, bold=True)
             button.bind(on_release=lambda b: self.tap_card(b.code[5:]))
@@ -130,6 +165,9 @@ class BoardScreen(Screen):
         box.clear_widgets()
         box.mark()
         lang = m.lang
+        phase = ("correcting" if m.correcting else "single" if m.phase == "move" and m.single
+                 else m.phase)
+        self.action_min = ACTION_MIN.get(phase, ACTION_MIN["move"])
         if m.correcting:
             help_label = self._panel("help")
             help_label.text = bt("b_correct_help", lang)

@@ -285,8 +285,8 @@ def forfeit_text(color: str, card: str, why: tuple[Blocked, ...], lang: str = "e
         for code, group in groups.items():
             places = [on_place(LOCATIONS[b.src], lang, color, color) for b in group]
             if len(group) == 1:
-                who, text = t["pawn_on"].format(on_square=places[0]), blocked_text(group[0],
-                                                                                   lang)
+                who = t["pawn_on"].format(on_square=places[0])
+                text = render(code, {**group[0].params, "you": color}, lang, words=True)
             else:
                 who = (t["every_pawn"] if len(groups) == 1 else t["pawns_on"].format(
                     on_squares=", ".join(places[:-1]) + t["and"] + places[-1]))
