@@ -259,6 +259,11 @@ class BoardScreen(Screen):
             return
         self.model.tap_place(board_key)
 
+    def tap_places(self, board_keys: list[str], touch: Any) -> None:
+        if guard.began_before_change(touch) and self.model.phase != "move":
+            return
+        self.model.tap_places(board_keys)
+
     def explain(self, index: int | None = None) -> None:
         self.model.explain(index)
         self.why_shown = bool(self.model.why_text)
