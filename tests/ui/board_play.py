@@ -105,9 +105,11 @@ class Scorekeeper:
                 tap_key(d, key(frm, mover))
                 target = land if option["kind"] in ("switch", "sorry") else to
                 tap_key(d, key(target, mover))
+            d.frames(2)  # the move's update reaches the screen
             if len(d.app.session.update.steps) == steps:
                 # the taps fit several options (an 11 forward onto a pawn and the switch
                 # with it): the list shows them, and the row is tapped
+                scroll_to(d, f"opt{index}")
                 d.tap_code(f"opt{index}")
         else:
             self.taps["list"] += 1

@@ -148,11 +148,20 @@ class BoardScreen(Screen):
         scroll.add_widget(rows)
         return scroll
 
-    def _make_new_game(self) -> TapButton:
-        button = TapButton(code="new_game", max_font_size=30, bold=True,
-                           bg=(0.16, 0.55, 0.28, 1))
-        button.bind(on_release=lambda _b: self.app.new_game_form())
-        return button
+    def _make_new_game(self) -> BoxLayout:
+        """Game over: the same table again in one tap, or the new-game form."""
+        row = BoxLayout(size_hint_y=None, height=64, spacing=3)
+        again = TapButton(code="play_again", max_font_size=30, bold=True,
+                          bg=(0.16, 0.55, 0.28, 1))
+        again.bind(on_release=lambda _b: self.play_again())
+        other = TapButton(code="new_game", max_font_size=24)
+        other.bind(on_release=lambda _b: self.app.new_game_form())
+        row.add_widget(again)
+        row.add_widget(other)
+        return row
+
+    def play_again(self) -> None:
+        self.model.play_again()
 
     def _rebuild(self, *_: Any) -> None:
         m = self.model
@@ -197,9 +206,10 @@ class BoardScreen(Screen):
             figures = self.app.session.game_stats()
             if figures is not None and figures.players and "moves" in figures.players[0].counters:
                 box.add_widget(self._figures(figures))
-            button = self._panel("new_game")
-            button.text = bt("b_new_game", lang)
-            box.add_widget(button)
+            row = self._panel("new_game")
+            again, other = reversed(row.children)
+            again.text, other.text = bt("b_play_again", lang), bt("b_new_game", lang)
+            box.add_widget(row)
 
     def _fill_options(self) -> ScrollView:
         """The listed options, in rows made once and reused."""

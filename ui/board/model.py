@@ -351,6 +351,11 @@ class BoardModel(EventDispatcher):
         return self._submit(lambda: self.door.place(color, layout.unkey(frm)[1],
                                                     layout.unkey(to)[1]))
 
+    def play_again(self) -> bool:
+        """Game over: the same table again (players, colours, edition, settings, who
+        draws the cards)."""
+        return self._submit(self.door.play_again)
+
     def undo(self) -> bool:
         return self._submit(self.door.undo)
 
