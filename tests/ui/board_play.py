@@ -119,13 +119,22 @@ class Scorekeeper:
 
 
 def scroll_to(d: Any, code: str) -> None:
-    """Scroll the option list until the row is in view (a finger scrolls too)."""
+    """Scroll the option list until the row is in view (a finger scrolls too). Rows are as
+    tall as their words, so the list's height settles over a few frames: scroll again until
+    the row's centre is inside the list."""
     from kivy.uix.scrollview import ScrollView
 
-    button = next(w for w in d.widgets() if getattr(w, "code", None) == code)
-    node = button.parent
-    while node is not None and not isinstance(node, ScrollView):
-        node = node.parent
-    if node is not None:
-        node.scroll_to(button, padding=0, animate=False)
+    for _ in range(6):
         d.frames(2)
+        button = next(w for w in d.widgets() if getattr(w, "code", None) == code)
+        node = button.parent
+        while node is not None and not isinstance(node, ScrollView):
+            node = node.parent
+        if node is None:
+            return
+        _x, y = button.to_window(*button.center)
+        _sx, sy = node.to_window(node.x, node.y)
+        if sy <= y <= sy + node.height:
+            return
+        node.scroll_to(button, padding=0, animate=False)
+    raise AssertionError(f"{code} could not be scrolled into view")
