@@ -25,12 +25,15 @@ venv: $(STAMP)
 run: $(STAMP)
 	$(BIN)/sorry-companion run $(RUN_ARGS)
 
-# The doctests of the core and the hardware (not the Pico's main.py: MicroPython only),
-# the core's types (mypy --strict), then the suite.
+# The doctests of the core, the hardware and the camera (not the Pico's main.py:
+# MicroPython only), the types of the core, the screens, the hardware and the camera
+# (mypy --strict), then the suite.
+# requirements.txt pins the camera's extra (numpy, OpenCV), so its tests run here too.
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict companion/
-	$(BIN)/python -m pytest -q --doctest-modules companion hardware \
+	$(BIN)/mypy --strict companion/ ui/ hardware/
+	$(BIN)/mypy --strict camera/
+	$(BIN)/python -m pytest -q --doctest-modules companion hardware camera \
 		--ignore=hardware/firmware/main.py
 	$(BIN)/python -m pytest -q
 
@@ -46,15 +49,16 @@ bench-tools:
 bench: $(STAMP) bench-tools
 	$(BIN)/python -m bench
 
-# The hostile-input and fault figures of issue 9 (`make test` runs the same tests, smaller),
-# and the full sizes of the long proofs `make test` runs small: the board round-trip
+# The hostile-input and fault figures of issues 9 and 21 (`make test` runs the same tests,
+# smaller; the power cuts need the C compiler bench-tools gets), and the full sizes of the long proofs `make test` runs small: the board round-trip
 # (1,000 games per edition) and the engine's Hypothesis state machine (1,500 examples).
-fuzz: $(STAMP)
+fuzz: $(STAMP) bench-tools
 	REPLAY_FUZZ_CASES=40000 CONFIG_FUZZ_CASES=2000 FIRMWARE_FUZZ_LINES=200000 \
-	JOURNAL_FUZZ_CASES=100 BOARD_ROUNDTRIP_GAMES=1000 STATEFUL_EXAMPLES=1500 \
-	$(BIN)/python -m pytest -q -s -p no:cacheprovider \
+	JOURNAL_FUZZ_CASES=200 BOARD_ROUNDTRIP_GAMES=1000 STATEFUL_EXAMPLES=1500 \
+	POWERCUT_CASES=100 $(BIN)/python -m pytest -q -s -p no:cacheprovider \
 	  tests/companion/test_fuzz_input.py tests/hardware/test_firmware_fuzz.py \
 	  tests/companion/test_journal_corruption.py tests/companion/test_journal_fsync.py \
+	  tests/companion/test_journal_powercut.py tests/companion/test_journal_never_silent.py \
 	  tests/ui/test_two_instances.py tests/companion/board/test_board_roundtrip.py \
 	  tests/companion/test_engine_stateful.py > .fuzz.log 2>&1; status=$$?; \
 	grep -E "fuzz|instances:|passed|failed|error" .fuzz.log; rm -f .fuzz.log; exit $$status

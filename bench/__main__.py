@@ -2,22 +2,34 @@
 
 The table is pasted into the README as it is. Modules are run in this order; one that
 cannot run here (a missing optional part) prints its reason instead of rows.
+`python -m bench child MODULE MODE ARGS...` is one measurement (bench/__init__.py).
 """
 
 from __future__ import annotations
 
 import importlib
+import json
+import os
 import platform
 import sys
 import traceback
 
-from bench import Row
+from bench import RUNS, Row
 
-MODULES = ("bench.core", "bench.board", "bench.ui", "bench.board_ui", "bench.hardware")
+MODULES = ("bench.core", "bench.board", "bench.ui", "bench.board_ui", "bench.hardware",
+           "bench.camera")
+
+
+def child(module: str, mode: str, *args: str) -> int:
+    """One measurement: the module's figures as one JSON line on stdout."""
+    figures = importlib.import_module(module).child(mode, *args)
+    print(json.dumps(figures), flush=True)
+    return 0
 
 
 def main() -> int:
     rows: list[Row] = []
+    load_before = os.getloadavg()
     for name in MODULES:
         try:
             module = importlib.import_module(name)
@@ -27,23 +39,34 @@ def main() -> int:
             raise
         print(f"running {name} ...", file=sys.stderr, flush=True)
         try:
-            rows.extend(module.rows())
+            found = module.rows()
         except Exception:  # a broken benchmark must not hide the others
             traceback.print_exc()
-            rows.append(Row(f"{name} failed", "see the error above"))
+            found = [Row(f"{name} failed", "see the error above")]
+        rows.extend(found)
+        for row in found:  # as they come: a long run's rows so far are never lost
+            print(_line(row), file=sys.stderr, flush=True)
     from bench import pi
 
+    load_after = os.getloadavg()
     print(f"Machine: {platform.machine()}, Python {platform.python_version()}, "
-          f"{platform.system()} {platform.release()}")
-    print(f"Pi conditions: {pi.note('sync')}; {pi.note('quota')}\n")
-    print(f"| metric | figure | sync +{pi.SYNC_DELAY_MS} ms | 1 core at {pi.QUOTA_PERCENT} % "
-          "| goal | met |")
+          f"{platform.system()} {platform.release()}, {os.cpu_count()} cores")
+    print(f"Pi model: {pi.note()}")
+    print(f"Each row: median (lowest-highest) of {RUNS} runs per column; load average "
+          f"(1 min) {load_before[0]:.1f} at the start, {load_after[0]:.1f} at the end.\n")
+    print("| metric | this machine | Pi model | goal | met | load |")
     print("|---|---|---|---|---|---|")
     for row in rows:
-        met = "" if row.met is None else ("yes" if row.met else "**no**")
-        print(f"| {row.metric} | {row.figure} | {row.sync} | {row.quota} | {row.goal} | {met} |")
+        print(_line(row))
     return 0
 
 
+def _line(row: Row) -> str:
+    met = "" if row.met is None else ("yes" if row.met else "**no**")
+    return f"| {row.metric} | {row.figure} | {row.pi} | {row.goal} | {met} | {row.load} |"
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["child"]:
+        sys.exit(child(*sys.argv[2:]))
     sys.exit(main())

@@ -1,8 +1,8 @@
 """Board-game benchmarks: the option generator, whole simulated games, resuming a long game.
 
-- options/s: `generate` on random legal positions (both editions, 2-4 colours, random
+- positions/s: `generate` on random legal positions (both editions, 2-4 colours, random
   card and colour), every position new, so nothing comes from the engine's cache; the
-  figure counts the options built, and the positions worked out per second beside it.
+  positions worked out per second (every option built), and the options built beside.
 - simulated games/s: whole 4-player games of bots through the rules, per edition.
 - resume: a 2,000-move classic game (its draws and corrections too), unfinished, from
   `Journal.open` through `unfinished()` to `Session.open_game`, as after a power cut.
@@ -15,7 +15,7 @@ import tempfile
 import time
 from typing import Any
 
-from bench import Row, percentile
+from bench import Row, measure, met, percentile
 from companion.games.board import RULES, draw_card, options
 from companion.games.board.cards import CARDS
 from companion.games.board.events import Draw, Place
@@ -26,7 +26,7 @@ from companion.games.board.simulate import choose, simulate_board
 from companion.journal import Journal
 from companion.session import Session
 
-OPTIONS_GOAL = 20_000  # options generated per second
+POSITIONS_GOAL = 20_000  # positions worked out per second (every option built)
 POSITIONS = 20_000
 SIM_GAMES = 60
 RESUME_MOVES = 2_000
@@ -100,37 +100,74 @@ def long_game(moves: int = RESUME_MOVES) -> list[dict[str, Any]]:
     return out
 
 
-def resume_seconds(events: list[dict[str, Any]], repeats: int = 5) -> float:
-    with tempfile.TemporaryDirectory(prefix="sorry-bench-board-") as data_dir:
-        with Journal.open(data_dir) as journal:
-            game_id = journal.start_game(events[0])
-            for event in events[1:]:
-                journal.append(game_id, event)
-        times = []
-        for _ in range(repeats):
-            _analyse.cache_clear()
-            start = time.perf_counter()
-            journal = Journal.open(data_dir)
-            stored = journal.unfinished()
-            assert stored is not None and len(stored.events) == len(events)
-            update = Session(journal).open_game(stored.game_id, stored.events)
-            times.append(time.perf_counter() - start)
-            journal.close()
-            assert not update.state.over
+def write_journal(data_dir: str, events: list[dict[str, Any]]) -> None:
+    with Journal.open(data_dir) as journal:
+        game_id = journal.start_game(events[0])
+        for event in events[1:]:
+            journal.append(game_id, event)
+
+
+def resume_seconds(data_dir: str, repeats: int = 5) -> float:
+    """Median of `repeats`: from opening the journal to the game replayed whole."""
+    times = []
+    for _ in range(repeats):
+        _analyse.cache_clear()
+        start = time.perf_counter()
+        journal = Journal.open(data_dir)
+        stored = journal.unfinished()
+        assert stored is not None
+        update = Session(journal).open_game(stored.game_id, stored.events)
+        times.append(time.perf_counter() - start)
+        journal.close()
+        assert not update.state.over
     return percentile(times, 50)
 
 
+def child(mode: str, data_dir: str = "") -> dict[str, Any]:
+    """One measurement, in a child process under one of bench.pi's conditions."""
+    if mode == "options":
+        per_option, per_position = options_per_second(POSITIONS, repeats=1)
+        return {"options": per_option, "positions": per_position}
+    if mode == "sim":
+        return {"classic": games_per_second("classic"), "2016": games_per_second("2016")}
+    if mode == "resume":
+        return {"s": resume_seconds(data_dir)}
+    raise SystemExit(f"unknown mode {mode!r}")
+
+
 def rows() -> list[Row]:
-    per_option, per_position = options_per_second()
-    classic, modern = games_per_second("classic"), games_per_second("2016")
+    opts = measure("bench.board", "options")
+    sims = measure("bench.board", "sim")
     game = long_game()
-    resume = resume_seconds(game)
+    with tempfile.TemporaryDirectory(prefix="sorry-bench-board-") as data_dir:
+        write_journal(data_dir, game)
+        resume = measure("bench.board", "resume", data_dir)
+
+    def options_cell(c: str) -> str:
+        if not opts.runs.get(c):
+            return ""
+        return (f"{opts.cell(c, 'positions', '{:,.0f}')} positions/s "
+                f"({opts.cell(c, 'options', '{:,.0f}')} options/s)")
+
+    def sims_cell(c: str) -> str:
+        if not sims.runs.get(c):
+            return ""
+        return (f"classic {sims.cell(c, 'classic')}, 2016 {sims.cell(c, '2016')} games/s")
+
     return [
-        Row(f"board options generated per second ({POSITIONS:,} random positions and cards)",
-            f"{per_option:,.0f} options/s ({per_position:,.0f} positions/s)",
-            f">= {OPTIONS_GOAL:,} options/s", per_option >= OPTIONS_GOAL),
-        Row("board simulated games per second (4 players, bots through the rules)",
-            f"classic {classic:,.1f} games/s, 2016 {modern:,.1f} games/s"),
+        Row(f"board positions worked out per second ({POSITIONS:,} random positions and "
+            "cards: every option built)", options_cell("normal"), options_cell("pi"),
+            f">= {POSITIONS_GOAL:,} positions/s (Pi model too)",
+            met(opts, "positions", lambda r: r >= POSITIONS_GOAL), opts.load),
+        Row(f"board simulated games per second ({SIM_GAMES} per edition, 4 players, bots "
+            "through the rules)", sims_cell("normal"), sims_cell("pi"), load=sims.load),
         Row(f"resume a {RESUME_MOVES:,}-move board game ({len(game):,} events: open journal "
-            "+ unfinished + open_game)", f"{resume * 1000:.0f} ms"),
+            "+ unfinished + open_game)",
+            resume.cell("normal", lambda r: r["s"] * 1000, "{:,.0f}", " ms"),
+            resume.cell("pi", lambda r: r["s"] * 1000, "{:,.0f}", " ms"), load=resume.load),
     ]
+
+
+if __name__ == "__main__":
+    for row in rows():
+        print(row)

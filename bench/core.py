@@ -2,15 +2,14 @@
 
 - events/s: the events of many simulated games (every table size, undo/redo and ignored
   presses included) pushed through fresh `Game`s; setup and transcript parsing excluded.
-- journal append: every `Journal.append` of a 10,000-event game, on the disk under the
+- journal append: each `Journal.append` of a 300-event game, on the disk under the
   temporary folder (WAL, synchronous=FULL: each append is durable when it returns).
 - resume: that 10,000-event game, unfinished, written by the app's journal writer (so
   with its snapshots), from `Journal.open` through `snapshots.load_unfinished` to
   `Session.open_game` (what the app does after a crash or power cut); and, for
   comparison, the same game replayed whole (`unfinished()`, no snapshot).
-- Pi conditions (bench.pi) run in child processes (`python -m bench.core child ...`):
-  the engine and resume under the CPU quota (events/s over all runs, not the best one:
-  a quota's periods make single runs jumpy), the durable append with the sync delay.
+- every figure in child processes, normal and under the Pi model (bench.pi), 3 runs each;
+  events/s over all of a run's repeats, not the best one.
 - simulated games/s: whole 4-player games, the bots' cards following the engine's.
 
 The 10,000-event game repeats a legal cycle (numbers, Slides, Switch, Take 2, Play 2, a
@@ -20,14 +19,13 @@ progress where it was, so no one wins: simulated games end after ~60 events.
 
 from __future__ import annotations
 
-import json
+import os
 import random
-import sys
 import tempfile
 import time
 from typing import Any
 
-from bench import Row, percentile, pi
+from bench import Measured, Row, measure, met, percentile
 from companion.game import Game
 from companion.games.revenge import Event, Setup, parse_event
 from companion.games.revenge.simulate import random_options, simulate
@@ -112,7 +110,7 @@ def write_with_writer(data_dir: str, events: list[dict[str, Any]]) -> None:
         session = Session(journal, background=True)
         session.new_game(Session.setup(events[0]))
         for obj in events[1:]:
-            session.act(obj["type"], **{k: v for k, v in obj.items() if k != "type"})
+            session.submit(session.parse_event(obj))
         session.close()
 
 
@@ -147,74 +145,71 @@ def simulated_games_per_second(games: int = SIM_GAMES) -> float:
     return games / (time.perf_counter() - start)
 
 
-APPEND_SYNC_SAMPLES = 60  # appends under the sync delay: 30 ms each
+APPEND_SAMPLES = 300  # appends timed per run (under the Pi model each syncs 30 ms later)
 
 
 def child(mode: str, data_dir: str = "") -> dict[str, Any]:
-    """One measurement in a child process, under whatever condition it was started in."""
+    """One measurement, in a child process under one of bench.pi's conditions."""
     if mode == "rate":
-        return {"rate": events_per_second(simulated_stream(STREAM_GAMES), 5, best=False)}
-    if mode == "resume":
-        return {"resume": resume_seconds(data_dir, RESUME_EVENTS, repeats=7)}
+        return {"rate": events_per_second(simulated_stream(STREAM_GAMES), 3, best=False)}
     if mode == "append":
-        return {"append": journal_long_game(data_dir, long_game()[: APPEND_SYNC_SAMPLES + 1])}
+        seconds = journal_long_game(data_dir, long_game(APPEND_SAMPLES + 1))
+        return {"p50": percentile(seconds, 50) * 1000, "p99": percentile(seconds, 99) * 1000}
+    if mode == "resume":
+        return {"s": resume_seconds(data_dir, RESUME_EVENTS)}
+    if mode == "replay":
+        return {"s": resume_seconds(data_dir, RESUME_EVENTS, repeats=3, snapshots=False)}
+    if mode == "sim":
+        return {"rate": simulated_games_per_second()}
     raise SystemExit(f"unknown mode {mode!r}")
 
 
-def _in_child(condition: str, mode: str, data_dir: str = "") -> dict[str, Any] | None:
-    if not pi.available(condition):
-        return None
-    out = pi.run(["-m", "bench.core", "child", mode, data_dir], condition)
-    return json.loads(out.strip().splitlines()[-1])
-
-
 def rows() -> list[Row]:
-    stream = simulated_stream(STREAM_GAMES)
-    rate = events_per_second(stream)
+    n_events = sum(len(t) - 1 for t in simulated_stream(STREAM_GAMES))
     game = long_game()
     with tempfile.TemporaryDirectory(prefix="sorry-bench-") as data_dir, \
-            tempfile.TemporaryDirectory(prefix="sorry-bench-") as written, \
-            tempfile.TemporaryDirectory(prefix="sorry-bench-") as sync_dir:
-        appends = journal_long_game(data_dir, game)
-        full_resume = resume_seconds(data_dir, len(game), snapshots=False)
+            tempfile.TemporaryDirectory(prefix="sorry-bench-") as written:
+        journal_long_game(data_dir, game)
         write_with_writer(written, game)
-        resume = resume_seconds(written, len(game))
-        quota_rate = _in_child("quota", "rate")
-        quota_resume = _in_child("quota", "resume", written)
-        sync_append = _in_child("sync", "append", sync_dir)
-    p50, p99 = (percentile(appends, q) * 1000 for q in (50, 99))
-    sims = simulated_games_per_second()
-    n_events = sum(len(t) - 1 for t in stream)
-    q_rate = None if quota_rate is None else quota_rate["rate"]
-    q_resume = None if quota_resume is None else quota_resume["resume"]
-    s_append = None if sync_append is None else [s * 1000 for s in sync_append["append"]]
+        rate = measure("bench.core", "rate")
+        append = measure("bench.core", "append", os.path.join(data_dir, "appends"))
+        resume = measure("bench.core", "resume", written)
+        replay = measure("bench.core", "replay", data_dir)
+    sims = measure("bench.core", "sim")
+
+    def ms(m: Measured, key: str) -> tuple[str, str]:
+        def cell(c: str) -> str:
+            return m.cell(c, lambda r: r[key] * 1000, "{:,.0f}", " ms")
+        return cell("normal"), cell("pi")
+
+    def p50_99(m: Measured, c: str) -> str:
+        return (f"{m.cell(c, 'p50', '{:.2f}')} / {m.cell(c, 'p99', '{:.2f}')} ms"
+                if m.runs.get(c) else "")
+
     return [
         Row(f"events applied per second ({STREAM_GAMES} simulated games, {n_events} events)",
-            f"{rate:,.0f} events/s", f">= {EVENTS_GOAL:,} events/s (quota too)",
-            rate >= EVENTS_GOAL and (q_rate is None or q_rate >= EVENTS_GOAL),
-            quota="" if q_rate is None else f"{q_rate:,.0f} events/s"),
-        Row(f"journal append, durable (p50 / p99 of {len(appends):,}; with the sync delay of "
-            f"{APPEND_SYNC_SAMPLES}), on the writer's thread",
-            f"{p50:.2f} ms / {p99:.2f} ms", f"p99 <= {APPEND_P99_GOAL_MS:g} ms (this disk)",
-            p99 <= APPEND_P99_GOAL_MS,
-            sync="" if s_append is None else
-            f"{percentile(s_append, 50):.1f} ms / {percentile(s_append, 99):.1f} ms"),
+            rate.cell("normal", "rate", "{:,.0f}", " events/s"),
+            rate.cell("pi", "rate", "{:,.0f}", " events/s"),
+            f">= {EVENTS_GOAL:,} events/s (Pi model too)",
+            met(rate, "rate", lambda r: r >= EVENTS_GOAL), rate.load),
+        Row(f"journal append, durable, on the writer's thread: p50 / p99 of {APPEND_SAMPLES} "
+            "(the Pi model's syncs 30 ms slower)",
+            p50_99(append, "normal"), p50_99(append, "pi"),
+            f"p99 <= {APPEND_P99_GOAL_MS:g} ms (this disk)",
+            met(append, "p99", lambda p: p <= APPEND_P99_GOAL_MS, ("normal",)), append.load),
         Row(f"resume a {len(game):,}-event game from its snapshot (open journal + "
-            "load_unfinished + open_game)",
-            f"{resume * 1000:.0f} ms",
-            f"<= {RESUME_GOAL_S * 1000:.0f} ms, quota <= {RESUME_QUOTA_GOAL_S * 1000:.0f} ms",
-            resume <= RESUME_GOAL_S and (q_resume is None or q_resume <= RESUME_QUOTA_GOAL_S),
-            quota="" if q_resume is None else f"{q_resume * 1000:.0f} ms"),
+            "load_unfinished + open_game)", *ms(resume, "s"),
+            f"<= {RESUME_GOAL_S * 1000:.0f} ms, Pi model <= {RESUME_QUOTA_GOAL_S * 1000:.0f} ms",
+            met(resume, "s", lambda s: s <= RESUME_GOAL_S, ("normal",))
+            and met(resume, "s", lambda s: s <= RESUME_QUOTA_GOAL_S, ("pi",)), resume.load),
         Row("resume the same game replayed whole (no snapshot: journals before issue 8)",
-            f"{full_resume * 1000:.0f} ms"),
-        Row("simulated games per second (4 players, 4 pawns, cards followed)",
-            f"{sims:,.0f} games/s"),
+            *ms(replay, "s"), load=replay.load),
+        Row(f"simulated games per second ({SIM_GAMES} games, 4 players, 4 pawns, cards "
+            "followed)", sims.cell("normal", "rate", "{:,.0f}", " games/s"),
+            sims.cell("pi", "rate", "{:,.0f}", " games/s"), load=sims.load),
     ]
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["child"]:
-        print(json.dumps(child(*sys.argv[2:4])))
-    else:
-        for row in rows():
-            print(row)
+    for row in rows():
+        print(row)

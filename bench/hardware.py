@@ -4,29 +4,28 @@
   driven low in a steal window; measured from just before the edge to the session's
   listener hearing the SORRY! call (edge callback, lockout, edge clock, press routing,
   engine; no journal). A second row adds the real SQLite journal with the app's journal
-  writer thread (the press is applied at once and made durable behind), with the
-  journal's syncs delayed as on an SD card in a child process (bench.pi).
-- state change to board line: from `session.play` to the simulated board (the firmware's
-  own Board on a pseudo-terminal) having read the whole `=STATE` line, through the LED
+  writer thread (the press is applied at once and made durable behind).
+- state change to LED board line: from `session.play` to the simulated LED board (the
+  firmware's own LedBoard on a pseudo-terminal) having read the whole `=STATE` line, through the LED
   board host's worker thread.
+
+Each normal and under the Pi model (bench.pi: its syncs delayed too), 3 runs each.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 import tempfile
 import threading
 import time
 
-from bench import Row, percentile, pi
-from companion.games.revenge import Setup
+from bench import Measured, Row, measure, met, percentile
+from companion.games.revenge import Card, Play, Setup
 from companion.journal import Journal
 from companion.session import Session, Update
 
 EDGE_SAMPLES = 2000
-EDGE_SYNC_SAMPLES = 400  # each press's undo is journalled too: 2 slow syncs a sample
+EDGE_JOURNAL_SAMPLES = 400  # each press's undo is journalled too: 2 syncs a sample
 LINE_SAMPLES = 500
 EDGE_P99_GOAL_MS = 2.0
 LINE_P99_GOAL_MS = 5.0
@@ -56,7 +55,7 @@ def edge_to_event_ms(journal: Journal | None, samples: int) -> list[float]:
                      lockout_ms=0.0, pin_factory=factory) as panel:
         out = []
         session.new_game(setup)
-        session.play("slide:21")  # Ana reached 21: a steal window is open
+        session.submit(Play(Card.parse("slide:21")))  # Ana reached 21: a steal window is open
         for i in range(samples):
             pin = panel.pin(1 + i % 3)
             start = time.perf_counter()
@@ -69,17 +68,9 @@ def edge_to_event_ms(journal: Journal | None, samples: int) -> list[float]:
     return out
 
 
-def _edge_with_slow_sync() -> list[float] | None:
-    if not pi.available("sync"):
-        return None
-    out = pi.run(["-m", "bench.hardware", "child-edge"], "sync",
-                 env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
-    return json.loads(out.strip().splitlines()[-1])
-
-
 def state_to_line_ms(samples: int) -> list[float]:
     from hardware.ledboardhost import LedBoardHost
-    from hardware.simulator import SimulatedBoard
+    from hardware.simulator import SimulatedLedBoard
 
     arrived = threading.Event()
     stamp = 0.0
@@ -93,7 +84,7 @@ def state_to_line_ms(samples: int) -> list[float]:
     session = Session()
     session.new_game(Setup.create(PLAYERS))
     out = []
-    with SimulatedBoard(on_line=on_line) as board, \
+    with SimulatedLedBoard(on_line=on_line) as board, \
             LedBoardHost(ports=lambda: [board.path], heartbeat=3600.0) as host:
         host.follow(session)
         host.start()
@@ -103,7 +94,7 @@ def state_to_line_ms(samples: int) -> list[float]:
             arrived.clear()
             start = time.monotonic()
             if i % 2 == 0:
-                session.play("5")  # the turn moves on: a new state for the board
+                session.submit(Play(Card.parse("5")))  # the turn moves on: a new board state
             else:
                 session.undo()
             if not arrived.wait(10):
@@ -112,38 +103,43 @@ def state_to_line_ms(samples: int) -> list[float]:
     return out
 
 
-def rows() -> list[Row]:
+def child(mode: str) -> dict[str, float]:
+    """One measurement, in a child process under one of bench.pi's conditions."""
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
-    edge = edge_to_event_ms(None, EDGE_SAMPLES)
-    with tempfile.TemporaryDirectory() as folder, Journal.open(folder) as journal:
-        durable = edge_to_event_ms(journal, EDGE_SAMPLES // 4)
-    slow = _edge_with_slow_sync()
-    line = state_to_line_ms(LINE_SAMPLES)
+    if mode == "edge":
+        samples = edge_to_event_ms(None, EDGE_SAMPLES)
+    elif mode == "durable":
+        with tempfile.TemporaryDirectory() as folder, Journal.open(folder) as journal:
+            samples = edge_to_event_ms(journal, EDGE_JOURNAL_SAMPLES)
+    elif mode == "line":
+        samples = state_to_line_ms(LINE_SAMPLES)
+    else:
+        raise SystemExit(f"unknown mode {mode!r}")
+    return {"p50": percentile(samples, 50), "p99": percentile(samples, 99)}
 
-    def p(samples: list[float], q: float) -> str:
-        return f"{percentile(samples, q):.3f}"
 
-    edge99, line99 = percentile(edge, 99), percentile(line, 99)
+def rows() -> list[Row]:
+    edge = measure("bench.hardware", "edge")
+    durable = measure("bench.hardware", "durable")
+    line = measure("bench.hardware", "line")
+
+    def pair(m: Measured, c: str) -> str:
+        if not m.runs.get(c):
+            return ""
+        return f"{m.cell(c, 'p50', '{:.3f}')} / {m.cell(c, 'p99', '{:.3f}')}"
+
+    def row(what: str, m: Measured, goal: float) -> Row:
+        return Row(what, pair(m, "normal"), pair(m, "pi"), f"p99 <= {goal:g} ms (Pi model too)",
+                   met(m, "p99", lambda p: p <= goal), m.load)
+
     return [
-        Row("GPIO edge (mock pin) to engine event, ms p50 / p99",
-            f"{p(edge, 50)} / {p(edge, 99)}", f"p99 <= {EDGE_P99_GOAL_MS:g} ms",
-            edge99 <= EDGE_P99_GOAL_MS),
-        Row("GPIO edge to engine event with the SQLite journal and its writer thread, "
-            "ms p50 / p99",
-            f"{p(durable, 50)} / {p(durable, 99)}", f"p99 <= {EDGE_P99_GOAL_MS:g} ms (sync too)",
-            percentile(durable, 99) <= EDGE_P99_GOAL_MS
-            and (slow is None or percentile(slow, 99) <= EDGE_P99_GOAL_MS),
-            sync="" if slow is None else f"{p(slow, 50)} / {p(slow, 99)}"),
-        Row("state change to LED board line read (pty), ms p50 / p99",
-            f"{p(line, 50)} / {p(line, 99)}", f"p99 <= {LINE_P99_GOAL_MS:g} ms",
-            line99 <= LINE_P99_GOAL_MS),
+        row("GPIO edge (mock pin) to engine event, ms p50 / p99", edge, EDGE_P99_GOAL_MS),
+        row("GPIO edge to engine event with the SQLite journal and its writer thread, "
+            "ms p50 / p99", durable, EDGE_P99_GOAL_MS),
+        row("state change to LED board line read (pty), ms p50 / p99", line, LINE_P99_GOAL_MS),
     ]
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["child-edge"]:
-        with tempfile.TemporaryDirectory() as folder, Journal.open(folder) as journal:
-            print(json.dumps(edge_to_event_ms(journal, EDGE_SYNC_SAMPLES)))
-    else:
-        for row in rows():
-            print(row)
+    for row in rows():
+        print(row)

@@ -1,14 +1,19 @@
-"""Pi conditions for `make bench`, applied to benchmark child processes on this machine.
+"""The two conditions `make bench` measures every row under, each in child processes:
 
-- sync delay: every fsync/fdatasync of the child sleeps SYNC_DELAY_MS first (a slow SD
-  card), through an LD_PRELOAD shim compiled here with the C compiler (`make bench`
-  installs gcc from Debian's packages when it is missing and it can);
-- CPU quota: the child runs pinned to one core in a cgroup allowed QUOTA_PERCENT % of it
-  (cgroup v2 `cpu.max`, else v1 `cpu.cfs_quota_us`, whichever this machine lets us write),
-  about a Pi 4's speed for this code. The cgroup's weight is raised to the maximum, so on
-  a machine shared with other work the child still gets its whole quota (and no more).
+- "normal": this machine as it is;
+- "pi": a model of a Raspberry Pi 4 running the app: one core at 25 % under a fine-grained
+  CPU quota (1 ms of CPU in every 4 ms period, so every step, short or long, runs about 4
+  times slower, as on a slower core; a 100 ms period would let any step shorter than
+  25 ms run at full speed and only stall the longer ones), and every fsync/fdatasync
+  delayed SYNC_DELAY_MS first (a slow SD card), through an LD_PRELOAD shim compiled here
+  with the C compiler (`make bench` installs gcc from Debian's packages when it can).
 
-Each condition that cannot be set up says why instead of giving figures.
+Both kinds of child run in sibling cgroups with the same CPU weight, so on a machine busy
+with other work neither column gets more of it than the other (a quota child of higher
+weight could beat the normal one). cgroup v2 `cpu.max` "1000 4000" and v1
+`cpu.cfs_period_us` 4000 with `cpu.cfs_quota_us` 1000 are the same model; whichever this
+machine lets us write is used. A condition that cannot be set up says why instead of
+giving figures.
 """
 
 from __future__ import annotations
@@ -26,9 +31,11 @@ from pathlib import Path
 
 SYNC_DELAY_MS = 30
 QUOTA_PERCENT = 25
-PERIOD_US = 100_000
+PERIOD_US = 4_000
+QUOTA_US = PERIOD_US * QUOTA_PERCENT // 100
 REPO = Path(__file__).resolve().parents[1]
-CGROUP_NAME = f"sorry-bench-{os.getpid()}"
+CGROUP_PREFIX = f"sorry-bench-{os.getpid()}"
+CONDITIONS = ("normal", "pi")
 
 SHIM_C = r"""
 #define _GNU_SOURCE
@@ -61,9 +68,9 @@ int fdatasync(int fd) {
 class Conditions:
     shim: Path | None  # the LD_PRELOAD library, or None
     sync_note: str  # how the delay is made, or why it is not
-    procs: Path | None  # the cgroup's procs file, or None
+    procs: dict[str, Path]  # condition -> its cgroup's procs file (none: not set up)
     quota_note: str
-    cpu: int  # the core a quota child is pinned to
+    cpu: int  # the core a Pi child is pinned to
 
 
 def _build_shim(folder: Path) -> tuple[Path | None, str]:
@@ -81,39 +88,45 @@ def _build_shim(folder: Path) -> tuple[Path | None, str]:
                  f"built with {Path(cc).name}")
 
 
-def _cgroup() -> tuple[Path | None, str]:
-    quota = PERIOD_US * QUOTA_PERCENT // 100
+def _cgroup_files() -> list[tuple[str, Path, dict[str, dict[str, str]]]]:
+    """(name, parent folder, condition -> files to write) for each cgroup kind here."""
     root = Path("/sys/fs/cgroup")
     tries = []
     v2 = root / "cgroup.controllers"
     if v2.exists() and "cpu" in v2.read_text().split():
-        tries.append(("v2 cpu.max", root / CGROUP_NAME,
-                      {"cpu.max": f"{quota} {PERIOD_US}", "cpu.weight": "10000"}))
+        tries.append(("v2 cpu.max", root, {
+            "normal": {"cpu.weight": "100", "cpu.max": f"max {PERIOD_US}"},
+            "pi": {"cpu.weight": "100", "cpu.max": f"{QUOTA_US} {PERIOD_US}"}}))
     for v1 in (root / "cpu", root / "cpu,cpuacct"):
         if (v1 / "cpu.cfs_quota_us").exists():
-            tries.append(("v1 cpu.cfs_quota_us", v1 / CGROUP_NAME,
-                          {"cpu.cfs_period_us": str(PERIOD_US), "cpu.cfs_quota_us": str(quota),
-                           "cpu.shares": "262144"}))
+            tries.append(("v1 cpu.cfs_quota_us", v1, {
+                "normal": {"cpu.shares": "1024", "cpu.cfs_period_us": str(PERIOD_US),
+                           "cpu.cfs_quota_us": "-1"},
+                "pi": {"cpu.shares": "1024", "cpu.cfs_period_us": str(PERIOD_US),
+                       "cpu.cfs_quota_us": str(QUOTA_US)}}))
             break
+    return tries
+
+
+def _cgroups() -> tuple[dict[str, Path], str]:
     why = "no cgroup v2 cpu controller and no v1 cpu hierarchy"
-    for name, folder, files in tries:
+    for name, parent, conditions in _cgroup_files():
+        made: dict[str, Path] = {}
         try:
-            folder.mkdir()
+            for condition, files in conditions.items():
+                folder = parent / f"{CGROUP_PREFIX}-{condition}"
+                folder.mkdir()
+                atexit.register(_remove_cgroup, folder)
+                for file, value in files.items():
+                    (folder / file).write_text(value)
+                made[condition] = folder / "cgroup.procs"
         except OSError as exc:
-            why = f"cannot create a {name} cgroup ({exc.strerror})"
+            why = f"cannot set up a {name} cgroup ({exc.strerror})"
             continue
-        try:
-            for file, value in files.items():
-                (folder / file).write_text(value)
-        except OSError as exc:
-            with contextlib.suppress(OSError):
-                folder.rmdir()
-            why = f"cannot write {name} ({exc.strerror})"
-            continue
-        atexit.register(_remove_cgroup, folder)
-        return folder / "cgroup.procs", (f"one core at {QUOTA_PERCENT} % ({name} "
-                                         f"{quota}/{PERIOD_US} us, pinned to one CPU)")
-    return None, f"no CPU quota: {why} (run make bench as root on a cgroup-enabled kernel)"
+        return made, (f"one core at {QUOTA_PERCENT} % ({name} {QUOTA_US} us of CPU every "
+                      f"{PERIOD_US} us, pinned to one CPU), the same CPU weight as the "
+                      "normal column's cgroup")
+    return {}, f"no CPU quota: {why} (run make bench as root on a cgroup-enabled kernel)"
 
 
 def _remove_cgroup(folder: Path) -> None:
@@ -126,46 +139,61 @@ def conditions() -> Conditions:
     folder = Path(tempfile.mkdtemp(prefix="sorry-bench-pi-"))
     atexit.register(shutil.rmtree, folder, True)
     shim, sync_note = _build_shim(folder)
-    procs, quota_note = _cgroup()
+    procs, quota_note = _cgroups()
     cpus = sorted(os.sched_getaffinity(0))
     return Conditions(shim, sync_note, procs, quota_note, cpus[-1])
 
 
 def available(condition: str) -> bool:
+    """The normal column always runs; the Pi column needs its quota and its sync delay."""
     c = conditions()
-    return (c.shim if condition == "sync" else c.procs) is not None
+    return condition == "normal" or ("pi" in c.procs and c.shim is not None)
 
 
-def note(condition: str) -> str:
+def note() -> str:
     c = conditions()
-    return c.sync_note if condition == "sync" else c.quota_note
+    return f"{c.quota_note}; {c.sync_note}"
 
 
 def child_env(condition: str, env: dict[str, str] | None = None) -> dict[str, str]:
     env = dict(os.environ if env is None else env)
     env["PYTHONPATH"] = str(REPO)
     c = conditions()
-    if condition == "sync" and c.shim is not None:
+    if condition == "pi" and c.shim is not None:
         env["LD_PRELOAD"] = f"{c.shim} {env.get('LD_PRELOAD', '')}".strip()
         env["SORRY_BENCH_SYNC_DELAY_MS"] = str(SYNC_DELAY_MS)
     return env
 
 
-def run(args: list[str], condition: str | None, *, env: dict[str, str] | None = None,
-        timeout: float = 600) -> str:
-    """Run `python args...` under `condition` ("sync", "quota" or None); its stdout."""
+def preexec(condition: str) -> object:
+    """What a child under `condition` runs before exec: join its cgroup (a Pi child is
+    also pinned to one core)."""
     c = conditions()
-    preexec = None
-    if condition == "quota" and c.procs is not None:
-        procs, cpu = c.procs, c.cpu
+    procs = c.procs.get(condition)
+    if procs is None:
+        return None
+    cpu = c.cpu
 
-        def preexec() -> None:
-            procs.write_text(str(os.getpid()))
+    def join() -> None:
+        procs.write_text(str(os.getpid()))
+        if condition == "pi":
             os.sched_setaffinity(0, {cpu})
 
-    done = subprocess.run([sys.executable, *args], env=child_env(condition or "", env),
+    return join
+
+
+def popen(cmd: list[str], condition: str, **kwargs: object) -> subprocess.Popen[bytes]:
+    """Start `cmd` under `condition` (its cgroup; the caller gives the env)."""
+    return subprocess.Popen(cmd, preexec_fn=preexec(condition), cwd=REPO,  # type: ignore[call-overload]
+                            **kwargs)
+
+
+def run(args: list[str], condition: str, *, env: dict[str, str] | None = None,
+        timeout: float = 900) -> str:
+    """Run `python args...` under `condition` ("normal" or "pi"); its stdout."""
+    done = subprocess.run([sys.executable, *args], env=child_env(condition, env),
                           cwd=REPO, capture_output=True, text=True, timeout=timeout,
-                          preexec_fn=preexec, check=False)
+                          preexec_fn=preexec(condition), check=False)  # type: ignore[arg-type]
     if done.returncode != 0:
         raise RuntimeError(f"{args} under {condition}: {done.stderr[-1500:]}")
     return done.stdout

@@ -11,6 +11,8 @@ package, never the other way round, and only through its public API, the modules
 - `companion.config`: the settings file;
 - `companion.version`: which version runs and which update waits (`version_line`);
 - `companion.system`: `notify_ready` (systemd) and `poweroff` (Menu > Turn off);
+- `companion.backup`: `make_backup`, `usb_stick`, `BackupRefused` (Menu > Back up; the
+  `backup` and `restore` commands);
 - `companion.games`: the registry (`get`, `names`, `DEFAULT`), and each game's package
   (`companion.games.revenge`), whose names are that game's vocabulary.
 
@@ -29,4 +31,5 @@ PUBLIC_MODULES = (
     "companion.games.board",
     "companion.version",
     "companion.system",
+    "companion.backup",
 )

@@ -25,9 +25,10 @@ the owner to copy to /etc (the app never writes there).
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -36,12 +37,12 @@ from companion.config import read_small_file
 from companion.datalock import DataLock
 from companion.durable import sync_file, sync_folder, write_durably
 from companion.errors import CompanionError, DataFolderBusy
-from companion.journal import SCHEMA_VERSION
+from companion.journal import READABLE, SCHEMA_VERSION
 from companion.paths import JOURNAL_NAME, journal_file
 from companion.safe_text import one_line, quote
 
 __all__ = ["BackupRefused", "BackupSummary", "RestoreSummary", "backup_name", "make_backup",
-           "read_backup", "restore_backup"]
+           "read_backup", "restore_backup", "usb_stick"]
 
 FILES_TABLE = "backup_files"
 CONFIG_NAME = "config.toml"  # the configuration's name inside a backup
@@ -80,6 +81,20 @@ def backup_name(now: datetime | None = None) -> str:
     """The file name a backup into a folder gets: sorted by date, never overwriting."""
     stamp = (now or datetime.now()).strftime("%Y-%m-%d-%H%M%S")
     return f"sorry-companion-backup-{stamp}{SUFFIX}"
+
+
+def usb_stick(patterns: Sequence[str]) -> Path | None:
+    """The first USB stick among `patterns` ([backup] usb_folders, shell patterns such as
+    /media/*/*): a folder something is mounted on that this user may write. None: no stick.
+
+    >>> usb_stick(["/nonexistent/*"]) is None
+    True
+    """
+    for pattern in patterns:
+        for found in sorted(glob.glob(pattern)):
+            if os.path.ismount(found) and os.access(found, os.W_OK | os.X_OK):
+                return Path(found)
+    return None
 
 
 def _connect_readonly(path: Path) -> sqlite3.Connection:
@@ -133,11 +148,17 @@ def make_backup(data_dir: str | os.PathLike[str], dest: str | os.PathLike[str], 
         except OSError as exc:
             skipped.append(f"the configuration {config_file} could not be read "
                            f"({one_line(str(exc), 80)}) and is not in the backup")
+    try:
+        source = _connect_readonly(journal)
+        source.execute("PRAGMA user_version")  # opened and readable now, or never
+    except sqlite3.Error as exc:
+        raise BackupRefused(f"the journal {journal} could not be read "
+                            f"({one_line(str(exc), 80)}); check that this user may read the "
+                            "data folder", code="backup_unreadable") from None
     tmp = target.with_name(f".{target.name}.partial")
     try:
         open(tmp, "wb").close()  # an unwritable place is the place's fault, not SQLite's
-        with _closing(_connect_readonly(journal)) as source, \
-                _closing(sqlite3.connect(tmp, isolation_level=None)) as copy:
+        with _closing(source), _closing(sqlite3.connect(tmp, isolation_level=None)) as copy:
             source.backup(copy)  # one step: one snapshot, while the app keeps writing
             copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
             copy.execute(f"CREATE TABLE {FILES_TABLE} (name TEXT PRIMARY KEY, "
@@ -148,18 +169,19 @@ def make_backup(data_dir: str | os.PathLike[str], dest: str | os.PathLike[str], 
         if problem:
             raise BackupRefused(f"the journal in {folder} is damaged ({problem}), so the copy "
                                 "would be too; start the app once (it repairs the journal) "
-                                "and back up again", code="backup_damaged")
+                                "and back up again", code="backup_damaged", problem=problem)
         sync_file(tmp)
         os.replace(tmp, target)
         sync_folder(target.parent)
-    except sqlite3.Error as exc:
-        raise BackupRefused(f"the journal {journal} could not be copied "
-                            f"({one_line(str(exc), 80)}); check that this user may read the "
-                            "data folder", code="backup_failed") from None
+    except sqlite3.Error as exc:  # the journal opened: writing the copy failed
+        full = getattr(exc, "sqlite_errorname", "") == "SQLITE_FULL"
+        why = "No space left on device" if full else one_line(str(exc), 80)
+        raise BackupRefused(f"cannot write {quote(str(target))} ({why}); choose a place with "
+                            "room for the copy", code="backup_write", why=why) from None
     except OSError as exc:
         raise BackupRefused(f"cannot write {quote(str(target))} ({exc.strerror or exc}); "
                             "choose a writable place with room for the copy",
-                            code="backup_write") from None
+                            code="backup_write", why=str(exc.strerror or exc)) from None
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
@@ -188,7 +210,7 @@ def read_backup(path: str | os.PathLike[str]) -> tuple[BackupSummary, dict[str, 
                 raise BackupRefused(f"{quote(str(source))} was written by a newer version of "
                                     "the companion; update the app, then restore",
                                     code="restore_newer")
-            if version != SCHEMA_VERSION or not {"games", "events"} <= tables:
+            if version not in READABLE or not {"games", "events"} <= tables:
                 raise BackupRefused(not_ours.format(why="it holds no game journal"),
                                     code="restore_not_journal")
             problem = _check(conn)

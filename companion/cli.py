@@ -36,6 +36,7 @@ COMMAND_MODULES = (
     "companion.commands.backup",
     "ui.command",
     "hardware.commands",
+    "camera.command",
 )
 
 

@@ -43,11 +43,12 @@ from companion.paths import (
     user_config_file,
 )
 from companion.safe_text import clip, one_line, quote
+from companion.windows import DEFAULT_SECONDS
 
 __all__ = [
-    "DEFAULT_DECK", "BackupConfig", "Config", "DisplayConfig", "GameConfig", "GpioConfig",
-    "LedBoardConfig", "VoiceConfig", "WindowsConfig", "config_from_args", "find_config_file",
-    "load_config", "read_small_file",
+    "DEFAULT_DECK", "DEFAULT_SECONDS", "BackupConfig", "Config", "DisplayConfig", "GameConfig",
+    "GpioConfig", "LedBoardConfig", "VoiceConfig", "WindowsConfig", "config_from_args",
+    "find_config_file", "load_config", "read_small_file",
 ]
 
 # Each limit is written here once; the hardware (pin plan, LED board) and the screens
@@ -102,8 +103,8 @@ def baud_problem(baud: object) -> str | None:
 class WindowsConfig:
     """How long the SORRY! windows stay open (RULES R9, R10)."""
 
-    steal_seconds: float = 5.0
-    block_seconds: float = 5.0
+    steal_seconds: float = DEFAULT_SECONDS
+    block_seconds: float = DEFAULT_SECONDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +206,22 @@ class BackupConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class CameraConfig:
+    """The camera above the pile (camera/, issue 23): off unless asked for; `source` is
+    "picamera", "usb" or "usb:N" (V4L2 /dev/videoN), or a folder of frames; `spot` the
+    pile spot as fractions of the picture (x0, y0, x1, y1), empty: the one taught."""
+
+    enabled: bool = False
+    source: str = "picamera"
+    spot: tuple[float, ...] = ()
+
+    @staticmethod
+    def model_file(data_dir: Path, game: str) -> Path:
+        """Where the deck taught for `game` is kept: in the data folder, beside the games."""
+        return Path(data_dir) / f"camera-{game}.npz"
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     data_dir: Path = field(default_factory=default_data_dir)
     language: str = "en"
@@ -217,6 +234,7 @@ class Config:
     ledboard: LedBoardConfig = LedBoardConfig()
     display: DisplayConfig = DisplayConfig()
     backup: BackupConfig = BackupConfig()
+    camera: CameraConfig = CameraConfig()
     source: Path | None = None
 
     def with_data_dir(self, path: str | os.PathLike[str] | None) -> Config:
@@ -388,6 +406,18 @@ def _folders(v: object) -> tuple[str, ...]:
     return tuple(v)
 
 
+def _spot(v: object) -> tuple[float, ...]:
+    ok = (isinstance(v, list) and (not v or (
+        len(v) == 4 and all(isinstance(x, int | float) and not isinstance(x, bool)
+                            and 0 <= x <= 1 for x in v) and v[0] < v[2] and v[1] < v[3])))
+    if not ok:
+        raise _Refused("use [] (the spot taught) or [x0, y0, x1, y1], fractions of the "
+                       "picture from 0 to 1 with x0 < x1 and y0 < y1, such as "
+                       "[0.3, 0.2, 0.7, 0.8]")
+    assert isinstance(v, list)
+    return tuple(float(x) for x in v)
+
+
 def _pin(v: object) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or v not in BCM_PINS:
         raise _Refused("use a BCM pin number from 0 to 27 (leave the key out for none)")
@@ -458,6 +488,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[object], Any]]]] = {
         "sleep_after": _number(*IDLE_MINUTES, "minutes"),
     }),
     "backup": (BackupConfig, {"usb_folders": _folders}),
+    "camera": (CameraConfig, {"enabled": _bool, "source": _text, "spot": _spot}),
 }
 _TOP = ("data_dir", "language")
 

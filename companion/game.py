@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from companion import games
 from companion.errors import BadEvent, CompanionError, NothingToUndo
-from companion.rules import Rules
+from companion.rules import AnyRules
 
 __all__ = [
     "Game", "Redo", "Result", "ResultKind", "Step", "StoredReplay", "Undo", "read_event",
@@ -142,7 +142,7 @@ class StoredReplay(NamedTuple):
     error: CompanionError | None
 
 
-def rules_of(setup: Any) -> Rules:
+def rules_of(setup: Any) -> AnyRules:
     """The rules a setup object belongs to (its `game`, else the default game)."""
     return games.get(getattr(setup, "game", games.DEFAULT))
 
@@ -157,7 +157,7 @@ def read_setup(obj: object) -> Any:
     return games.get(obj.get("game", games.DEFAULT)).parse_setup(obj)
 
 
-def read_event(rules: Rules, obj: object) -> Any:
+def read_event(rules: AnyRules, obj: object) -> Any:
     """Any event after the setup: undo and redo are the core's, the rest the game's."""
     if isinstance(obj, dict):
         kind = obj.get("type")
@@ -174,7 +174,7 @@ def read_event(rules: Rules, obj: object) -> Any:
 class Game:
     """One game from its setup: `push` events, read `state`, walk `steps`."""
 
-    def __init__(self, setup: Any, rules: Rules | None = None) -> None:
+    def __init__(self, setup: Any, rules: AnyRules | None = None) -> None:
         self.setup = setup
         self.rules = rules_of(setup) if rules is None else rules
         self.initial = self.rules.initial_state(setup)
@@ -294,15 +294,6 @@ class Game:
         """Parse one stored or transcript object (undo and redo included) and push it."""
         return self.push(read_event(self.rules, obj))
 
-    def act(self, kind: str, **fields: Any) -> Result:
-        """Push the event `kind` with `fields` (None ones left out), parsed by the rules."""
-        return self.push_json({"type": kind, **{k: v for k, v in fields.items()
-                                                if v is not None}})
-
-    def play(self, card: str, player: str | None = None, target: str | None = None) -> Result:
-        """Shorthand for the card game's commonest event: `game.play("7")`."""
-        return self.act("play", card=card, player=player, target=target)
-
     def tail(self, depth: int) -> tuple[tuple[Step, ...], tuple[Step, ...]]:
         """The newest `depth` undo steps and redo steps (oldest first): what a snapshot or
         a writer's checkpoint keeps, so that keeping them never costs O(game length)."""
@@ -331,14 +322,18 @@ class Game:
             game = cls(read_setup(next(it, None)))
         except CompanionError as exc:
             return StoredReplay(None, 0, exc)
-        applied = 1
-        for obj in it:
+        return game.replay_more(it, applied=1)
+
+    def replay_more(self, objs: Iterable[dict[str, Any]], applied: int) -> StoredReplay:
+        """Push stored event objects after the `applied` ones already in this game, as far
+        as they go (a full replay, or the events after a snapshot)."""
+        for obj in objs:
             try:
-                game.push_json(obj)
+                self.push_json(obj)
             except CompanionError as exc:
-                return StoredReplay(game, applied, exc)
+                return StoredReplay(self, applied, exc)
             applied += 1
-        return StoredReplay(game, applied, None)
+        return StoredReplay(self, applied, None)
 
     @classmethod
     def from_json(cls, objs: Iterable[dict[str, Any]]) -> Game:

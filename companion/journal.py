@@ -30,6 +30,7 @@ import json
 import os
 import shutil
 import sqlite3
+import tempfile
 import threading
 import zlib
 from collections.abc import Iterator
@@ -38,6 +39,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion import notices
 from companion.errors import JournalError
 from companion.games import DEFAULT, game_of
 from companion.journal_pages import EventRow, file_events
@@ -49,6 +51,8 @@ from companion.walcheck import WalCheck
 __all__ = ["GameRecord", "Journal", "StoredGame"]
 
 SCHEMA_VERSION = 2  # 2: each game's name in its row (format 1 is migrated on opening)
+PREVIEW_NOTE = ("found by a read-only look at a copy: the journal itself is unchanged, and "
+                "the app does this when it next starts")
 BUSY_TIMEOUT_S = 5.0
 READABLE = (1, SCHEMA_VERSION)  # the formats this version opens
 _TABLES = {"games", "events", "set_aside"}
@@ -166,11 +170,7 @@ def _read_row(seq: int, expected: int, raw: bytes | None,
 def _sync_dir(folder: Path) -> None:
     """Make a created or renamed file's directory entry durable too."""
     with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        notices.sync_folder(folder)
 
 
 def _aside_name(path: Path) -> Path:
@@ -221,19 +221,71 @@ class Journal:
         """Open (and, unless `readonly`, create or repair) the journal at `path`.
 
         Read-only is for commands that only look (history, stats, export): they never
-        create, repair, rename or set aside anything; they report what the app will do.
+        create, repair, rename or set aside anything in the data folder. They run the very
+        same checks and repairs on a private copy (so they count every loss exactly as the
+        app will, and read a journal whose folder this user cannot write), and say what the
+        app will do.
         """
-        self.path = Path(path)
+        self.origin = Path(path)  # the journal the user named; `path` may be a private copy
+        self.path = self.origin
         self.readonly = readonly
         self.damage: list[str] = []
         self._repaired = False
-        self._named = True  # the games table has the `game` column (see _open_readonly)
+        self._copy_dir: Path | None = None
+        self._said: set[str] = set()
+        self._had_wal = False
         self._lock = threading.RLock()
-        wal = None if readonly else WalCheck.before_open(self.path)  # before SQLite reads it
-        self._conn = self._open_readonly() if readonly else self._open_checked()
-        lost = wal.after_open(self._conn) if wal is not None else None
-        if lost:
-            self.damage.append(lost)
+        try:
+            if readonly:
+                self.path = self._private_copy()
+            wal = WalCheck.before_open(self.path, preview=readonly)  # before SQLite reads it
+            self._had_wal = wal is not None
+            self._conn = self._open_checked()
+            lost = wal.after_open(self._conn) if wal is not None else None
+            if lost:
+                self._say(lost)
+        except BaseException:
+            self._drop_copy()
+            raise
+
+    def _private_copy(self) -> Path:
+        """The journal and its -wal copied into a private folder, for a read-only look."""
+        try:
+            with open(self.origin, "rb"):
+                pass  # unreadable or missing: said below with the real file's name
+            self._copy_dir = Path(tempfile.mkdtemp(prefix="sorry-journal-"))
+            copy = self._copy_dir / self.origin.name
+            shutil.copyfile(self.origin, copy)
+            wal = Path(f"{self.origin}-wal")
+            if wal.exists():
+                shutil.copyfile(wal, f"{copy}-wal")
+        except OSError as exc:
+            raise JournalError(
+                f"{self.origin} cannot be read ({exc.strerror or exc}); check that it exists "
+                "and that this user may read it and its folder") from exc
+        return copy
+
+    def _drop_copy(self) -> None:
+        if self._copy_dir is not None:
+            shutil.rmtree(self._copy_dir, ignore_errors=True)
+            self._copy_dir = None
+
+    def _say(self, notice: str) -> None:
+        """Record one damage sentence; in the app it is durable in notices.json (file and
+        folder synced) before this returns, so before anything repaired is used. OSError
+        when it cannot be made durable: the caller then changes nothing."""
+        if notice in self._said:
+            return
+        if not self.readonly:
+            notices.keep(self.path.parent, [notice])
+        self._said.add(notice)
+        if self.readonly and isinstance(notice, Notice):
+            notice = Notice(f"{notice} ({PREVIEW_NOTE})", notice.code, **notice.params)
+        self.damage.append(notice)
+
+    def _kept(self, aside: Path) -> str:
+        return ("the app keeps the damaged file beside the journal when it repairs it"
+                if self.readonly else f"the damaged file was kept as {aside}")
 
     @classmethod
     def open(cls, data_dir: str | os.PathLike[str]) -> Journal:
@@ -260,8 +312,10 @@ class Journal:
         self.close()
 
     def close(self) -> None:
-        with self._lock, contextlib.suppress(sqlite3.Error):
-            self._conn.close()
+        with self._lock:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.close()
+            self._drop_copy()
 
     def pragmas(self) -> dict[str, Any]:
         """The durability settings in force on this connection (for diagnostics and tests)."""
@@ -294,11 +348,15 @@ class Journal:
         names = {r[0] for r in conn.execute(
             "SELECT name FROM sqlite_master WHERE type='table'")}
         if version == 0 and not names:
+            if self.readonly and not self._had_wal:  # (with one, the -wal check says more)
+                raise JournalError(
+                    f"{self.origin} is empty, not yet a journal; start the app once (it makes "
+                    "it one) or point --data at the right folder")
             self._configure(conn)
             conn.executescript(
                 "BEGIN IMMEDIATE;"
                 + _SCHEMA.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS")
-                + f";PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+                + f";PRAGMA user_version={SCHEMA_VERSION}; PRAGMA application_id=1; COMMIT;")
             _sync_dir(self.path.parent)
             return
         if version > SCHEMA_VERSION and _TABLES & names:  # ours, tables renamed since
@@ -315,47 +373,46 @@ class Journal:
         self._configure(conn)
         if version < SCHEMA_VERSION:
             _migrate(conn)
+        self._check_count(conn)
 
-    def _open_readonly(self) -> sqlite3.Connection:
-        """Read-only; a healthy journal in a folder this user cannot write (SQLite cannot
-        make its -shm file there) is read as an immutable file instead."""
-        base = self.path.expanduser().resolve().as_uri()
-        conn, error = None, None
-        for query in ("?mode=ro", "?immutable=1"):
+    def _check_count(self, conn: sqlite3.Connection) -> None:
+        """Every event row the journal ever stored is still in it (events or set_aside):
+        the header's count (see `count_added`) says how many there should be. Damage
+        SQLite's quick check passes (a flipped bit in a b-tree's pointers) is found here;
+        an older journal without the count starts counting now."""
+        per_game = ("SELECT game_id, COUNT(*), SUM(seq), SUM(id) FROM events {} GROUP BY "
+                    "game_id ORDER BY game_id")
+        by_table = conn.execute(per_game.format("NOT INDEXED")).fetchall()
+        by_index = conn.execute(per_game.format(
+            "INDEXED BY sqlite_autoindex_events_1")).fetchall()
+        twice = conn.execute("SELECT COUNT(*) FROM (SELECT 1 FROM events NOT INDEXED GROUP "
+                             "BY game_id, seq HAVING COUNT(*) > 1)").fetchone()[0]
+        if twice:  # a flipped bit gave a row another's place: rebuild from the rows
+            raise sqlite3.DatabaseError("database disk image is malformed (two events claim "
+                                        "one place in a game)")
+        if by_table != by_index:  # a damaged index hides rows from the reads by game
             try:
-                conn = sqlite3.connect(base + query, uri=True, timeout=BUSY_TIMEOUT_S,
-                                       isolation_level=None, check_same_thread=False)
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-                names = {r[0] for r in conn.execute(
-                    "SELECT name FROM sqlite_master WHERE type='table'")}
-                break
-            except sqlite3.Error as exc:
-                if conn is not None:
-                    conn.close()
-                conn, error = None, error or exc
-                if _is_corrupt(exc) or _is_notadb(exc):
-                    error = exc
-                    break
-        if conn is None:
-            assert error is not None
-            damaged = _is_corrupt(error) or _is_notadb(error)
-            raise JournalError(
-                f"{self.path} cannot be read ({one_line(str(error), 80)}); "
-                + ("start the app once: it repairs the journal and keeps the damaged file "
-                   "beside it" if damaged else "check that it exists and that this user may "
-                   "read it and its folder")) from error
-        if version > SCHEMA_VERSION and _TABLES & names:
-            conn.close()
-            raise JournalError(
-                f"{self.path} was written by a newer version of the companion (journal "
-                f"format {version}); update the app to read it")
-        if version not in READABLE or not _TABLES.issubset(names):
-            conn.close()
-            raise JournalError(
-                f"{self.path} is not a journal this version can read; start the app once "
-                "(it sets a foreign file aside) or point --data at the right folder")
-        self._named = version >= 2  # format 1: names read from the setups (never migrated here)
-        return conn
+                conn.execute("REINDEX events")
+            except sqlite3.IntegrityError:  # two rows claim one place: rebuild from rows
+                raise sqlite3.DatabaseError("database disk image is malformed (the events "
+                                            "index disagrees with its table)") from None
+        orphans = conn.execute("SELECT COUNT(*) FROM events WHERE game_id NOT IN "
+                               "(SELECT id FROM games)").fetchone()[0]
+        if orphans:
+            self._say(Notice(
+                f"{orphans} saved events in {self.path.name} belong to no game (a damaged "
+                "file changed their game's number); they stay in the file but are in no "
+                "game", "orphans", count=orphans))
+        stored = conn.execute("PRAGMA application_id").fetchone()[0]
+        held = _events_held(conn)
+        if stored > 0 and held < stored - 1:
+            missing = stored - 1 - held
+            self._say(Notice(
+                f"{missing} saved events are missing from {self.path.name}: the file was "
+                "damaged where SQLite's own check cannot see; every event still in it is "
+                "kept and the games go on from what remains", "count_short", count=missing))
+        if stored != held + 1:
+            conn.execute(f"PRAGMA application_id={held + 1}")
 
     def _open_checked(self) -> sqlite3.Connection:
         try:
@@ -382,8 +439,18 @@ class Journal:
 
     def _start_over(self, why: str) -> sqlite3.Connection:
         """Rename a file that is no journal aside (never delete it) and begin a new one."""
+        if self.readonly:
+            raise JournalError(
+                f"{self.origin} is not a journal this version can read ({why}); start the app "
+                "once (it sets a foreign file aside) or point --data at the right folder")
         aside = _aside_name(self.path)
+        held = len(file_events(self.path))
+        also = f" (it holds {held} events that are not in the new journal)" if held else ""
         try:
+            self._say(Notice(
+                f"{self.path.name} was not a game journal ({why}); it was kept as {aside}{also} "
+                "and a new, empty journal was started", "not_a_journal", why=why,
+                kept=aside.name, held=held))
             for suffix in ("-wal", "-shm"):
                 side = Path(f"{self.path}{suffix}")
                 if side.exists():
@@ -397,12 +464,6 @@ class Journal:
                 f"{self.path} is not a game journal ({why}) and could not be set aside "
                 f"({exc}); move it away yourself and start the app again"
             ) from exc
-        held = len(file_events(aside))
-        also = f" (it holds {held} events that are not in the new journal)" if held else ""
-        self.damage.append(Notice(
-            f"{self.path.name} was not a game journal ({why}); it was kept as {aside}{also} "
-            "and a new, empty journal was started", "not_a_journal", why=why, kept=aside.name,
-            held=held))
         return conn
 
     def _salvage(self, old: sqlite3.Connection, why: str) -> sqlite3.Connection:
@@ -410,8 +471,10 @@ class Journal:
 
         The rows are read from a private copy whose header no longer claims more pages
         than the file holds (a truncated file otherwise cannot be read at all). The new
-        journal is built beside the old one and swapped in by one rename, so a crash
-        during the repair leaves the damaged file where it was, to be repaired again.
+        journal is built beside the old one with every table the old one had (snapshots
+        too), its sentence is made durable (notices.json), and only then is it swapped in
+        by one rename, so a crash or power cut at any point leaves either the damaged file
+        to be repaired again or the repaired one with its sentence.
         """
         with contextlib.suppress(sqlite3.Error):
             old.close()  # merges any committed WAL frames into the file first
@@ -433,13 +496,25 @@ class Journal:
                 new.execute("PRAGMA synchronous=FULL")
                 new.executescript(_SCHEMA)
                 counts = _copy_readable(src, new, file_events(copy))
+                _copy_other_tables(src, new)
+                counts = _with_uncounted(src, counts)
                 new.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                new.execute(f"PRAGMA application_id={_events_held(new) + 1}")
             finally:
                 new.close()
                 src.close()
             for used in (copy, Path(f"{copy}-wal"), Path(f"{copy}-shm")):
                 used.unlink(missing_ok=True)
             aside = _aside_name(self.path)
+            games, events, set_aside, lost = counts
+            extra = f", {set_aside} unusable rows set aside" if set_aside else ""
+            gone = (f"; {lost} events could not be read at all and are missing from their "
+                    "games" if lost else "")
+            self._say(Notice(
+                f"{self.path.name} was damaged ({one_line(why, 80)}); it was rebuilt from every "
+                f"event that could still be read ({games} games, {events} events kept{extra})"
+                f"{gone}; {self._kept(aside)}", "repaired", games=games, events=events,
+                set_aside=set_aside, lost=lost, kept=aside.name))
             for suffix in ("-wal", "-shm"):
                 side = Path(f"{self.path}{suffix}")
                 if side.exists():
@@ -454,18 +529,10 @@ class Journal:
             self._prepare(conn)
         except (OSError, sqlite3.Error) as exc:
             raise JournalError(
-                f"{self.path} is damaged ({why}) and could not be repaired ({exc}); "
-                "copy it somewhere safe, move it away and start the app again"
+                f"{self.origin} is damaged ({one_line(why, 80)}) and could not be repaired "
+                f"({one_line(str(exc), 120)}); nothing was changed: copy it somewhere safe, "
+                "free some space if the disk is full, and start the app again"
             ) from exc
-        games, events, set_aside, lost = counts
-        extra = f", {set_aside} unusable rows set aside" if set_aside else ""
-        gone = (f"; {lost} events could not be read at all and are missing from their games"
-                if lost else "")
-        self.damage.append(Notice(
-            f"{self.path.name} was damaged ({one_line(why, 80)}); it was rebuilt from every "
-            f"event that could still be read ({games} games, {events} events kept{extra}){gone}; "
-            f"the damaged file was kept as {aside}", "repaired", games=games, events=events,
-            set_aside=set_aside, lost=lost, kept=aside.name))
         return conn
 
     def _error(self, exc: sqlite3.Error, doing: str) -> JournalError:
@@ -522,7 +589,7 @@ class Journal:
     def _repair_live(self, exc: BaseException | None) -> bool:
         """Damage SQLite's quick check at opening missed, found while reading: rebuild the
         journal now, once per opening, as damage found at opening is (True: retry)."""
-        if (self.readonly or self._repaired or not isinstance(exc, sqlite3.DatabaseError)
+        if (self._repaired or not isinstance(exc, sqlite3.DatabaseError)
                 or not _is_corrupt(exc)):
             return False
         self._repaired = True
@@ -555,6 +622,7 @@ class Journal:
             conn.execute(
                 "INSERT INTO events (game_id, seq, at, json, crc) VALUES (?, 0, ?, ?, ?)",
                 (game_id, at, text, zlib.crc32(text.encode("utf-8"))))
+            count_added(conn, 1)
         return game_id
 
     def append(self, game_id: int, event: dict[str, Any]) -> None:
@@ -567,6 +635,7 @@ class Journal:
                     "INSERT INTO events (game_id, seq, at, json, crc) "
                     "SELECT ?, COALESCE(MAX(seq), -1) + 1, ?, ?, ? FROM events WHERE game_id = ?",
                     (game_id, _now(), text, crc, game_id))
+                count_added(conn, 1)
         except JournalError as exc:
             cause = exc.__cause__
             if isinstance(cause, sqlite3.IntegrityError) and "FOREIGN KEY" in str(cause):
@@ -614,7 +683,7 @@ class Journal:
             notes += self.set_aside_notes(game_id)
             damage = " ".join(dict.fromkeys(notes)) or None
             if problem:
-                self.damage.append(problem)
+                self._say(problem)  # said already when rows were set aside: once
             return StoredGame(game_id, _when(started), events, damage, winner, bool(abandoned))
 
     def _good_events(self, game_id: int) -> tuple[list[dict[str, Any]], str | None]:
@@ -651,9 +720,6 @@ class Journal:
 
     def _set_aside(self, game_id: int, seq: int, why: str) -> str:
         """Move a bad row and every row after it out of the game, keeping them all."""
-        if self.readonly:
-            return (f"game {game_id}: event {seq} is damaged ({why}); it is read up to "
-                    "there, and the app sets the rest aside when it next starts")
         n = self._read("SELECT COUNT(*) FROM events WHERE game_id = ? AND seq >= ?",
                        (game_id, seq))[0][0]
         what = "its setup" if seq == 0 else f"event {seq}"
@@ -664,6 +730,7 @@ class Journal:
                        f"aside in the journal's set_aside table; {resume}", "set_aside",
                        game=game_id, seq=seq, moved=n, why=why)
         try:
+            self._say(moved)  # durable before any row moves
             with self._transaction("setting damaged events aside") as conn:
                 conn.execute(
                     "INSERT INTO set_aside (game_id, seq, at, json, crc, reason, moved) "
@@ -672,13 +739,16 @@ class Journal:
                     (moved, _now(), game_id, seq))
                 conn.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?",
                              (game_id, seq))
-        except JournalError as exc:
+        except (JournalError, OSError) as exc:
             if self._repair_live(exc.__cause__):
                 return self._set_aside(game_id, seq, why)
-            return Notice(f"game {game_id}: {what} is damaged ({why}); the game stops before "
-                          f"it and its {n} events from there are left where they are (they "
-                          f"could not be set aside: {one_line(str(exc), 120)})", "stops_before",
-                          game=game_id, seq=seq, count=n, why=why)
+            stops = Notice(f"game {game_id}: {what} is damaged ({why}); the game stops before "
+                           f"it and its {n} events from there are left where they are (they "
+                           f"could not be set aside: {one_line(str(exc), 120)})",
+                           "stops_before", game=game_id, seq=seq, count=n, why=why)
+            with contextlib.suppress(OSError):
+                self._say(stops)
+            return stops
         return moved
 
     def set_aside_notes(self, game_id: int) -> list[str]:
@@ -688,10 +758,9 @@ class Journal:
 
     def games(self) -> list[GameRecord]:
         """Every stored game, oldest first, without replaying any."""
-        game = "g.game" if self._named else SETUP_SQL  # format 1, read-only: from the setup
         rows = self._read(
             "SELECT g.id, g.started, g.finished, g.players, g.winner, g.abandoned, "
-            f"(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id), {game} FROM games g "
+            "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id), g.game FROM games g "
             "ORDER BY g.id")
         records = []
         for gid, started, finished, players, winner, abandoned, count, name in rows:
@@ -702,11 +771,11 @@ class Journal:
             records.append(GameRecord(
                 gid, _when(started), None if finished is None else _when(finished), names,
                 winner, max(0, count - 1), bool(abandoned),
-                name if self._named and isinstance(name, str) else _stored_game(name)))
+                name if isinstance(name, str) else DEFAULT))
         return records
 
 
-# A games row's setup text (event 0), for the game's name where the row has none.
+# A games row's setup text (event 0), for the game's name when format 1 is migrated.
 SETUP_SQL = "(SELECT CAST(json AS BLOB) FROM events e WHERE e.game_id = g.id AND e.seq = 0)"
 
 
@@ -783,6 +852,62 @@ def _index_seqs(conn: sqlite3.Connection) -> dict[int, int]:
             if isinstance(gid, int) and isinstance(seq, int) and 0 <= seq < 2**31:
                 top[gid] = max(seq, top.get(gid, -1))
     return top
+
+
+def count_added(conn: sqlite3.Connection, added: int) -> None:
+    """Add `added` to the journal's count of event rows ever stored, in the caller's
+    transaction. Kept in the file's header (SQLite's application_id, page 1, stored +1 so
+    0 means "not counted"), which a cut file keeps: a repair or an opening compares it with
+    the rows found, so every lost event is counted, also where no row is left to count."""
+    stored = conn.execute("PRAGMA application_id").fetchone()[0]
+    if stored > 0:
+        conn.execute(f"PRAGMA application_id={int(stored) + added}")
+
+
+def _events_held(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT (SELECT COUNT(*) FROM events) + "
+                            "(SELECT COUNT(*) FROM set_aside)").fetchone()[0])
+
+
+def _with_uncounted(src: sqlite3.Connection,
+                    counts: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """The salvage's counts, its lost events raised to what the header's count says
+    was stored (rows a cut or a lost page took without a trace)."""
+    games, events, set_aside, lost = counts
+    try:
+        stored = int(src.execute("PRAGMA application_id").fetchone()[0])
+    except sqlite3.DatabaseError:
+        return counts
+    if stored > 0:
+        lost = max(lost, stored - 1 - events - set_aside)
+    return games, events, set_aside, lost
+
+
+def _copy_other_tables(old: sqlite3.Connection, new: sqlite3.Connection) -> None:
+    """Every table of the damaged journal beyond the journal's own (the snapshots), with
+    the rows that can still be read: a repair keeps every table (a snapshot is checked
+    against the events before it is used, so a damaged one costs nothing but time)."""
+    try:
+        tables = old.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' "
+                             "AND name NOT LIKE 'sqlite_%'").fetchall()
+    except sqlite3.DatabaseError:
+        tables = []
+    for name, sql in tables:
+        if name in _TABLES or not isinstance(sql, str):
+            continue
+        try:
+            new.execute(sql)
+            rows = _readable(old, f'SELECT rowid, * FROM "{name}" WHERE rowid > ? ORDER BY rowid')
+            if not rows:
+                continue
+            marks = ", ".join("?" * (len(rows[0]) - 1))
+            new.execute("BEGIN")
+            new.executemany(f'INSERT OR IGNORE INTO "{name}" VALUES ({marks})',
+                            [r[1:] for r in rows])
+            new.execute("COMMIT")
+        except sqlite3.DatabaseError:
+            with contextlib.suppress(sqlite3.Error):
+                new.execute("ROLLBACK")
 
 
 def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection,

@@ -24,6 +24,8 @@ LEAF_TABLE = 13
 
 # (game_id, seq, at, json bytes, crc), keyed by rowid
 EventRow = tuple[int, int, str, bytes, int]
+# (started, finished, players, winner, abandoned) of a games row, keyed by its id
+GameRow = tuple[str, str | None, str, str | None, int]
 
 
 def _varint(buf: bytes, at: int) -> tuple[int, int]:
@@ -89,6 +91,30 @@ def _event(values: list[object]) -> EventRow | None:
 
 def page_events(page: bytes, usable: int, first: bool = False) -> Iterator[tuple[int, EventRow]]:
     """(rowid, row) of every events-shaped cell of a table leaf page; nothing for others."""
+    for rowid, values in page_records(page, usable, first):
+        row = _event(values)
+        if row is not None:
+            yield rowid, row
+
+
+def _game(values: list[object]) -> GameRow | None:
+    """A `games` row: (NULL id, started, finished, players, winner, abandoned[, game])."""
+    if len(values) not in (6, 7) or values[0] is not None or not isinstance(values[5], int):
+        return None
+    texts = [v[1].decode("utf-8", "replace") if isinstance(v, tuple) else v
+             for v in values[1:5]]
+    started, finished, players, winner = texts
+    if not isinstance(started, str) or not isinstance(players, str) or not players.startswith("["):
+        return None
+    if not (finished is None or isinstance(finished, str)) or not (
+            winner is None or isinstance(winner, str)):
+        return None
+    return started, finished, players, winner, values[5]
+
+
+def page_records(page: bytes, usable: int,
+                 first: bool = False) -> Iterator[tuple[int, list[object]]]:
+    """(rowid, values) of every well-formed record of a table leaf page."""
     base = 100 if first else 0
     try:
         if page[base] != LEAF_TABLE:
@@ -103,9 +129,8 @@ def page_events(page: bytes, usable: int, first: bool = False) -> Iterator[tuple
             if size > usable - 35 or at + size > len(page):
                 continue  # spills to overflow pages: never an event row of ours
             values = _record(page[at:at + size])
-            row = None if values is None else _event(values)
-            if row is not None:
-                yield rowid, row
+            if values is not None:
+                yield rowid, values
     except (IndexError, struct.error, UnicodeDecodeError):
         return
 
@@ -141,14 +166,16 @@ def _checksum(data: bytes, big: bool, s0: int = 0, s1: int = 0) -> bytes:
     return struct.pack(">II", s0, s1)
 
 
-def wal_pages(wal: bytes, page_size: int) -> list[tuple[int, bytes]]:
+def wal_pages(wal: bytes, page_size: int,
+              committed_only: bool = True) -> list[tuple[int, bytes]]:
     """(page number, content) of the `-wal`'s frames of its current generation, up to its
-    last commit, in order; checksums are not checked (a damaged frame is read too)."""
+    last commit (or every frame, the last one cut short included, when not
+    `committed_only`), in order; checksums are not checked (a damaged frame is read too)."""
     if len(wal) < WAL_HEADER + FRAME_HEADER:
         return []
     step = FRAME_HEADER + page_size
-    frames = [(off, wal[off:off + FRAME_HEADER]) for off in
-              range(WAL_HEADER, len(wal) - step + 1, step)]
+    last = len(wal) - step + 1 if committed_only else len(wal) - FRAME_HEADER
+    frames = [(off, wal[off:off + FRAME_HEADER]) for off in range(WAL_HEADER, last, step)]
     salts = _salts(wal, [head for _, head in frames])
     pages: list[tuple[int, bytes]] = []
     committed = 0
@@ -158,19 +185,57 @@ def wal_pages(wal: bytes, page_size: int) -> list[tuple[int, bytes]]:
         pages.append((int.from_bytes(head[0:4], "big"), wal[off + FRAME_HEADER:off + step]))
         if int.from_bytes(head[4:8], "big"):
             committed = len(pages)
-    return pages[:committed]
+    return pages[:committed] if committed_only else pages
 
 
-def file_events(db_path: Path, *, with_wal: bool = True) -> dict[tuple[int, int], EventRow]:
-    """Every events row found in the file (and its `-wal`), by (game, seq); a row that
-    appears several times (old and new versions of a page) counts once."""
+def wal_count(db_path: Path) -> int:
+    """The journal's count of stored events (journal.count_added: the header's
+    application_id, +1) as the newest committed page 1 of the `-wal` says it; 0 if none."""
+    db = db_path.read_bytes()[:100] if db_path.exists() else b""
+    wal = Path(f"{db_path}-wal").read_bytes()
+    count = 0
+    for number, page in wal_pages(wal, _page_size(db, wal)):
+        if number == 1 and len(page) >= 72 and page[:16] == b"SQLite format 3\0":
+            count = int.from_bytes(page[68:72], "big", signed=True)
+    return max(0, count)
+
+
+def wal_contents(db_path: Path) -> tuple[dict[tuple[int, int], EventRow], dict[int, GameRow],
+                                         bool]:
+    """What the `-wal` beside `db_path` holds in every frame of its current generation,
+    also after its last commit (a -wal cut short or torn by a power cut): its events by
+    (game, seq), its games rows by id (the newest frame's), and whether it ends cut short
+    or with frames no commit covers."""
+    db = db_path.read_bytes()[:100] if db_path.exists() else b""
+    wal = Path(f"{db_path}-wal").read_bytes()
+    size = _page_size(db, wal)
+    every = wal_pages(wal, size, committed_only=False)
+    cut = (len(wal) - WAL_HEADER) % (FRAME_HEADER + size) != 0 and len(wal) > WAL_HEADER
+    events: dict[tuple[int, int], EventRow] = {}
+    games: dict[int, GameRow] = {}
+    for number, page in every:
+        for rowid, values in page_records(page, size, first=number == 1):
+            row = _event(values)
+            if row is not None:
+                events[(row[0], row[1])] = row
+            game = _game(values)
+            if game is not None:
+                games[rowid] = game
+    return events, games, cut or len(every) != len(wal_pages(wal, size))
+
+
+def file_events(db_path: Path, *, with_wal: bool = True,
+                with_db: bool = True) -> dict[tuple[int, int], EventRow]:
+    """Every events row found in the file (and the committed frames of its `-wal`), by
+    (game, seq); a row that appears several times (old and new versions of a page) counts
+    once. `with_db=False`: the `-wal`'s rows only."""
     db = db_path.read_bytes() if db_path.exists() else b""
     wal_path = Path(f"{db_path}-wal")
     wal = wal_path.read_bytes() if with_wal and wal_path.exists() else b""
     size = _page_size(db, wal)
     usable = size  # the journal never reserves bytes per page; a damaged header may say so
     found: dict[tuple[int, int], EventRow] = {}
-    for n in range(len(db) // size):
+    for n in range(len(db) // size if with_db else 0):
         for _, row in page_events(db[n * size:(n + 1) * size], usable, first=n == 0):
             found[(row[0], row[1])] = row
     for number, page in wal_pages(wal, size):

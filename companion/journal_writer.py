@@ -30,7 +30,7 @@ from typing import Any
 from companion import snapshots
 from companion.errors import JournalError
 from companion.game import Game, Step
-from companion.journal import Journal, encode_event
+from companion.journal import Journal, count_added, encode_event
 
 __all__ = ["LAG_MARK_S", "InFlight", "JournalWriter"]
 
@@ -223,6 +223,7 @@ class JournalWriter:
                 conn.executemany(
                     "INSERT INTO events (game_id, seq, at, json, crc) VALUES (?, ?, ?, ?, ?)",
                     rows)
+                count_added(conn, len(rows))
                 if snapshot is not None and snapped is not None:
                     snapshots.write(conn, game_id, snapped[0].seq, snapped[1], snapshot)
         except JournalError as exc:

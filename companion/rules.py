@@ -5,7 +5,7 @@ every game; everything a game decides lives behind `Rules`, one object per game,
 its name in `companion.games` (the setup's `"game"` key, default `"revenge"`).
 
 Like python-chess's boards, a game's rules are pure: `apply` never mutates a state, reads
-no clock and does no I/O, and `legal_events` lists what `apply` accepts now, so no caller
+no clock and does no I/O, and `options` lists what `apply` accepts now, so no caller
 has to find legality by trial. Undo, redo and the setup are the core's, not a game's.
 
 Optional, used by the core when a game's rules have them (the card game has all four):
@@ -19,19 +19,23 @@ Optional, used by the core when a game's rules have them (the card game has all 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar, runtime_checkable
 
-__all__ = ["Countdown", "GameSummary", "Rules", "Transition"]
+__all__ = ["AnyRules", "Countdown", "GameSummary", "Rules", "Transition"]
+
+SetupT = TypeVar("SetupT")  # a game's setup event (frozen, `game` names the rules)
+StateT = TypeVar("StateT")  # a game's state (frozen)
+EventT = TypeVar("EventT")  # a game's events, options included (frozen, `to_json()`)
 
 
-class Transition(NamedTuple):
+class Transition(NamedTuple, Generic[StateT]):
     """What `apply` returns: the new state and what happened (for voice, lamps, stats).
 
     `changed` False: the event is kept in the record but is no undo step (an ignored
     press). `amends`: it only refines the previous step, so one undo takes both back.
     """
 
-    state: Any
+    state: StateT
     outcomes: tuple[Any, ...]
     changed: bool = True
     amends: bool = False
@@ -46,36 +50,43 @@ class GameSummary(NamedTuple):
 
 
 @runtime_checkable
-class Rules(Protocol):
-    """One game's rules. Events are frozen objects with `to_json() -> dict`."""
+class Rules(Protocol[SetupT, StateT, EventT]):
+    """One game's rules, typed by its setup, state and event types: a game declares
+    `RULES: Rules[Setup, State, Event]`, so mypy checks its rules and their callers.
+    Events are frozen objects with `to_json() -> dict`. The options are events too: what
+    the table chooses is submitted as it is (there is no separate option type)."""
 
     name: str  # the setup's "game" value: "revenge", "board"
 
-    def parse_setup(self, obj: dict[str, Any]) -> Any:
+    def parse_setup(self, obj: dict[str, Any]) -> SetupT:
         """A validated setup event from its JSON object; BadSetup names what is wrong."""
 
-    def parse_event(self, obj: dict[str, Any]) -> Any:
+    def parse_event(self, obj: dict[str, Any]) -> EventT:
         """Any other event of this game from its JSON object (never setup, undo or redo);
         BadEvent names what is wrong."""
 
-    def initial_state(self, setup: Any) -> Any:
+    def initial_state(self, setup: SetupT) -> StateT:
         """The state before the first event."""
 
-    def apply(self, state: Any, event: Any) -> Transition:
+    def apply(self, state: StateT, event: EventT) -> Transition[StateT]:
         """The rules: the transition, or an IllegalEvent with one plain sentence."""
 
-    def legal_events(self, state: Any) -> Sequence[Any]:
-        """Every event `apply` accepts now that changes the game, in a stable order."""
+    def options(self, state: StateT) -> Sequence[EventT]:
+        """Every event `apply` accepts now that changes the game, in a stable order, each
+        ready to submit as it is (the session works them out once per state)."""
 
-    def state_json(self, state: Any) -> dict[str, Any]:
+    def state_json(self, state: StateT) -> dict[str, Any]:
         """The state as `replay --json` prints it (TRANSCRIPT.md, BOARD.md)."""
 
-    def summary(self, state: Any) -> GameSummary:
+    def summary(self, state: StateT) -> GameSummary:
         """Players, winner and whether the game is over."""
 
     def stats(self, steps: Sequence[Any]) -> dict[str, dict[str, int]]:
         """Per-player counters of one game from its effective steps (`Game.steps`), for
         `stats`: name -> counter -> value. Counters are summed over games by the core."""
+
+
+AnyRules: TypeAlias = Rules[Any, Any, Any]  # a game found by name (companion.games.get)
 
 
 class Countdown(NamedTuple):

@@ -5,7 +5,7 @@ their own threads), makes every accepted event durable in the journal *before* i
 changes the state or tells anyone (with `background=True`: applies it and tells at once,
 and its journal writer thread makes it durable behind, see companion.journal_writer),
 and tells its listeners about each change with an immutable `Update`: the state, the
-result, the undo and redo steps and the legal events.
+result, the undo and redo steps and the options (the events the rules accept now).
 Its lock, game, journal and window timer are its own; callers use its methods.
 
 Listeners are called in the submitting thread, in event order, with the session's lock
@@ -16,8 +16,8 @@ can be shown as it is.
 >>> s = Session()
 >>> s.new_game(s.setup({"type": "setup", "players": ["Ana", "Ben"]})).game
 'revenge'
->>> s.play("7").kind.value, s.update.state.total, s.update.undo is not None
-('applied', 7, True)
+>>> s.submit(s.parse_event({"type": "play", "card": "7"})).kind.value, s.update.state.total
+('applied', 7)
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -42,8 +42,9 @@ from companion.game import (
     read_event,
     read_setup,
 )
-from companion.rules import GameSummary, Rules
+from companion.rules import AnyRules, Countdown, GameSummary
 from companion.stats import GameStats, aggregate, counted, game_stats, replay_events
+from companion.update import Listener, Update
 from companion.windows import WindowTimer
 
 __all__ = [
@@ -74,36 +75,6 @@ class JournalLike(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class Update:
-    """One change of the live game, as listeners and `Session.update` see it. Immutable:
-    the states, steps and events are frozen, so it can cross threads as it is.
-
-    game: the rules' name ("revenge"); result: what the event did (None for a game just
-    started or resumed); steps: the effective history (oldest first; the card table shows
-    the round's cards from it); undo/redo: the step each would take back or apply again;
-    legal: `Rules.legal_events(state)`; summary: the players (seating order), the winner and
-    whether the game is over, for any game (`Rules.summary`): what a part serving every
-    game reads; damage: what resuming had to set aside, if anything; unsaved: a failed
-    write took the game back to the last saved event: why, in one sentence.
-    """
-
-    game_id: int | None
-    game: str
-    state: Any
-    result: Result | None
-    steps: Sequence[Step]  # a game.History: immutable, O(1) per update
-    undo: Step | None
-    redo: Step | None
-    legal: tuple[Any, ...]
-    summary: GameSummary
-    damage: str | None = None
-    unsaved: str | None = None
-
-
-Listener = Callable[[Update], None]
-
-
-@dataclass(frozen=True, slots=True)
 class Preview:
     """A stored game before it is opened (the resume screen): its state as far as it
     replays, and why it stops early (None: it does not)."""
@@ -111,6 +82,7 @@ class Preview:
     game_id: int
     state: Any | None
     damage: str | None
+    last: str | None = None  # the newest saved event in words (companion.resume_words)
 
 
 class Session:
@@ -123,11 +95,6 @@ class Session:
         `background`: the screen never waits for the disk: events are applied and told at
         once and a journal writer thread (`writer`) makes them durable, in order."""
         self._journal: Any = journal
-        self._background: Background | None = None
-        if background and journal is not None:
-            from companion.session_background import Background
-
-            self._background = Background(self, journal)
         self.clock = clock
         self._lock = threading.RLock()
         self._game: Game | None = None
@@ -135,8 +102,14 @@ class Session:
         self._damage: str | None = None
         self._update: Update | None = None
         self._listeners: list[Listener] = []
+        self._hooks: _Hooks | None = None  # made for the first helper (see `hooks`)
+        self._background: Background | None = None
+        if background and journal is not None:
+            from companion.session_background import Background
+
+            self._background = Background(self.hooks(), journal)
         self._timer = None if window_seconds is None else WindowTimer(
-            self, window_seconds, clock=clock)
+            self.hooks(), window_seconds, clock=clock)
 
     @staticmethod
     def open_journal(data_dir: str | os.PathLike[str]) -> Any:
@@ -169,13 +142,16 @@ class Session:
 
         return unsubscribe
 
-    def _notify(self, result: Result | None, unsaved: str | None = None) -> Update:
+    def _notify(self, result: Result | None, unsaved: str | None = None,
+                summary: GameSummary | None = None) -> Update:
+        """Tell every listener; `summary`: the state's, when the caller has it already."""
         game = self._game
         assert game is not None
-        state = game.state
-        update = Update(self._game_id, game.rules.name, state, result, game.history,
-                        game.undo_step, game.redo_step, tuple(game.rules.legal_events(state)),
-                        game.rules.summary(state), self._damage, unsaved)
+        state, rules = game.state, game.rules
+        update = Update(self._game_id, rules.name, state, result, game.history,
+                        game.undo_step, game.redo_step, tuple(rules.options(state)),
+                        rules.summary(state) if summary is None else summary, self._damage,
+                        unsaved)
         self._update = update
         for listener in list(self._listeners):
             listener(update)
@@ -215,7 +191,7 @@ class Session:
         return self._background.writer.lag() > LAG_MARK_S
 
     @property
-    def rules(self) -> Rules | None:
+    def rules(self) -> AnyRules | None:
         game = self._game
         return None if game is None else game.rules
 
@@ -253,12 +229,15 @@ class Session:
         stored = self._unfinished()
         if stored is None:
             return None
+        from companion.resume_words import last_saved_words
+
         if hasattr(stored, "replay"):  # found through its snapshot: no whole replay
-            state = stored.replay().game.state
-            return Preview(stored.game_id, state, stored.damage)
+            game = stored.replay().game
+            return Preview(stored.game_id, game.state, stored.damage, last_saved_words(game))
         game, unplayable = replay_events(stored.events)
         damage = " ".join(d for d in (stored.damage, unplayable) if d) or None
-        return Preview(stored.game_id, None if game is None else game.state, damage)
+        return Preview(stored.game_id, None if game is None else game.state, damage,
+                       None if game is None else last_saved_words(game))
 
     def resume(self, game_id: int | None = None) -> Update | None:
         """Open the journal's unfinished game (or game `game_id`) to play on; None when
@@ -308,9 +287,10 @@ class Session:
             self._game, self._game_id = replayed.game, game_id
             if self._background is not None:
                 self._background.opened(game_id, replayed.applied)
-            if self._game_over():
-                self._record_result()  # killed between the winning event and its result
-            return self._notify(None)
+            summary = replayed.game.rules.summary(replayed.game.state)
+            if summary.over:  # killed between the winning event and its result
+                self._record_result(summary.winner)
+            return self._notify(None, summary=summary)
 
     # --- events ---
 
@@ -320,7 +300,10 @@ class Session:
             game = self._game
             if game is None:
                 raise NoGame("no game is open; start a new game first", code="no_game")
-            was_over = game.rules.summary(game.state).winner
+            before = self._update  # the state's summary, worked out when it was told
+            winner_before = (before.summary.winner if before is not None
+                             and before.state is game.state
+                             else game.rules.summary(game.state).winner)
             result = game.evaluate(event)
             if self._background is not None and self._game_id is not None:
                 self._background.accept(game, self._game_id, result)
@@ -329,64 +312,63 @@ class Session:
                 game.accept(result)
             else:
                 game.accept(result)
-            if game.rules.summary(game.state).winner != was_over:
-                self._record_result()
-            self._notify(result)
+            summary = game.rules.summary(game.state)
+            if summary.winner != winner_before:
+                self._record_result(summary.winner)
+            self._notify(result, summary=summary)
             return result
 
-    def act(self, kind: str, **fields: Any) -> Result:
-        """Submit the game's event `kind` with `fields`, parsed by the rules (None fields
-        left out): `act("play", card="7")`, `act("undo")`."""
-        with self._lock:
-            game = self._game
-            if game is None:
-                raise NoGame("no game is open; start a new game first", code="no_game")
-            obj = {"type": kind, **{k: v for k, v in fields.items() if v is not None}}
-            return self.submit(read_event(game.rules, obj))
+    def parse_event(self, obj: dict[str, Any]) -> Any:
+        """An event of the open game from its JSON (a transcript line, undo and redo too),
+        to `submit`; BadEvent names what is wrong. Callers that know the game build its
+        typed events instead (companion.games.<game>: `Play(Card.parse("7"))`)."""
+        rules = self.rules
+        if rules is None:
+            raise NoGame("no game is open; start a new game first", code="no_game")
+        return read_event(rules, obj)
 
-    def _record_result(self) -> None:
+    def _record_result(self, winner: str | None) -> None:
         """Write the winner (or None again after an undo) to the game's journal row.
 
         The events are the record; the result row only speeds up history. So a failure
         here is logged, not raised: the event is saved and applied, and the result is
         written again the next time the game is opened.
         """
-        game = self._game
-        if self._journal is None or self._game_id is None or game is None:
+        if self._journal is None or self._game_id is None:
             return
         if self._background is not None:
-            self._background.writer.set_result(self._game_id, game.rules.summary(game.state).winner)
+            self._background.writer.set_result(self._game_id, winner)
             return
         try:
-            self._journal.set_result(self._game_id, game.rules.summary(game.state).winner)
+            self._journal.set_result(self._game_id, winner)
         except JournalError as exc:
             log.warning("could not record the game's result: %s", exc)
-
-    # The card game's events by name (the rules parse and check them, as for a transcript).
-
-    def play(self, card: str, target: str | None = None, player: str | None = None) -> Result:
-        return self.act("play", card=card, player=player, target=target)
-
-    def press(self, player: str, t: float | None = None) -> Result:
-        """A SORRY! button or name tap; `t` is the edge time on `self.clock` (default now)."""
-        return self.act("press", player=player, t=self.clock() if t is None else t)
 
     def close_window(self, expected: Any = None) -> Result | None:
         """Close the open window; with `expected` (a state's window), only if that very
         window is still open (a countdown or a tap that comes too late does nothing)."""
         with self._lock:
             game = self._game
-            countdown = getattr(game.rules, "countdown", None) if game is not None else None
-            timed = None if countdown is None else countdown(game.state)  # type: ignore[union-attr]
+            timed = None if game is None else self._countdown(game.state)
             if expected is not None and (timed is None or timed.window is not expected):
                 return None
-            return self.submit(timed.close) if timed is not None else self.act("close")
+            if timed is None:  # no countdown: the rules say why nothing can close now
+                return self.submit(self.parse_event({"type": "close"}))
+            return self.submit(timed.close)
 
-    def end_play2(self) -> Result:
-        return self.act("end_play2")
+    def _countdown(self, state: Any) -> Countdown | None:
+        """The window of `state` the rules time by the clock, if they have countdowns."""
+        countdown = getattr(self.rules, "countdown", None)
+        found: Countdown | None = None if countdown is None else countdown(state)
+        return found
 
-    def tiebreak(self, player: str, total: int) -> Result:
-        return self.act("tiebreak", player=player, total=total)
+    def hooks(self) -> _Hooks:
+        """What the session's own helpers (window timer, background writer) may use of it.
+        Made when the first helper is: it refers back to the session, so a session with
+        no helper stays free of reference cycles (freed at once when dropped)."""
+        if self._hooks is None:
+            self._hooks = _Hooks(self)
+        return self._hooks
 
     def undo(self) -> Result:
         return self.submit(Undo())
@@ -400,7 +382,7 @@ class Session:
         """How long windows of `kind` ("steal", "block") stay open from now on."""
         with self._lock:
             if self._timer is None:
-                self._timer = WindowTimer(self, {kind: seconds}, clock=self.clock)
+                self._timer = WindowTimer(self.hooks(), {kind: seconds}, clock=self.clock)
             else:
                 self._timer.seconds[kind] = seconds
 
@@ -457,3 +439,34 @@ class Session:
     def leaders(figures: list[GameStats]) -> list[Any]:
         """Totals per player over games, best first (companion.stats.aggregate)."""
         return aggregate(figures)
+
+
+class _Hooks:
+    """All the session's helpers may do with it (companion.windows.WindowHost,
+    companion.session_background.GameHost), instead of reaching into its attributes."""
+
+    __slots__ = ("_session", "lock")
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self.lock = session._lock
+
+    def latest(self) -> Update | None:
+        return self._session.update
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        return self._session.subscribe(listener)
+
+    def countdown(self, state: Any) -> Countdown | None:
+        return self._session._countdown(state)
+
+    def close_window(self, expected: Any) -> None:
+        self._session.close_window(expected=expected)
+
+    def game(self) -> Game | None:
+        return self._session._game
+
+    def roll_back(self, game: Game, why: str) -> None:
+        """The writer lost events: play on from `game` and tell everyone `why`."""
+        self._session._game = game
+        self._session._notify(None, unsaved=why)

@@ -9,17 +9,15 @@ and the listeners hear why in one sentence (`Update.unsaved`).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from companion import snapshots
 from companion.errors import JournalError
 from companion.game import Game, Result
 from companion.journal_writer import InFlight, JournalWriter
-
-if TYPE_CHECKING:
-    from companion.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -29,8 +27,20 @@ def _round(state: Any) -> Any:
     return getattr(state, "round", None)
 
 
+class GameHost(Protocol):
+    """What the writer's side needs of its session when a write fails: its lock, its game,
+    and a way to go back to the last saved event and say why."""
+
+    @property
+    def lock(self) -> contextlib.AbstractContextManager[Any]: ...
+
+    def game(self) -> Game | None: ...
+
+    def roll_back(self, game: Game, why: str) -> None: ...
+
+
 class Background:
-    def __init__(self, session: Session, journal: Any) -> None:
+    def __init__(self, session: GameHost, journal: Any) -> None:
         self.session = session
         self.writer = JournalWriter(journal)
         self.inflight = InFlight()
@@ -71,14 +81,13 @@ class Background:
 
     def _failed(self, game_id: int, seq: int, error: JournalError) -> None:
         session = self.session
-        with session._lock:
-            game = session._game
+        with session.lock:
+            game = session.game()
             if game_id != self.game_id or game is None:
                 log.warning("game %s: event %s could not be saved: %s", game_id, seq, error)
                 return
-            session._game = self.inflight.rollback(game, seq)
             self.next_seq, self.since_snapshot = seq, 0
             why = (f"the game went back to event {seq - 1}, the last one saved, because "
                    f"{error}")
             log.warning("game %s: %s", game_id, why)
-            session._notify(None, unsaved=why)
+            session.roll_back(self.inflight.rollback(game, seq), why)

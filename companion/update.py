@@ -24,10 +24,12 @@ class Update:
     game: the rules' name ("revenge"); result: what the event did (None for a game just
     started or resumed); steps: the effective history (oldest first; the card table shows
     the round's cards from it); undo/redo: the step each would take back or apply again;
-    legal: `Rules.legal_events(state)`; summary: the players (seating order), the winner and
-    whether the game is over, for any game (`Rules.summary`): what a part serving every
-    game reads; damage: what resuming had to set aside, if anything; unsaved: a failed
-    write took the game back to the last saved event: why, in one sentence.
+    options: `Rules.options(state)`, worked out once per state: every event the rules
+    accept now, each ready to submit as it is (a board move carries its Option);
+    summary: the players (seating order), the winner and whether the game is over, for any
+    game (`Rules.summary`, once per event): what a part serving every game reads;
+    damage: what resuming had to set aside, if anything; unsaved: a failed write took the
+    game back to the last saved event: why, in one sentence.
     """
 
     game_id: int | None
@@ -37,7 +39,7 @@ class Update:
     steps: Sequence[Step]  # a game.History: immutable, O(1) per update
     undo: Step | None
     redo: Step | None
-    legal: tuple[Any, ...]
+    options: tuple[Any, ...]
     summary: GameSummary
     damage: str | None = None
     unsaved: str | None = None

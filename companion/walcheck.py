@@ -1,13 +1,19 @@
 """The journal's `-wal` file, kept and counted before SQLite opens the journal.
 
 After a crash the newest events are in `journal.sqlite3-wal`. SQLite replays that file
-when it opens the journal, but only up to the first frame whose checksum is wrong: a
-damaged `-wal` silently loses every event after the damage, and the first clean close
-deletes the file. So before the app opens its journal, a `-wal` left behind is copied
-beside it, and the events it holds are counted from its bytes (journal_pages). Once
-SQLite has opened the journal, the events it recovered are compared with that count:
-any shortfall is one sentence with the count, and the copy stays; otherwise the copy is
-removed again.
+when it opens the journal, but only up to the first frame whose checksum is wrong, and
+only up to its last commit: a damaged or cut `-wal` silently loses every event after the
+damage, and the first clean close deletes the file. So before the journal is opened, a
+`-wal` left behind is copied beside it (the safety copy), and the events it holds are
+counted from its bytes (journal_pages), in every frame, also those a cut or a power cut
+left without their commit. Once SQLite has opened the journal, the events it recovered
+are compared with that count: any shortfall is one sentence with the count, and the copy
+stays; otherwise the copy is removed again. A game the `-wal` shows as won but SQLite
+recovered without its winner keeps its winner, so a finished game is never offered to
+resume.
+
+When the safety copy cannot be made (a full disk, no inode left), nothing is opened for
+writing: JournalError says so, and every file stays as it is until it can be made.
 """
 
 from __future__ import annotations
@@ -19,34 +25,58 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from companion.journal_pages import file_events
-from companion.notices import Notice
+from companion.errors import JournalError
+from companion.journal_pages import EventRow, GameRow, file_events, wal_contents, wal_count
+from companion.notices import Notice, sync_folder
 
 
 class WalCheck:
     """What a `-wal` left by a crash held; see the module docstring."""
 
-    def __init__(self, journal: Path, kept: Path, held: set[tuple[int, int]]) -> None:
+    def __init__(self, journal: Path, kept: Path | None, held: dict[tuple[int, int], EventRow],
+                 games: dict[int, GameRow], cut: bool,
+                 committed: set[tuple[int, int]], counted: int = 0) -> None:
         self.journal = journal
+        self.counted = counted  # the events the newest committed page 1 says were stored
+        self.committed = committed  # the events in frames a commit covers
         self.kept = kept
         self.held = held
+        self.games = games
+        self.cut = cut
 
     @classmethod
-    def before_open(cls, journal: Path) -> WalCheck | None:
-        """Copy and count a non-empty `-wal`; None when there is none (a clean close)."""
+    def before_open(cls, journal: Path, *, preview: bool = False) -> WalCheck | None:
+        """Copy and count a non-empty `-wal`; None when there is none (a clean close).
+        `preview` (a read-only look at a private copy): counted, not copied again."""
         wal = Path(f"{journal}-wal")
         try:
             if not wal.is_file() or wal.stat().st_size == 0:
                 return None
-            stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
-            kept = journal.with_name(f"{journal.name}-wal.kept-{stamp}")
-            shutil.copyfile(wal, kept)
-            with open(kept, "rb") as f:
-                os.fsync(f.fileno())
-            held = set(file_events(journal))
         except OSError:
             return None  # the open that follows reports an unreadable folder itself
-        return cls(journal, kept, held)
+        kept = None
+        if not preview:
+            stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+            kept = journal.with_name(f"{journal.name}-wal.kept-{stamp}")
+            try:
+                shutil.copyfile(wal, kept)
+                with open(kept, "rb") as f:
+                    os.fsync(f.fileno())
+                sync_folder(journal.parent)
+            except OSError as exc:
+                with contextlib.suppress(OSError):
+                    kept.unlink()
+                raise JournalError(
+                    f"the journal's -wal file (its newest events) could not be copied to "
+                    f"safety before opening ({exc.strerror or exc}); nothing was opened or "
+                    f"changed: free some space in {journal.parent} and start again") from exc
+        try:
+            held, games, cut = wal_contents(journal)
+            committed = set(file_events(journal, with_db=False))
+            counted = wal_count(journal)
+        except OSError:
+            return None
+        return cls(journal, kept, held, games, cut, committed, counted)
 
     def after_open(self, conn: sqlite3.Connection) -> Notice | None:
         """The sentence for events the `-wal` held that SQLite did not recover, if any."""
@@ -55,17 +85,84 @@ class WalCheck:
                 "SELECT game_id, seq FROM events UNION SELECT game_id, seq FROM set_aside"))
         except sqlite3.Error:
             recovered = set()
-        missing = sorted(self.held - recovered)
-        if not missing:
-            with contextlib.suppress(OSError):
-                self.kept.unlink()
+        missing = sorted(set(self.held) - recovered)
+        if self.cut:
+            return self._cut_short(conn, missing)
+        unseen = self._unseen(conn, len(missing))
+        if not missing and not unseen:
+            if self.kept is not None:
+                with contextlib.suppress(OSError):
+                    self.kept.unlink()
             return None
+        won = self._keep_winners(conn, {g for g, _ in missing})
+        winners = "".join(f"; game {g} was won by {w} and stays finished" for g, w in won)
         games = sorted({g for g, _ in missing})
-        first = min(s for g, s in missing if g == games[0])
-        where = (f"game {games[0]} from event {first}" if len(games) == 1
-                 else f"{len(games)} games")
+        if not games:
+            where = "the newest games"
+        elif len(games) == 1:
+            where = f"game {games[0]} from event {min(s for _, s in missing)}"
+        else:
+            where = f"{len(games)} games"
+        kept = (f"the file was kept as {self.kept.name} beside the journal"
+                if self.kept is not None else "the app keeps a copy of that file when it opens")
+        facts = {"count": len(missing) + unseen, "where": where,
+                 "kept": self.kept.name if self.kept is not None else ""}
+        if not unseen and not set(missing) & self.committed:
+            return Notice(
+                f"the app stopped while it was saving: the last {len(missing)} events tapped "
+                f"({where}) were not saved{winners}; the game goes on from the last saved "
+                f"event, so tap again what came after it ({kept})", "in_flight", **facts)
         return Notice(
-            f"{len(missing)} saved events ({where}) were in the journal's -wal file but could "
-            f"not be read back because that file is damaged; they are missing from the games, "
-            f"and the file was kept as {self.kept.name} beside the journal",
-            "wal_lost", count=len(missing), where=where, kept=self.kept.name)
+            f"{len(missing) + unseen} saved events ({where}) were in the journal's -wal file "
+            f"but could not be read back because that file is damaged; they are missing from "
+            f"the games{winners}, and {kept}", "wal_lost", **facts)
+
+    def _unseen(self, conn: sqlite3.Connection, found_missing: int) -> int:
+        """Saved events the -wal's newest page 1 counts that no frame still shows (their
+        only copy was in a damaged frame): counted, never silently dropped."""
+        if self.counted <= 0:
+            return 0
+        try:
+            held = conn.execute("SELECT (SELECT COUNT(*) FROM events) + "
+                                "(SELECT COUNT(*) FROM set_aside)").fetchone()[0]
+        except sqlite3.Error:
+            return 0
+        return max(0, self.counted - 1 - int(held) - found_missing)
+
+    def _cut_short(self, conn: sqlite3.Connection, missing: list[tuple[int, int]]) -> Notice:
+        """A -wal that ends in the middle of a frame: written up to there and no further
+        (a power cut while saving, or a file cut short by a damaged card). What came after
+        its end cannot be counted; the sentence says where each game goes on."""
+        won = self._keep_winners(conn, {g for g, _ in missing})
+        try:
+            last = conn.execute("SELECT game_id, MAX(seq) FROM events GROUP BY game_id "
+                                "ORDER BY game_id DESC LIMIT 1").fetchone()
+        except sqlite3.Error:
+            last = None
+        where = (f"game {last[0]} goes on after its event {last[1]}" if last
+                 else "no game could be read")
+        counted = (f"{len(missing)} saved events it still holds could not be read back, and "
+                   if missing else "")
+        winners = "".join(f"; game {g} was won by {w} and stays finished" for g, w in won)
+        kept = (f"the file was kept as {self.kept.name} beside the journal"
+                if self.kept is not None else "the app keeps a copy of that file when it opens")
+        return Notice(
+            f"the journal's -wal file ends in the middle of a save (a power cut while saving, "
+            f"or a file cut short): {counted}any event saved after its end is missing; "
+            f"{where}, so tap again what came after it{winners}; {kept}", "wal_cut",
+            count=len(missing), where=where,
+            kept=self.kept.name if self.kept is not None else "")
+
+    def _keep_winners(self, conn: sqlite3.Connection, lossy: set[int]) -> list[tuple[int, str]]:
+        """Games the -wal shows won whose winner SQLite did not recover: it is kept."""
+        won = []
+        for game_id in sorted(lossy):
+            row = self.games.get(game_id)
+            if row is None or row[3] is None:
+                continue
+            with contextlib.suppress(sqlite3.Error):
+                cur = conn.execute("UPDATE games SET winner = ?, finished = ? WHERE id = ? AND "
+                                   "winner IS NULL", (row[3], row[1], game_id))
+                if cur.rowcount:
+                    won.append((game_id, row[3]))
+        return won

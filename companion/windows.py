@@ -17,16 +17,30 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Hashable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from companion.errors import REFUSALS
 from companion.game import ResultKind
 from companion.rules import Countdown
+from companion.update import Listener, Update
 
-if TYPE_CHECKING:
-    from companion.session import Session, Update
+DEFAULT_SECONDS = 5.0  # a window's countdown unless the configuration says otherwise
 
-DEFAULT_SECONDS = 5.0
+
+class WindowHost(Protocol):
+    """What the timer needs of its session: its lock (every change of window is judged
+    under it), its updates, the rules' countdown, and the way to close a window."""
+
+    @property
+    def lock(self) -> contextlib.AbstractContextManager[Any]: ...
+
+    def latest(self) -> Update | None: ...
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]: ...
+
+    def countdown(self, state: Any) -> Countdown | None: ...
+
+    def close_window(self, expected: Any) -> None: ...
 
 
 class WindowTimer:
@@ -34,7 +48,7 @@ class WindowTimer:
     that fired just as its window was closed (or closed and reopened by undo) finds its
     generation gone and does nothing."""
 
-    def __init__(self, session: Session, seconds: Mapping[str, float] | None = None, *,
+    def __init__(self, session: WindowHost, seconds: Mapping[str, float] | None = None, *,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.session = session
         self.seconds: dict[str, float] = dict(seconds or {})
@@ -45,14 +59,15 @@ class WindowTimer:
         self._timer: threading.Timer | None = None
         self._generation = 0
         self._stopped = False
-        with session._lock:
+        with session.lock:
             self._unsubscribe = session.subscribe(self._on_update)
-            if session.update is not None:
-                self._on_update(session.update)
+            latest = session.latest()
+            if latest is not None:
+                self._on_update(latest)
 
     def _on_update(self, update: Update) -> None:
         """Called with the session's lock held."""
-        countdown = _countdown(self.session, update.state)
+        countdown = self.session.countdown(update.state)
         key = None if countdown is None else countdown.key
         if key == self.key:
             self.window = None if countdown is None else countdown.window
@@ -81,15 +96,15 @@ class WindowTimer:
         return None if deadline is None else max(0.0, deadline - self.clock())
 
     def _expire(self, generation: int) -> None:
-        with self.session._lock:
+        with self.session.lock:
             if generation != self._generation or self._stopped:
                 return
             # A journal that refuses leaves the window open; the UI shows the error.
             with contextlib.suppress(*REFUSALS):
-                self.session.close_window(expected=self.window)
+                self.session.close_window(self.window)
 
     def stop(self) -> None:
-        with self.session._lock:
+        with self.session.lock:
             if self._stopped:
                 return
             self._stopped = True
@@ -102,9 +117,3 @@ def _stepped_back_or_forth(update: Update) -> bool:
     result = update.result
     return result is not None and result.kind in (ResultKind.UNDONE, ResultKind.REDONE)
 
-
-def _countdown(session: Session, state: Any) -> Countdown | None:
-    rules = session.rules
-    countdown = getattr(rules, "countdown", None)
-    result: Countdown | None = None if countdown is None else countdown(state)
-    return result

@@ -56,7 +56,8 @@ def check_buttons(gpio: GpioConfig, *, pin_factory: Any = None) -> tuple[Check, 
     if not gpio.enabled:
         return Check("buttons", "off", "[gpio] enabled = false"), None
     try:
-        from hardware.buttons import ButtonPanel, GpioSetupError
+        from hardware.buttons import ButtonPanel
+        from hardware.errors import GpioSetupError
         from hardware.pinplan import PinPlanError, plan_pins
     except ImportError as exc:
         return Check("buttons", "warn", f"gpiozero is not installed ({exc.name})",
@@ -91,18 +92,19 @@ def watch_buttons(panel: Any, seconds: float, write: Callable[[str], None], *,
     return count
 
 
-def check_ledboard(cfg: LedBoardConfig, *, board_port: str | None = None,
+def check_ledboard(cfg: LedBoardConfig, *, ledboard_port: str | None = None,
                    hello_wait: float | None = None) -> Check:
-    if not cfg.enabled and not board_port:
+    if not cfg.enabled and not ledboard_port:
         return Check("ledboard", "off", "[ledboard] enabled = false")
     try:
-        from hardware.ledboardlink import HELLO_WAIT_S, LedBoardError, LedBoardLink
+        from hardware.errors import LedBoardError
+        from hardware.ledboardlink import HELLO_WAIT_S, LedBoardLink
         from hardware.ports import PortConfigError, PortFinder
     except ImportError as exc:
         return Check("ledboard", "warn", f"pyserial is not installed ({exc.name})",
                      "install pyserial==3.5")
     try:
-        finder = PortFinder(port=board_port or cfg.port, ids=cfg.ids)
+        finder = PortFinder(port=ledboard_port or cfg.port, ids=cfg.ids)
         ports = finder()
     except (PortConfigError, OSError) as exc:
         return Check("ledboard", "warn", "not checked", str(exc))
@@ -133,6 +135,25 @@ def check_voice(voice: VoiceConfig) -> Check:
         return Check("voice", "warn", f"{voice.command} not found",
                      "sudo apt install espeak-ng (or set [voice] command)")
     return Check("voice", "ok", program)
+
+
+def check_camera(config: Config) -> Check:
+    """The camera (issue 23): on or off, its extra installed, a deck taught. Neither the
+    camera nor OpenCV is opened here: the doctor stays quick and never takes the camera
+    from the running app."""
+    camera = config.camera
+    if not camera.enabled:
+        return Check("camera", "off", "[camera] enabled = false")
+    if any(importlib.util.find_spec(name) is None for name in ("numpy", "cv2")):
+        return Check("camera", "warn", "its optional part is not installed",
+                     "sudo deploy/install.sh --camera (or pip install '.[camera]')")
+    taught = [game for game in ("revenge", "board")
+              if camera.model_file(config.data_dir, game).is_file()]
+    if not taught:
+        return Check("camera", "warn", "no deck taught yet",
+                     "sorry-companion camera teach FOLDER --game revenge --out "
+                     f"{camera.model_file(config.data_dir, 'revenge')}")
+    return Check("camera", "ok", f"{camera.source}; decks taught: {', '.join(taught)}")
 
 
 def check_display() -> Check:
@@ -201,5 +222,5 @@ def app_checks(config: Config, statuses: dict[str, tuple[str, str]]) -> list[Che
             checks.append(status_check(part, *statuses[part]))
         else:
             checks.append(Check(part, "warn", "not started yet", "wait a moment"))
-    checks += [check_voice(config.voice), check_display()]
+    checks += [check_voice(config.voice), check_display(), check_camera(config)]
     return checks

@@ -70,7 +70,7 @@ class CountRules:
                            winner)
         return Transition(after, (("added", state.turn, event.n),))
 
-    def legal_events(self, state: CountState) -> Sequence[Add]:
+    def options(self, state: CountState) -> Sequence[Add]:
         return () if state.winner is not None else (Add(1), Add(2))
 
     def state_json(self, state: CountState) -> dict[str, Any]:
@@ -96,3 +96,43 @@ def count_game(monkeypatch):
     monkeypatch.setitem(sys.modules, module.__name__, module)
     monkeypatch.setitem(games._PACKAGES, "count", module.__name__)
     return module.RULES
+
+
+class CountFace:
+    """count_game on the hardware (hardware.faces): a seat's button adds 1 on that seat's
+    turn, the lamp of the seat whose turn it is is lit (the winner's flashes), and the LED
+    board lights whose turn it is."""
+
+    def seat_press(self, session, seat, t, companion_draws):
+        state = session.state
+        if seat != state.turn:
+            raise IllegalEvent(f"it is {state.setup.players[state.turn]}'s turn")
+        return session.submit(Add(1))
+
+    def ledboard(self, update, brightness):
+        from hardware.firmware.pawnled import LedBoardState
+
+        state = update.state
+        seats = len(state.setup.players)
+        return LedBoardState(players=seats, turn=None if state.winner is not None else state.turn,
+                             home=[0] * seats, alert="none" if state.winner is None else "win",
+                             bri=brightness)
+
+    def lamps(self, update):
+        from hardware.faces import LampState
+
+        state = update.state
+        lit = frozenset() if state.winner is not None else frozenset({state.turn})
+        return LampState(lit, state.winner)
+
+
+@pytest.fixture
+def count_face(count_game, monkeypatch):
+    """count_game with its hardware face registered (hardware.faces), for one test."""
+    from hardware import faces
+
+    module = types.ModuleType("count_face_for_tests")
+    module.FACE = CountFace()  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.setitem(faces._PACKAGES, "count", module.__name__)
+    return module.FACE

@@ -23,20 +23,20 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.config import on_raspberry_pi
-from companion.errors import REFUSALS
 from companion.session import Session
 from companion.system import notify_ready
 from ui import games
 from ui.board.texts import bt
+from ui.camera_link import CameraLink
 from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
 from ui.idle import ScreenRest, screen_rest
 from ui.kvload import load_kv, register_fonts
 from ui.layout import arrangement
 from ui.prefs import Choices, PrefsNotSaved, UiSettings
-from ui.touchguard import guard
+from ui.touchguard import TouchGuard
 from ui.voice import Voice, voice_for
-from ui.wording import card_name, refusal, sentence
+from ui.wording import card_name, sentence
 
 READY_LINE = "sorry-companion: ready"
 SORRY_KEYS = "1234"
@@ -44,13 +44,13 @@ SORRY_KEYS = "1234"
 # shown. Each game's own screens are its slice's (ui.games).
 SCREENS = {
     "start": ("start.kv", "ui.screens.start", "StartScreen"),
-    "name": ("start.kv", "ui.screens.start", "NameScreen"),
-    "resume": ("start.kv", "ui.screens.start", "ResumeScreen"),
+    "name": ("name.kv", "ui.screens.start", "NameScreen"),
+    "resume": ("resume.kv", "ui.screens.start", "ResumeScreen"),
     "menu": ("menu.kv", "ui.screens.menu", "MenuScreen"),
-    "history": ("pages.kv", "ui.screens.pages", "HistoryScreen"),
-    "rules": ("pages.kv", "ui.screens.pages", "RulesScreen"),
-    "settings": ("pages.kv", "ui.screens.pages", "SettingsScreen"),
-    "hardware": ("pages.kv", "ui.screens.pages", "HardwareScreen"),
+    "history": ("history.kv", "ui.screens.pages", "HistoryScreen"),
+    "rules": ("rules.kv", "ui.screens.pages", "RulesScreen"),
+    "settings": ("settings.kv", "ui.screens.pages", "SettingsScreen"),
+    "hardware": ("hardware.kv", "ui.screens.pages", "HardwareScreen"),
 }
 BACKGROUND = (0.09, 0.10, 0.12, 1)
 PREWARM = ("menu",)  # after each game's own (GameSlice.prewarm)
@@ -63,6 +63,19 @@ def _start_rasterising(*_: Any) -> None:
     Pi without its GPU driver or under test) otherwise holds it until the next texture
     upload, and the next tap would pay for drawing the previous frame."""
     glFlush()
+
+
+class _Models(dict[str, Any]):
+    """Each game's model, made the first time it is asked for: the board game's imports
+    the whole board engine, which the first frame (and a card game) does not need."""
+
+    def __init__(self, app: Any) -> None:
+        super().__init__()
+        self._app = app
+
+    def __missing__(self, name: str) -> Any:
+        model = self[name] = games.get(name).make_model(self._app)
+        return model
 
 
 class CompanionApp(App):
@@ -80,7 +93,7 @@ class CompanionApp(App):
         data_dir: Path,
         journal: Any = None,
         config: Any = None,
-        board_port: str | None = None,
+        ledboard_port: str | None = None,
         start_hardware: bool = True,
         voice: Voice | None = None,
         on_ready: Callable[[CompanionApp], None] | None = None,
@@ -105,22 +118,23 @@ class CompanionApp(App):
         self.voice = (
             voice if voice is not None else voice_for(settings, pi=on_raspberry_pi())
         )
+        # Touches act on what the finger saw: every screen and popup tells it of a change.
+        self.guard = TouchGuard()
         self.board_door = board_door  # None: the board game's door onto the session
         self.screens = dict(SCREENS)
         self.prewarm: list[str] = []
         # Each game's model, by the rules' name: what its screens bind to.
-        self.models: dict[str, Any] = {}
+        self.models: dict[str, Any] = _Models(self)
         for name in games.names():
             game = games.get(name)
             self.screens.update(game.screens)
             self.prewarm += game.prewarm
-            self.models[name] = game.make_model(self)
         self.prewarm += PREWARM
-        self.link = HardwareLink(
-            self.session, config, board_port=board_port, enabled=start_hardware, lang=self.lang
-        )
+        self.link = HardwareLink(self.session, config, ledboard_port=ledboard_port,
+                                 enabled=start_hardware, lang=self.lang)
         self.link.bind(status=self._show_status)
-        self.link.board_draws = self._companion_draws
+        self.link.companion_draws = self._companion_draws
+        self.camera = CameraLink(self, self.link.config)
         self._ready = False
         self._shut = False
         self._prewarm_event: Any = None
@@ -212,7 +226,9 @@ class CompanionApp(App):
         Window.clearcolor = BACKGROUND  # one clear instead of a full-screen fill per screen
         Window.bind(size=self._follow_window)
         self._follow_window(Window, Window.size)
-        return ScreenManager(transition=NoTransition())
+        from ui.widgets import GuardedScreenManager
+
+        return GuardedScreenManager(transition=NoTransition())
 
     def _follow_window(self, _window: Any, size: Any) -> None:
         """Landscape or portrait, chosen again at every resize (ui/layout.py)."""
@@ -242,10 +258,18 @@ class CompanionApp(App):
         self.link.wakes = self.rest.press_wakes
         Window.bind(on_flip=self._on_first_frame)
         Window.bind(on_flip=_start_rasterising)
-        guard.watch(Window)  # each touch's down time, before any widget sees it
+        self.guard.watch(Window)  # each touch's down time, before any widget sees it
         self.link.start()
         if self.session.writer is not None:
             self._saving_event = Clock.schedule_interval(self._check_saving, SAVING_CHECK_S)
+
+    def show_new_notices(self) -> None:
+        """Notices a read found after the start (History reading a damaged game): shown
+        now, over whatever screen is up, unless the notices are already on screen."""
+        view = getattr(self, "notice_view", None)
+        if view is not None and view.get_parent_window() is not None:
+            return
+        self.notice_view = self._show_notices()
 
     def _window_open(self) -> bool:
         """A SORRY! window waits for a press: the screen must not rest."""
@@ -255,7 +279,9 @@ class CompanionApp(App):
         """Every repair and set-aside of the journal, over the start screen until OK."""
         from ui.notices import NoticeView, pending
 
-        records = pending(self.data_dir, list(getattr(self.journal, "damage", [])))
+        damage = list(getattr(self.journal, "damage", []))
+        shown, self._damage_shown = getattr(self, "_damage_shown", 0), len(damage)
+        records = pending(self.data_dir, damage[shown:])  # dismissed ones never come back
         if not records:
             return None
         view = NoticeView(self, records)
@@ -299,7 +325,7 @@ class CompanionApp(App):
         Window.unbind(size=self._follow_window)
         Window.unbind(on_flip=self._on_first_frame)
         Window.unbind(on_flip=_start_rasterising)
-        guard.unwatch(Window)
+        self.guard.unwatch(Window)
         if self.rest is not None:
             self.rest.close()
         if self._prewarm_event is not None:
@@ -311,6 +337,7 @@ class CompanionApp(App):
             model.close()
         self.voice.close()
         self.link.close()
+        self.camera.close()
 
     # --- navigation ---
 
@@ -325,18 +352,18 @@ class CompanionApp(App):
     # --- acting on the game ---
 
     def submit(self, action: Callable[[], Any]) -> bool:
-        """Run one session call; a refusal becomes one sentence on screen, nothing else."""
-        try:
-            action()
-        except REFUSALS as exc:
-            self.model.message = refusal(exc, self.lang)
-            return False
-        return True
+        """Run one session call; a refusal is said on the open game's screen (the card
+        table's with no game open), nothing else (GameModel.attempt)."""
+        return bool((self.open_model() or self.model).attempt(action))
 
     def start_game(self, setup: Any, **options: Any) -> str | None:
         """Start a new game from its setup (an object or JSON; its game's slice starts it
         and shows it); None, or the one sentence saying why it cannot start."""
-        return games.get(games.game_of(setup)).start(self, setup, **options)
+        game = games.game_of(setup)
+        why = games.get(game).start(self, setup, **options)
+        if why is None:
+            self.camera.follow(game)
+        return why
 
     def resume_game(self, stored: Any) -> None:
         if self.submit(lambda: self.session.resume(stored.game_id)):
@@ -349,6 +376,7 @@ class CompanionApp(App):
             self.new_game_form()
             return
         games.get(update.game).show(self)
+        self.camera.follow(update.game)
 
     def discard_game(self, stored: Any) -> None:
         """To the new-game form; the stored game stays open (and resumable) until a new
@@ -381,13 +409,8 @@ class CompanionApp(App):
             return False  # typing a name, not pressing SORRY!
         from hardware import faces
 
-        face = faces.get(update.game)
-        if face is None:
+        face, model = faces.get(update.game), self.models.get(update.game)
+        if face is None or model is None:
             return False
-        try:
-            face.seat_press(self.session, seat, None, self._companion_draws)
-        except REFUSALS as exc:
-            model = self.models.get(update.game)
-            if model is not None:
-                model.message = refusal(exc, self.lang)
+        model.attempt(lambda: face.seat_press(self.session, seat, None, self._companion_draws))
         return True

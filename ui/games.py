@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.games import DEFAULT
+
+if TYPE_CHECKING:
+    from ui.gamemodel import GameModel
 
 __all__ = ["GameSlice", "game_of", "get", "names"]
 
@@ -28,9 +31,10 @@ class GameSlice(Protocol):
     # screens made while the scorekeeper is still choosing players (CompanionApp._prewarm)
     prewarm: tuple[str, ...]
 
-    def make_model(self, app: Any) -> Any:
-        """The Kivy model this game's screens bind to (it has `lang`, `message`,
-        `refresh()` and `close()`), following the app's session."""
+    def make_model(self, app: Any) -> GameModel:
+        """The Kivy model this game's screens bind to (a GameModel: the message line,
+        undo and redo, refusals in words; with `refresh()` and `close()`), following the
+        app's session."""
         ...
 
     def start(self, app: Any, setup: Any, **options: Any) -> str | None:

@@ -4,27 +4,23 @@ scorekeeper taps OK, in the current language.
 The journal's sentences (companion.notices.Notice) carry a code and their facts, so
 each is said in French from `notice_<code>` in ui/locales; one without a translation is
 shown in English as the journal wrote it. Notices not yet dismissed are kept in
-`notices.json` in the data folder, so a crash or a power cut before anyone read them
-does not hide them: they come back at the next start until OK is tapped.
+`notices.json` in the data folder (companion.notices: the journal makes each durable
+before it uses what it repaired), so a crash or a power cut before anyone read them does
+not hide them: they come back at the next start until OK is tapped.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
-import os
 from pathlib import Path
 from typing import Any
 
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.modalview import ModalView
 
-from companion.config import read_small_file
+from companion.notices import as_record, dismiss, keep, read
 from ui.i18n import table, tr
-from ui.widgets import FitLabel, TapButton
-
-NOTICES_FILE = "notices.json"
+from ui.widgets import FitLabel, GuardedView, TapButton
 
 
 def notice_text(note: Any, lang: str) -> str:
@@ -40,36 +36,17 @@ def notice_text(note: Any, lang: str) -> str:
     return text
 
 
-def _as_record(note: Any) -> dict[str, Any]:
-    params = {k: v for k, v in (getattr(note, "params", None) or {}).items()
-              if isinstance(v, str | int | float)}
-    return {"text": str(note), "code": getattr(note, "code", ""), "params": params}
-
-
 def pending(data_dir: Path, new: list[Any]) -> list[dict[str, Any]]:
     """The notices not yet dismissed (from notices.json) plus `new`, each once; kept."""
-    path = Path(data_dir) / NOTICES_FILE
     try:
-        old = json.loads(read_small_file(path).decode("utf-8"))
-    except (OSError, ValueError, RecursionError):
-        old = []
-    records = [r for r in old if isinstance(r, dict) and isinstance(r.get("text"), str)]
-    texts = {r["text"] for r in records}
-    records += [_as_record(n) for n in new if str(n) not in texts]
-    if records and len(records) != len(old):
-        with contextlib.suppress(OSError):  # shown anyway; kept only if the disk allows
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
-            os.replace(tmp, path)
-    return records
+        return keep(data_dir, new)
+    except OSError:  # shown anyway; kept only if the disk allows
+        records = read(data_dir)
+        texts = {r["text"] for r in records}
+        return records + [as_record(n) for n in dict.fromkeys(new) if str(n) not in texts]
 
 
-def dismiss(data_dir: Path) -> None:
-    with contextlib.suppress(OSError):
-        (Path(data_dir) / NOTICES_FILE).unlink()
-
-
-class NoticeView(ModalView):
+class NoticeView(GuardedView):
     """The notices over the start screen, with one OK button; re-said on a language
     change."""
 

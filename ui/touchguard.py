@@ -4,10 +4,14 @@ A finger aims at what is on the screen when it starts to move, a few hundred
 milliseconds before it lands: a double tap on "10" that makes 21, or a tap just as the
 window timer closes a SORRY! window, lands on whatever replaced the button it aimed at
 and would log a call, a close or a Take 2 that nobody saw as a button. So every layer
-change (a screen switch of any ScreenManager, a ModalView opening or closing, a
+change (a screen switch of a GuardedScreenManager, a GuardedView opening or closing, a
 ChoiceGrid rebuilt, the SORRY! window panel shown or hidden) calls `guard.changed()`,
 and a touch that began before the last change, or within GUARD_SECONDS after it, does
 nothing: TapButton asks `guard.blocks(touch)` on the way down and again on the way up.
+
+The guard is the app's (`CompanionApp.guard`, made with the app); widgets find it with
+`app_guard()`. Nothing of Kivy's is patched: a screen manager or a popup tells the guard
+because it is one of the guarded classes of ui.widgets.
 
 `guard.clock` is the one clock for both the changes and the touch-down times (the
 tests put a manual clock there, so a "double tap 0.15 s later" is exact); a touch's
@@ -81,39 +85,12 @@ class TouchGuard:
         return False  # only noted: the touch goes on to the widgets
 
 
-guard = TouchGuard()
-
-_installed = False
+_SPARE = TouchGuard()  # for a widget shown outside the app (a lone widget in a test)
 
 
-def install() -> None:
-    """Make every layer change tell the guard: screen switches of any ScreenManager and
-    ModalViews (Popups) opening and closing. Idempotent; done when ui.widgets loads,
-    before any screen or view is made (Kivy binds `on_<property>` at construction)."""
-    global _installed
-    if _installed:
-        return
-    _installed = True
-    from kivy.uix.modalview import ModalView
-    from kivy.uix.screenmanager import ScreenManager
+def app_guard() -> TouchGuard:
+    """The running app's touch guard; a guard of its own for a widget outside the app."""
+    from kivy.app import App
 
-    on_current = ScreenManager.on_current
-
-    def guarded_on_current(self: Any, instance: Any, value: Any) -> Any:
-        guard.changed()
-        return on_current(self, instance, value)
-
-    ScreenManager.on_current = guarded_on_current  # type: ignore[method-assign]
-
-    open_view, dismiss_view = ModalView.open, ModalView.dismiss
-
-    def guarded_open(self: Any, *args: Any, **kwargs: Any) -> Any:
-        guard.changed()
-        return open_view(self, *args, **kwargs)
-
-    def guarded_dismiss(self: Any, *args: Any, **kwargs: Any) -> Any:
-        guard.changed()
-        return dismiss_view(self, *args, **kwargs)
-
-    ModalView.open = guarded_open  # type: ignore[method-assign]
-    ModalView.dismiss = guarded_dismiss  # type: ignore[method-assign]
+    guard = getattr(App.get_running_app(), "guard", None)
+    return guard if isinstance(guard, TouchGuard) else _SPARE

@@ -86,13 +86,14 @@ class Voice:
         return [self.path, "-v", ESPEAK_VOICES.get(lang, "en"), *louder, *wav, "--", text]
 
     def _speak(self, text: str, lang: str) -> None:
+        speaking: subprocess.Popen[bytes] | None = None
         player: subprocess.Popen[bytes] | None = None
         try:
             with self._wake:
                 if self._closed:
                     return
                 device = self.device
-                self._speaking = subprocess.Popen(
+                speaking = self._speaking = subprocess.Popen(
                     self.argv(text, lang),
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.PIPE if device else subprocess.DEVNULL,
@@ -100,26 +101,22 @@ class Voice:
                 )
                 if device:
                     player = subprocess.Popen(
-                        [PLAYER, "-q", "-D", device], stdin=self._speaking.stdout,
+                        [PLAYER, "-q", "-D", device], stdin=speaking.stdout,
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                    assert self._speaking.stdout is not None
-                    self._speaking.stdout.close()  # the player holds the pipe now
-            finished = self._speaking.wait(timeout=SPEECH_TIMEOUT) == 0
+                    if speaking.stdout is not None:
+                        speaking.stdout.close()  # the player holds the pipe now
+            finished = speaking.wait(timeout=SPEECH_TIMEOUT) == 0
             if player is not None:
                 finished = player.wait(timeout=SPEECH_TIMEOUT) == 0 and finished
-        except subprocess.TimeoutExpired:
-            self._speaking.kill()
-            if player is not None:
-                player.kill()
-            return
         except (OSError, subprocess.SubprocessError):
-            if player is None and self._speaking is not None and self._speaking.poll() is None:
-                self._speaking.kill()  # the player could not start: nobody reads the speech
-            return  # a voice that fails must never disturb the game
+            finished = False  # a voice that fails must never disturb the game
         finally:
-            if player is not None and player.poll() is None:
-                player.kill()
-                player.wait()
+            if speaking is not None and speaking.stdout is not None:
+                speaking.stdout.close()  # the player could not start: nobody reads it
+            for process in (speaking, player):
+                if process is not None and process.poll() is None:
+                    process.kill()  # timed out, or nobody reads it: cut off
+                    process.wait()
         if finished:
             self.spoken += 1
 

@@ -23,13 +23,13 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import ScreenManager
 
 from ui.layout import MIN_TEXT_PX
 from ui.textfit import fit_size, fits, measured
 from ui.theme import ink_on, player_rgba
-from ui.touchguard import guard, install
-
-install()  # screen switches and popups tell the guard, before any is made
+from ui.touchguard import app_guard
 
 MIN_FONT = sp(MIN_TEXT_PX)  # 14 px on the 800x480 display: readable at arm's length
 
@@ -54,12 +54,22 @@ class FitLabel(Label):
         self.fbind("font_name", self._fit_trigger)
         self._fit_trigger()
 
-    def on_texture(self, _label: object, texture: object) -> None:
+    def on_texture(self, _label: object, texture: Any) -> None:
         """Fill a new text texture now, before the frame is drawn: filled lazily in the
         middle of drawing, each upload makes a software renderer (llvmpipe) flush the
         half-drawn frame, which costs more than the whole frame."""
         if texture is not None and self.get_root_window() is not None:
             texture.bind()
+
+    def texture_update(self, *largs: object) -> None:
+        """Render once per change: a new text wakes Kivy's texture trigger before ours
+        (Label binds first), so the font size is settled here first; without this, the text
+        was rendered at the old size and again at the new one."""
+        if self._fit_trigger.is_triggered:
+            self._fit_trigger.cancel()
+            self._fit()
+            self._trigger_texture.cancel()  # what _fit changed is rendered now, once
+        super().texture_update(*largs)
 
     def _fit(self, *_: object) -> None:
         """Pick the font size once, then let Kivy render the texture once. Text that fits
@@ -95,6 +105,26 @@ class FitLabel(Label):
         self.font_size = size
 
 
+class GuardedScreenManager(ScreenManager):
+    """A ScreenManager whose every switch of screen tells the app's touch guard."""
+
+    def on_current(self, instance: Any, value: Any) -> Any:
+        app_guard().changed()
+        return super().on_current(instance, value)
+
+
+class GuardedView(ModalView):
+    """A ModalView (popup) whose opening and closing tell the app's touch guard."""
+
+    def open(self, *args: Any, **kwargs: Any) -> Any:
+        app_guard().changed()
+        return super().open(*args, **kwargs)
+
+    def dismiss(self, *args: Any, **kwargs: Any) -> Any:
+        app_guard().changed()
+        return super().dismiss(*args, **kwargs)
+
+
 class TapButton(ButtonBehavior, FitLabel):
     """One big touch target. `dim` shows a tap the rules would refuse right now; the tap
     still goes through, so the refusal can say why in words."""
@@ -108,14 +138,14 @@ class TapButton(ButtonBehavior, FitLabel):
         """A touch that began before, or just after, the layer under it changed is
         swallowed: the finger aimed at what was there before (ui.touchguard)."""
         if (self.collide_point(*touch.pos) and not touch.is_mouse_scrolling
-                and not self.disabled and guard.blocks(touch)):
+                and not self.disabled and app_guard().blocks(touch)):
             return True
         return bool(super().on_touch_down(touch))
 
     def on_touch_up(self, touch: Any) -> bool:
         """A touch that came down on this button and is lifted after a change (the
         window timer closed the window under the finger) releases without acting."""
-        if touch.grab_current is self and guard.blocks(touch):
+        if touch.grab_current is self and app_guard().blocks(touch):
             touch.ungrab(self)
             self.last_touch = touch
             self._do_release()
@@ -133,7 +163,7 @@ class ChoiceGrid(GridLayout):
     __events__ = ("on_choice",)
 
     def on_choices(self, *_: object) -> None:
-        guard.changed()  # new buttons where others were
+        app_guard().changed()  # new buttons where others were
         self.clear_widgets()
         for choice in self.choices:
             button = TapButton(text=choice["text"], code=choice["code"], max_font_size=self.font)
@@ -233,7 +263,7 @@ class OnScreenKeyboard(BoxLayout):
 
     def _build(self, *_: object) -> None:
         if self.children:
-            guard.changed()  # other keys where the finger aimed (the accents' page)
+            app_guard().changed()  # other keys where the finger aimed (the accents' page)
         self.clear_widgets()
         for row in self._rows():
             line = Factory.KeyRow()

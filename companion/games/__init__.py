@@ -11,7 +11,7 @@ import importlib
 from typing import Any
 
 from companion.errors import BadSetup
-from companion.rules import Rules
+from companion.rules import AnyRules
 from companion.safe_text import MAX_NAME, name_problem, quote
 
 # MAX_NAME and name_problem: every game's players are checked the same way, and the screen
@@ -33,14 +33,14 @@ def names() -> tuple[str, ...]:
     return tuple(_PACKAGES)
 
 
-def get(name: str = DEFAULT) -> Rules:
+def get(name: str = DEFAULT) -> AnyRules:
     """The rules of the game called `name`; BadSetup for a name that is no game here."""
     package = _PACKAGES.get(name) if isinstance(name, str) else None
     if package is None:
         choices = ", ".join(f'"{n}"' for n in _PACKAGES)
         raise BadSetup(f"there is no game {str(name)[:40]!r} here; the games are {choices}",
                        code="unknown_game", game=str(name)[:40])
-    rules: Rules | None = getattr(importlib.import_module(package), "RULES", None)
+    rules: AnyRules | None = getattr(importlib.import_module(package), "RULES", None)
     if rules is None:  # a game whose rules are not built yet
         raise BadSetup(f"the game {name!r} cannot be played with this version yet",
                        code="game_not_ready", game=name)

@@ -57,6 +57,7 @@ BROKEN_VERSION = "0.1.0+pivm.broken"
 GUEST_CONFIG = "/etc/sorry-companion/config.toml"
 # The app under emulation starts far slower than on a Pi: a drop-in gives it time.
 SLOW_START = "[Service]\nTimeoutStartSec=900\n"
+GUIDE_MARK = "Last result, "
 
 
 def log(text: str) -> None:
@@ -72,6 +73,7 @@ class Report:
     def check(self, name: str, ok: bool, detail: str) -> bool:
         self.checks.append((name, ok, detail))
         log(f"{'PASS' if ok else 'FAIL'} {name}: {detail}")
+        self.write()  # a run stopped half-way still leaves what it checked
         return ok
 
     def note(self, text: str) -> None:
@@ -92,7 +94,12 @@ class Report:
         if self.notes:
             lines += ["", *[f"- {note}" for note in self.notes]]
         RESULT.write_text("\n".join(lines) + "\n")
-        log(f"summary written to {RESULT.relative_to(REPO)}")
+        guide = REPO / "deploy" / "README.md"
+        text = guide.read_text()
+        start = text.index(GUIDE_MARK)
+        end = text.index("\n### ", start)
+        body = "\n".join([GUIDE_MARK + lines[0].split(": ", 1)[1], *lines[1:]])
+        guide.write_text(text[:start] + body + "\n" + text[end:])
 
 
 # --- host preparation ---
@@ -354,17 +361,17 @@ def main() -> int:
         print("pi-vm: run it as root (it installs qemu and builds a system image).",
               file=sys.stderr)
         return 2
-    from hardware.simulator import SimulatedBoard
+    from hardware.simulator import SimulatedLedBoard
 
     report = Report()
     ensure_tools()
-    log(f"base image (cached in {CACHE})")
-    build_base()
     work = Path(tempfile.mkdtemp(prefix="sorry-pi-vm.", dir="/var/tmp"))
-    log(f"work folder {work}")
+    log(f"work folder {work}; the releases")
     first = make_release(work)
     update = make_release(work, UPDATE_VERSION)
     broken = make_release(work, BROKEN_VERSION, broken=True)
+    log(f"base image (cached in {CACHE})")
+    build_base()
     names = [p.name.removesuffix(".tar.gz") for p in (first, update, broken)]
     report.note(f"releases on the stick: {', '.join(names)}")
     stick = stick_image(work)
@@ -372,7 +379,7 @@ def main() -> int:
     subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b",
                     str(CACHE / "base.img"), str(disk)], check=True)
 
-    with SimulatedBoard(uid="PIVM0001") as board:
+    with SimulatedLedBoard(uid="PIVM0001") as board:
         machine = Machine(work, disk, stick, board.path)
         try:
             run_checks(machine, board, report, names, work)
@@ -381,6 +388,7 @@ def main() -> int:
         finally:
             machine.kill()
     report.write()
+    log(f"summary written to {RESULT.relative_to(REPO)} and deploy/README.md")
     return 0 if report.checks and all(ok for _, ok, _ in report.checks) else 1
 
 

@@ -111,13 +111,13 @@ def next_event(session: Session, rng: random.Random, clock: list[float]) -> Even
         return EndPlay2()
     elif r < 0.16:
         return Press(rng.choice(players), clock[0])  # "no SORRY! now": journalled, ignored
-    legal = sorted(legal_cards(update.legal))
+    legal = sorted(legal_cards(update.options))
     if not legal:  # e.g. the open window decides the game: only closing it goes on
         return Close() if state.window is not None else EndPlay2() if state.owed else Undo()
     code = rng.choice(legal)
     target = None
     if code == "sorry":
-        targets = flip_targets(update.legal)
+        targets = flip_targets(update.options)
         target = rng.choice(targets) if targets else None
     return Play(Card.parse(code), None, target)
 
@@ -153,7 +153,7 @@ def next_board_event(session: Session, rng: random.Random) -> Any:
     if state.card is not None:
         return board.RULES.parse_event(rng.choice(board.options(state)).event)
     if state.position.settings.adult:
-        return rng.choice(tuple(update.legal))
+        return rng.choice(tuple(update.options))
     return board.Draw(board.draw_card(state, rng))
 
 

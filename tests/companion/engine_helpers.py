@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.game import Game, Redo, Result, Undo
+from companion.games.revenge import Card, Play
 from companion.games.revenge.events import Close, EndPlay2, Press, Setup, Tiebreak
 
 
@@ -17,7 +18,7 @@ def play(game: Game, *codes: str) -> Result:
         target = None
         if code.startswith("sorry>"):
             code, target = "sorry", code.split(">", 1)[1]
-        result = game.play(code, target=target)
+        result = game.push(Play(Card.parse(code), target=target))
     assert result is not None
     return result
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from companion.games.revenge import Card, Play
 from companion.games.revenge.events import Setup
 from companion.journal import Journal
 from companion.session import Session
@@ -41,14 +42,14 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
         s = Session(journal)
         s.new_game(Setup.create(["Ana", "Ben"], pawns=4))
         for card in ("10", "10", "5", "9", "10", "1", "5"):  # Ana busts twice
-            s.play(card)
+            s.submit(Play(Card.parse(card)))
         assert s.game_stats().players[0].busts == 2  # type: ignore[union-attr]
         s.new_game(Setup.create(["Ana", "Ben"], pawns=1), abandon=True)
         for card in ("10", "10", "5"):  # Ana busts: Ben wins
-            s.play(card)
+            s.submit(Play(Card.parse(card)))
         s.new_game(Setup.create(["Cy", "Ben"], pawns=4))  # game over: nothing abandoned
         for card in ("10", "10", "5"):  # Cy busts
-            s.play(card)
+            s.submit(Play(Card.parse(card)))
     return root
 
 

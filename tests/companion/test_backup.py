@@ -221,3 +221,19 @@ def test_a_newer_journal_format_is_refused(tmp_path: Path) -> None:
         conn.execute("PRAGMA user_version=99")
     with pytest.raises(BackupRefused, match="newer version"):
         restore_backup(data, backup)
+
+
+def test_a_backup_of_an_older_journal_format_restores_and_opens(tmp_path: Path) -> None:
+    """A format-1 journal (before each game's name was stored), as backed up by an older
+    version, is restored; the app's journal migrates it when it opens it."""
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "journal.sqlite3").write_bytes(
+        (REPO / "tests" / "fixtures" / "journal-before-slices.sqlite3").read_bytes())
+    with sqlite3.connect(old / "journal.sqlite3") as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    backup = make_backup(old, tmp_path / "b.sqlite3")
+    restored = restore_backup(tmp_path / "new", backup.path)
+    assert restored.backup.games == backup.games == 6
+    with Journal.open(tmp_path / "new") as journal:
+        assert journal.damage == [] and len(journal.games()) == backup.games

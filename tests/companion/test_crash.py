@@ -16,6 +16,7 @@ The next child continues the same database, so resuming is tested 60 times per d
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -96,8 +97,13 @@ def _replay(events: list[dict[str, Any]]) -> str:
 def check_journal(data: Path, model: Model) -> None:
     """The journal equals the acknowledged events, give or take the announced one."""
     with Journal.open(data) as journal:
-        assert journal.damage == []
         pending = model.pending
+        # a kill in the middle of a save may leave that one announced event's frames without
+        # their commit: said (issue 21), never a loss of an acknowledged event
+        unsaved = [n for n in journal.damage
+                   if getattr(n, "code", "") in ("in_flight", "wal_cut")]
+        assert [n for n in journal.damage if n not in unsaved] == []
+        assert all(n.params["count"] <= 1 and pending is not None for n in unsaved), unsaved
         stored_ids = [r.game_id for r in journal.games()]
         extra = [g for g in stored_ids if g not in model.games]
         if extra:  # the child was killed after starting a game, before saying so
@@ -180,19 +186,28 @@ def kill_child(server: ForkServer, args: tuple[object, ...], wanted: int, rng: r
     `wanted` events (-1: kill while it starts up and resumes), kill it with SIGKILL at
     that moment or a moment later, and feed `read` all it wrote before it died."""
     pid = server.start(*args)
-    acks = 0
-    while wanted >= 0:
-        line = server.line()
-        if line.startswith("X "):
-            pytest.fail(f"the child stopped by itself: {server.stderr_path.read_text()}")
-        read(line)
-        if line.startswith("A ") or (wanted == 0 and line.startswith("G ")):
-            acks += line.startswith("A ")
-            if acks >= wanted:
-                break
-    if rng.random() < 0.5:
-        time.sleep(rng.uniform(0, 0.003))  # not synchronisation: a random kill moment
-    os.kill(pid, signal.SIGKILL)  # still alive: the server says X only once it is gone
+    acks, done = 0, False
+    try:
+        while wanted >= 0:
+            line = server.line()
+            if line.startswith("X "):
+                pid = 0  # gone (and reaped): nothing to kill
+                pytest.fail(f"the child stopped by itself: {server.stderr_path.read_text()}")
+            read(line)
+            if line.startswith("A ") or (wanted == 0 and line.startswith("G ")):
+                acks += line.startswith("A ")
+                if acks >= wanted:
+                    break
+        if rng.random() < 0.5:
+            time.sleep(rng.uniform(0, 0.003))  # not synchronisation: a random kill moment
+        done = True
+    finally:  # a failed check above must not leave the child playing for the next test
+        if pid:
+            os.kill(pid, signal.SIGKILL)  # alive: the server says X only once it is gone
+        if pid and not done:  # and the server ready for the next child
+            with contextlib.suppress(Exception, pytest.fail.Exception):
+                while not server.line().startswith("X "):
+                    pass
     while not (line := server.line()).startswith("X "):  # what it wrote before it died
         read(line)
     assert int(line.split()[1]) == -signal.SIGKILL, server.stderr_path.read_text()
@@ -285,7 +300,9 @@ def check_writer_journal(data: Path, model: ShownModel) -> None:
     from companion.snapshots import load_unfinished
 
     with Journal.open(data) as journal:
-        assert journal.damage == []
+        # a kill while saving is said (issue 21: "tap again what came after it"); nothing else
+        assert [n for n in journal.damage
+                if getattr(n, "code", "") not in ("in_flight", "wal_cut")] == []
         stored_ids = [r.game_id for r in journal.games()]
         extra = [g for g in stored_ids if g not in model.shown]
         if extra:  # killed after starting a game, before saying so

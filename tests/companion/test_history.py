@@ -7,6 +7,7 @@ import random
 
 from bench.core import long_game
 from companion.game import Game, History, Redo, Undo
+from companion.games.revenge import Card, Play, Press
 
 
 def test_history_is_always_the_steps() -> None:
@@ -32,8 +33,8 @@ def test_history_is_always_the_steps() -> None:
 def test_an_amended_call_replaces_the_top_step() -> None:
     game = Game.from_json([{"type": "setup", "players": ["Ana", "Ben", "Cy"]}])
     for code in ("10", "10", "1"):
-        game.play(code)
-    game.act("press", player="Ben", t=5.0)
-    game.act("press", player="Ben", t=4.9)  # Ben's own earlier edge: amends the call
+        game.push(Play(Card.parse(code)))
+    game.push(Press("Ben", 5.0))
+    game.push(Press("Ben", 4.9))  # Ben's own earlier edge: amends the call
     assert game.history == game.steps and len(game.history) == 4
     assert game.history[-1].after.window.caller_t == 4.9

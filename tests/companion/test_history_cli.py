@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from companion.games.revenge import Card, Play, Press
 from companion.games.revenge.events import Setup
 from companion.journal import Journal
 from companion.session import Session
@@ -43,23 +44,23 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         s = Session(journal)
         s.new_game(Setup.create(["Ana", "Ben", "Cleo"], pawns=2))
         for card in ("10", "10", "5"):  # Cleo busts: Ana and Ben advance
-            s.play(card)
+            s.submit(Play(Card.parse(card)))
         for card in ("10", "10", "1"):  # Cleo reaches 21 ...
-            s.play(card)
-        s.press("Ben", 1.0)  # ... Ben calls SORRY! and steals: he wins
+            s.submit(Play(Card.parse(card)))
+        s.submit(Press("Ben", 1.0))  # ... Ben calls SORRY! and steals: he wins
         s.close_window()
         won = s.state.to_json()  # type: ignore[union-attr]
         s.new_game(Setup.create(["ana", "Dev"]))
         for card in ("10", "5", "6"):  # ana reaches 21 ...
-            s.play(card)
-        s.press("Dev", 2.0)  # ... Dev calls ...
-        s.press("ana", 2.1)  # ... ana blocks
-        s.play("7")
-        s.play("9")
+            s.submit(Play(Card.parse(card)))
+        s.submit(Press("Dev", 2.0))  # ... Dev calls ...
+        s.submit(Press("ana", 2.1))  # ... ana blocks
+        s.submit(Play(Card.parse("7")))
+        s.submit(Play(Card.parse("9")))
         s.undo()
         s.undo()
         s.redo()
-        s.play("switch")
+        s.submit(Play(Card.parse("switch")))
         live = s.state.to_json()  # type: ignore[union-attr]
     home = root / "home"
     home.mkdir()
@@ -170,7 +171,7 @@ def test_a_damaged_row_is_reported_and_the_rest_still_listed(tmp_path: Path) -> 
         s = Session(journal)
         s.new_game(Setup.create(["Ana", "Ben"]))
         for card in ("10", "10", "5", "3", "4"):
-            s.play(card)
+            s.submit(Play(Card.parse(card)))
     conn = sqlite3.connect(data / "journal.sqlite3")
     conn.execute("UPDATE events SET json = 'garbage' WHERE seq = 4")
     conn.commit()
@@ -178,7 +179,9 @@ def test_a_damaged_row_is_reported_and_the_rest_still_listed(tmp_path: Path) -> 
     done = cli("--data", str(data), "history", cwd=tmp_path, home=tmp_path)
     assert done.returncode == 0
     assert done.stdout.splitlines()[1].split()[-2:] == ["unfinished", "1"]
-    assert done.stderr.startswith("sorry-companion: game 1: event 4 is damaged (its checksum")
+    assert done.stderr.startswith("sorry-companion: game 1: event 4 was damaged (its checksum")
+    assert "and the 1 events after it" in done.stderr and "the journal itself is unchanged" \
+        in done.stderr
     assert len(done.stderr.splitlines()) == 1
     conn = sqlite3.connect(data / "journal.sqlite3")
     assert conn.execute("SELECT COUNT(*) FROM events WHERE seq >= 4").fetchone()[0] == 2

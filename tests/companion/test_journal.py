@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import JournalError
-from companion.games.revenge.events import Setup
+from companion.games.revenge import Card, Play, Setup
 from companion.journal import GameRecord, Journal
 from companion.session import Session
 
@@ -138,7 +138,7 @@ def test_session_keeps_the_journal_equal_to_the_game(tmp_path: Path) -> None:
         session = Session(j)
         session.new_game(Setup.create(["Ana", "Ben"], pawns=1))
         for card in ("10", "10", "1"):
-            session.play(card)
+            session.submit(Play(Card.parse(card)))
         session.close_window()  # nobody called: Ana keeps her 21 and wins
         assert j.games()[0].winner == "Ana" and j.unfinished() is None
         session.undo()
@@ -355,11 +355,11 @@ def test_a_write_failing_mid_game_refuses_the_event_and_state_stays_equal(
     j = Journal.open(tmp_path)
     session = Session(j)
     session.new_game(Setup.create(["Ana", "Ben"]))
-    session.play("7")
+    session.submit(Play(Card.parse("7")))
     before = session.state
     freeze(tmp_path / "journal.sqlite3-wal", tmp_path / "journal.sqlite3", tmp_path)
     with pytest.raises(JournalError, match=r"nothing was saved|not accepted"):
-        session.play("5")
+        session.submit(Play(Card.parse("5")))
     assert session.state is before
     j.close()
 
@@ -367,7 +367,7 @@ def test_a_write_failing_mid_game_refuses_the_event_and_state_stays_equal(
 FSIZE_CHILD = r"""
 import os, resource, signal, sys
 from companion.errors import JournalError
-from companion.games.revenge.events import Setup
+from companion.games.revenge import Card, Play, Setup
 from companion.journal import Journal
 from companion.session import Session
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -375,18 +375,18 @@ data = sys.argv[1]
 j = Journal.open(data)
 s = Session(j)
 s.new_game(Setup.create(["Ana", "Ben"]))
-s.play("7")
+s.submit(Play(Card.parse("7")))
 soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
 wal = os.path.getsize(os.path.join(data, "journal.sqlite3-wal"))
 resource.setrlimit(resource.RLIMIT_FSIZE, (wal, hard))  # the disk is full
 before = s.state
 try:
-    s.play("5")
+    s.submit(Play(Card.parse("5")))
 except JournalError as exc:
     print("refused:", exc)
 print("state unchanged:", s.state is before)
 resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))  # space was freed
-s.play("3")
+s.submit(Play(Card.parse("3")))
 print("total:", s.state.total)
 """
 

@@ -37,7 +37,7 @@ def _replayed_state(objs: list[dict[str, Any]]) -> Any:
 
 
 def _submit(session: Session, obj: dict[str, Any]) -> None:
-    session.act(obj["type"], **{k: v for k, v in obj.items() if k != "type"})
+    session.submit(session.parse_event(obj))
 
 
 def _play(data: Path, objs: list[dict[str, Any]]) -> tuple[int, list[Any]]:

@@ -1,4 +1,4 @@
-"""`legal_events` reads legality from the rules; here it is checked against trial and
+"""`options` reads legality from the rules; here it is checked against trial and
 error (apply every candidate event and see whether the engine accepts it and it changes
 the game), on every state of many simulated games: the perft of this engine."""
 
@@ -13,6 +13,7 @@ from companion.game import Game, ResultKind
 from companion.games.revenge import (
     ALL_CARDS,
     RULES,
+    Card,
     Close,
     EndPlay2,
     GameState,
@@ -58,20 +59,20 @@ def states(seed: int) -> list[GameState]:
 @pytest.mark.parametrize("seed", range(GAMES))
 def test_legal_events_are_exactly_what_the_engine_accepts(seed: int) -> None:
     for state in states(seed):
-        listed = RULES.legal_events(state)
+        listed = RULES.options(state)
         assert len(set(listed)) == len(listed)  # no event twice
         assert set(listed) == by_trial(state), RULES.state_json(state)
 
 
 def test_the_card_helpers_read_the_legal_events() -> None:
     game = Game(Setup.create(["Ana", "Ben", "Cy"]))
-    assert legal_cards(RULES.legal_events(game.state)) == {c.code for c in ALL_CARDS}
-    assert flip_targets(RULES.legal_events(game.state)) == ()  # no pawn card HOME yet
+    assert legal_cards(RULES.options(game.state)) == {c.code for c in ALL_CARDS}
+    assert flip_targets(RULES.options(game.state)) == ()  # no pawn card HOME yet
     for code in ("10", "10", "1"):
-        game.play(code)
+        game.push(Play(Card.parse(code)))
     game.push(Press("Ben", 1.0))
     game.push(Close())  # Ben stole the round: he has a pawn card to flip back
-    assert flip_targets(RULES.legal_events(game.state)) == ("Ben",)
-    game.play("play2")
-    assert legal_cards(RULES.legal_events(game.state)) == {str(n) for n in range(11)}
-    assert EndPlay2() in RULES.legal_events(game.state)
+    assert flip_targets(RULES.options(game.state)) == ("Ben",)
+    game.push(Play(Card.parse("play2")))
+    assert legal_cards(RULES.options(game.state)) == {str(n) for n in range(11)}
+    assert EndPlay2() in RULES.options(game.state)

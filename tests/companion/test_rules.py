@@ -25,6 +25,7 @@ from companion.errors import (
     NotYourTurn,
 )
 from companion.game import ResultKind
+from companion.games.revenge import Card, Play
 from companion.games.revenge.engine import MOVEMENTS, Happening
 from companion.games.revenge.state import DECK_SIZE, Awaiting
 
@@ -86,7 +87,7 @@ def test_r1_a_card_for_the_wrong_player_is_refused_and_changes_nothing():
     g = new_game()
     before = g.state
     with pytest.raises(NotYourTurn, match="it is Ana's turn, not Ben's"):
-        g.play("3", player="Ben")
+        g.push(Play(Card.parse("3"), player="Ben"))
     assert g.state is before
 
 
@@ -99,9 +100,9 @@ def test_r2_numbers_add_to_the_total():
 def test_unknown_card_is_refused():
     g = new_game()
     with pytest.raises(BadEvent, match="there is no card '11'"):
-        g.play("11")
+        g.push(Play(Card.parse("11")))
     with pytest.raises(BadEvent, match="there is no card 'slide:22'"):
-        g.play("slide:22")
+        g.push(Play(Card.parse("slide:22")))
 
 
 # --- R3 ---
@@ -210,7 +211,7 @@ def test_r7_non_number_cards_are_refused_while_play2_is_owed(code):
     play(g, "play2")
     before = g.state
     with pytest.raises(CardRefused, match="owes 2 number cards for Play 2"):
-        g.play(code)
+        g.push(Play(Card.parse(code)))
     assert g.state is before
 
 
@@ -368,20 +369,20 @@ def test_r10_refusals_name_what_to_do():
     g = new_game()
     give_ben_a_pawn(g)
     with pytest.raises(BadTarget, match="name the player to flip back: Ben"):
-        g.play("sorry")
+        g.push(Play(Card.parse("sorry")))
     with pytest.raises(BadTarget, match="Cy has no pawn card to flip back; name Ben"):
-        g.play("sorry", target="Cy")
+        g.push(Play(Card.parse("sorry"), target="Cy"))
     with pytest.raises(BadTarget, match="own pawn"):
-        g.play("sorry", target="Ana")
+        g.push(Play(Card.parse("sorry"), target="Ana"))
     with pytest.raises(BadEvent, match="no player is called 'Zed'"):
-        g.play("sorry", target="Zed")
+        g.push(Play(Card.parse("sorry"), target="Zed"))
 
 
 def test_r10_with_no_advanced_opponent_sorry_is_played_with_no_target():
     g = new_game()
     play(g, "7")
     with pytest.raises(BadTarget, match="play it with no target"):
-        g.play("sorry", target="Cy")
+        g.push(Play(Card.parse("sorry"), target="Cy"))
     r = play(g, "sorry")
     s = g.state
     assert Happening.FLIP_PLAYED in whats(r) and s.window is None
@@ -408,7 +409,7 @@ def test_r11_standard_game_reaching_all_pawns_home_wins():
     s = g.state
     assert s.winner == 0 and s.turn_name is None
     with pytest.raises(GameOver, match="Ana has won"):
-        g.play("3")
+        g.push(Play(Card.parse("3")))
 
 
 def test_r11_longer_game_flips_pawns_back_to_start_and_wins_at_2p():
@@ -442,7 +443,7 @@ def test_r12_a_bust_can_bring_several_to_the_goal_and_they_play_a_tiebreaker():
     tie_ana_and_ben(g)
     assert g.state.winner is None and g.state.turn_name is None
     with pytest.raises(IllegalEvent, match="tiebreaker"):
-        g.play("3")
+        g.push(Play(Card.parse("3")))
 
 
 def test_r13_highest_total_not_over_21_wins():
@@ -566,7 +567,7 @@ def test_a_card_is_refused_when_closing_the_window_would_end_the_game():
     reach_21_by_cy(g)  # closing gives Cy the last pawn: the game is decided
     before = g.state
     with pytest.raises(IllegalEvent, match="decides the game; close it before"):
-        g.play("4")
+        g.push(Play(Card.parse("4")))
     assert g.state is before
     close(g)
     assert g.state.winner == 2

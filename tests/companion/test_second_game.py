@@ -35,11 +35,11 @@ def test_the_session_and_journal_play_it(count_game, tmp_path):
         session = Session(journal)
         session.new_game(Session.setup(count_game.SETUP))
         for _ in range(5):
-            session.act("add", n=2)
+            session.submit(count_game.parse_event({"type": "add", "n": 2}))
         update = session.update
         assert update is not None and update.game == "count"
         assert update.summary == GameSummary(("Ana", "Ben"), "Ana", True)
-        assert update.legal == () and journal.games()[0].winner == "Ana"
+        assert update.options == () and journal.games()[0].winner == "Ana"
         with pytest.raises(BadEvent):  # this game has no window to close
             session.close_window()
         stats = session.game_stats()

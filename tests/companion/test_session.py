@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from companion.errors import CardRefused, CompanionError
-from companion.games.revenge import flip_targets, legal_cards
+from companion.games.revenge import Card, EndPlay2, Play, Press, Tiebreak, flip_targets, legal_cards
 from companion.games.revenge.engine import Happening
 from companion.games.revenge.events import Setup
 from companion.games.revenge.state import Awaiting
@@ -24,59 +24,59 @@ def started(*names: str, **options) -> Session:
 
 def test_events_before_a_game_are_refused():
     with pytest.raises(NoGame, match="start a new game"):
-        Session().play("3")
+        Session().submit(Play(Card.parse("3")))
 
 
 def test_listeners_hear_every_change_in_order_and_can_unsubscribe():
     session = started()
     heard: list[Update] = []
     stop = session.subscribe(heard.append)
-    session.play("4")
-    session.play("5")
+    session.submit(Play(Card.parse("4")))
+    session.submit(Play(Card.parse("5")))
     assert [u.state.total for u in heard] == [4, 9]
     assert heard[-1].result.event.card.code == "5"
     stop()
-    session.play("1")
+    session.submit(Play(Card.parse("1")))
     assert len(heard) == 2
 
 
 def test_a_refused_event_reaches_no_listener_and_changes_nothing():
     session = started()
-    session.play("play2")
+    session.submit(Play(Card.parse("play2")))
     heard: list[Update] = []
     session.subscribe(heard.append)
     before = session.state
     with pytest.raises(CardRefused):
-        session.play("switch")
+        session.submit(Play(Card.parse("switch")))
     assert heard == [] and session.state is before
 
 
 def test_legal_cards_follow_the_rules():
     session = started()
-    legal = legal_cards(session.update.legal)
+    legal = legal_cards(session.update.options)
     assert {"0", "10", "slide:21", "switch", "take2", "play2", "sorry"} <= legal
-    session.play("play2")
-    assert legal_cards(session.update.legal) == {str(n) for n in range(11)}
+    session.submit(Play(Card.parse("play2")))
+    assert legal_cards(session.update.options) == {str(n) for n in range(11)}
 
 
 def test_flip_targets_ask_the_engine():
     session = started()
-    assert flip_targets(session.update.legal) == ()  # nobody has a pawn card HOME yet
+    assert flip_targets(session.update.options) == ()  # nobody has a pawn card HOME yet
     for code in ("10", "10", "1"):
-        session.play(code)
-    session.press("Ben", 1.0)
+        session.submit(Play(Card.parse(code)))
+    session.submit(Press("Ben", 1.0))
     session.close_window()
-    assert flip_targets(session.update.legal) == ("Ben",)
-    session.play("play2")
-    assert flip_targets(session.update.legal) == ()  # a Play 2 is owed: no SORRY! now
+    assert flip_targets(session.update.options) == ("Ben",)
+    session.submit(Play(Card.parse("play2")))
+    assert flip_targets(session.update.options) == ()  # a Play 2 is owed: no SORRY! now
 
 
 def test_close_window_with_expected_ignores_a_stale_window():
     session = started()
     for code in ("10", "10", "1"):
-        session.play(code)
+        session.submit(Play(Card.parse(code)))
     window = session.state.window
-    session.play("3")  # the next card closed it
+    session.submit(Play(Card.parse("3")))  # the next card closed it
     assert session.close_window(expected=window) is None
     assert session.state.total == 3
 
@@ -84,7 +84,7 @@ def test_close_window_with_expected_ignores_a_stale_window():
 def test_presses_from_many_threads_all_land_and_the_earliest_edge_wins():
     session = started("Ana", "Ben", "Cy", "Dee")
     for code in ("10", "10", "1"):
-        session.play(code)  # Cy reaches 21
+        session.submit(Play(Card.parse(code)))  # Cy reaches 21
     edges = {"Ana": 7.003, "Ben": 7.001, "Dee": 7.002}
     barrier = threading.Barrier(len(edges))
     errors: list[BaseException] = []
@@ -92,7 +92,7 @@ def test_presses_from_many_threads_all_land_and_the_earliest_edge_wins():
     def press(name: str) -> None:
         barrier.wait()
         try:
-            session.press(name, edges[name])
+            session.submit(Press(name, edges[name]))
         except BaseException as exc:
             errors.append(exc)
 
@@ -110,10 +110,10 @@ def test_window_timer_closes_the_window_it_timed():
     closed: queue.Queue[Update] = queue.Queue()
     session.subscribe(lambda u: closed.put(u) if u.result and u.result.event.to_json()
                       == {"type": "close"} else None)
-    timer = WindowTimer(session, {"steal": 0.05, "block": 0.05})
+    timer = WindowTimer(session.hooks(), {"steal": 0.05, "block": 0.05})
     try:
         for code in ("10", "10", "1"):
-            session.play(code)
+            session.submit(Play(Card.parse(code)))
         assert session.state.awaiting is Awaiting.STEAL
         assert timer.remaining() is not None
         update = closed.get(timeout=10)
@@ -126,10 +126,10 @@ def test_window_timer_closes_the_window_it_timed():
 
 def test_window_timer_never_closes_a_window_that_undo_reopened_late():
     session = started()
-    timer = WindowTimer(session, {"steal": 3600, "block": 3600})
+    timer = WindowTimer(session.hooks(), {"steal": 3600, "block": 3600})
     try:
         for code in ("10", "10", "1"):
-            session.play(code)
+            session.submit(Play(Card.parse(code)))
         first = timer.window
         assert timer.remaining() > 3000  # a window opened by a card is timed
         session.close_window()
@@ -153,10 +153,10 @@ def closes(session: Session) -> queue.Queue[Update]:
 def test_a_window_reopened_by_undo_or_redo_has_no_timer_and_the_redo_survives(back):
     session = started()
     closed = closes(session)
-    timer = WindowTimer(session, {"steal": 0.02, "block": 0.02})
+    timer = WindowTimer(session.hooks(), {"steal": 0.02, "block": 0.02})
     try:
         for code in ("10", "10", "1"):
-            session.play(code)
+            session.submit(Play(Card.parse(code)))
         assert timer.remaining() is not None
         first = closed.get(timeout=10)  # the fresh window's timer does fire
         assert first.state.window is None and first.state.progress[2] == 1
@@ -180,14 +180,15 @@ def test_a_window_reopened_by_undo_or_redo_has_no_timer_and_the_redo_survives(ba
 
 def test_a_call_in_an_untimed_window_opens_a_timed_block_window():
     session = started()
-    timer = WindowTimer(session, {"steal": 3600, "block": 3600})
+    timer = WindowTimer(session.hooks(), {"steal": 3600, "block": 3600})
     try:
         for code in ("10", "10", "1"):
-            session.play(code)
-        session.play("5")  # the next card closes the steal window
+            session.submit(Play(Card.parse(code)))
+        session.submit(Play(Card.parse("5")))  # the next card closes the steal window
         session.undo()
         assert session.state.awaiting is Awaiting.STEAL and timer.remaining() is None
-        session.press("Ben")  # a fresh event: the block window runs its countdown
+        # a fresh event: the block window runs its countdown
+        session.submit(Press("Ben", session.clock()))
         assert session.state.awaiting is Awaiting.BLOCK and timer.remaining() > 3000
     finally:
         timer.stop()
@@ -195,8 +196,9 @@ def test_a_call_in_an_untimed_window_opens_a_timed_block_window():
 
 def test_every_refusal_is_a_companion_error_with_a_sentence():
     session = started()
-    for bad in (lambda: session.play("12"), lambda: session.press("Zed"),
-                lambda: session.tiebreak("Ana", 3), lambda: session.end_play2(),
+    for bad in (lambda: session.submit(Play(Card.parse("12"))),
+                lambda: session.submit(Press("Zed", session.clock())),
+                lambda: session.submit(Tiebreak("Ana", 3)), lambda: session.submit(EndPlay2()),
                 lambda: session.redo()):
         with pytest.raises(CompanionError) as info:
             bad()
@@ -226,13 +228,13 @@ def test_a_journal_that_cannot_write_refuses_the_event_and_the_state_stays(tmp_p
     journal = Journal.open(tmp_path)
     session = Session(journal)
     session.new_game(Setup.create(["Ana", "Ben"]))
-    session.play("4")
+    session.submit(Play(Card.parse("4")))
     heard: list[Update] = []
     session.subscribe(heard.append)
     before = session.state
     journal.close()  # the journal can no longer write
     with pytest.raises(JournalError):
-        session.play("5")
+        session.submit(Play(Card.parse("5")))
     assert session.state is before and heard == []
 
 
@@ -250,7 +252,7 @@ def test_a_stored_event_that_no_longer_replays_is_set_aside_and_play_goes_on(tmp
     assert state.total == 4
     assert "event 2 no longer replays (no Play 2 is owed" in session.damage
     assert "set aside" in session.damage
-    session.play("6")  # the journal and the state agree again: the next event follows
+    session.submit(Play(Card.parse("6")))  # the journal and the state agree again: next event
     again = journal.unfinished()
     assert [e.get("card") for e in again.events[1:]] == ["4", "6"]
     assert Session().open_game(None, again.events).state.total == 10
@@ -258,13 +260,13 @@ def test_a_stored_event_that_no_longer_replays_is_set_aside_and_play_goes_on(tmp
 
 def test_window_timer_keeps_its_countdown_when_only_the_call_time_is_refined():
     session = started()
-    timer = WindowTimer(session, {"steal": 3600, "block": 3600})
+    timer = WindowTimer(session.hooks(), {"steal": 3600, "block": 3600})
     try:
         for code in ("10", "10", "1"):
-            session.play(code)
-        session.press("Ben", 2.0)
+            session.submit(Play(Card.parse(code)))
+        session.submit(Press("Ben", 2.0))
         deadline = timer.deadline
-        session.press("Ben", 1.0)  # Ben's own earlier edge: the same block window
+        session.submit(Press("Ben", 1.0))  # Ben's own earlier edge: the same block window
         assert timer.deadline == deadline and timer.window is session.state.window
         timer.stop()
         timer.stop()  # stopping twice is harmless
@@ -285,8 +287,8 @@ def test_a_failed_result_write_still_applies_and_announces_the_winning_event(tmp
     session.new_game(Setup.create(["Ana", "Ben"], pawns=1))
     heard: list[Update] = []
     session.subscribe(heard.append)
-    session.play("slide:20")
-    session.play("5")  # Ben busts: Ana wins; the result row cannot be written
+    session.submit(Play(Card.parse("slide:20")))
+    session.submit(Play(Card.parse("5")))  # Ben busts: Ana wins; the result row cannot be written
     assert session.state.winner == 0 and heard[-1].state.winner == 0
     stored = journal.unfinished()
     assert Session(journal).open_game(stored.game_id, stored.events).state.winner == 0

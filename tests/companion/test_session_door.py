@@ -9,7 +9,7 @@ import queue
 import pytest
 
 from companion.errors import REFUSALS, JournalError, NoGame
-from companion.games.revenge import Awaiting, Play, Setup, legal_cards
+from companion.games.revenge import Awaiting, Card, Play, Setup, legal_cards
 from companion.journal import Journal
 from companion.session import ResultKind, Session, Update
 
@@ -20,12 +20,12 @@ def test_an_update_is_frozen_and_carries_steps_undo_redo_and_legal_events():
     session.subscribe(heard.append)
     first = session.new_game(Setup.create(["Ana", "Ben"]))
     assert first.result is None and first.undo is None and first.steps == ()
-    session.play("7")
+    session.submit(Play(Card.parse("7")))
     update = heard[-1]
     assert update is session.update and update.game == "revenge"
     assert update.result is not None and update.result.kind is ResultKind.APPLIED
     assert isinstance(update.steps[-1].event, Play) and update.undo == update.steps[-1]
-    assert "slide:21" in legal_cards(update.legal)
+    assert "slide:21" in legal_cards(update.options)
     with pytest.raises(dataclasses.FrozenInstanceError):
         update.state = None  # type: ignore[misc]
     session.undo()
@@ -50,7 +50,7 @@ def test_preview_and_resume_open_the_unfinished_game(tmp_path):
     with Journal.open(tmp_path) as journal:
         first = Session(journal)
         first.new_game(Setup.create(["Ana", "Ben"]))
-        first.play("9")
+        first.submit(Play(Card.parse("9")))
         again = Session(journal)
         preview = again.preview()
         assert preview is not None and preview.game_id == first.game_id
@@ -67,7 +67,7 @@ def test_window_seconds_are_set_through_the_session():
         session.new_game(Setup.create(["Ana", "Ben"]))
         assert session.remaining() is None
         session.set_window_seconds("steal", 1800)
-        session.play("slide:21")
+        session.submit(Play(Card.parse("slide:21")))
         assert session.state.awaiting is Awaiting.STEAL
         assert 1700 < session.remaining() <= 1800
         assert session.window_seconds() == {"steal": 1800, "block": 3600}
@@ -82,7 +82,7 @@ def test_a_window_closes_by_itself_when_its_time_is_up():
                       == {"type": "close"} else None)
     try:
         session.new_game(Setup.create(["Ana", "Ben"]))
-        session.play("slide:21")
+        session.submit(Play(Card.parse("slide:21")))
         update = closed.get(timeout=10)
         assert update.state.window is None and update.state.progress == (1, 0)
     finally:
@@ -91,7 +91,7 @@ def test_a_window_closes_by_itself_when_its_time_is_up():
 
 def test_refusals_and_journal_failures_are_one_family_to_show():
     with pytest.raises(NoGame) as refused:
-        Session().play("7")
+        Session().submit(Play(Card.parse("7")))
     assert refused.value.code == "no_game" and isinstance(refused.value, REFUSALS)
     assert issubclass(JournalError, OSError) and JournalError in REFUSALS
     error = JournalError("the disk is full")

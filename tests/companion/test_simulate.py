@@ -15,6 +15,7 @@ import companion.games.revenge.engine
 from companion.cli import main
 from companion.errors import ConfigError
 from companion.game import Game
+from companion.games.revenge import Card
 from companion.games.revenge.deck import DEFAULT_DECK, DONT_BE_SORRY, FLIP, STEAL, Cards, build_deck
 from companion.games.revenge.events import Play, Press, Setup
 from companion.games.revenge.simulate import (
@@ -175,7 +176,7 @@ def test_a_callers_own_earlier_edge_keeps_them_the_first_caller():
     """R9: the first call by edge time counts. Ben's edges 1.0 and 2.0 (delivered 2.0
     first) are both before Cleo's 1.5, so Ben must stay the caller."""
     game = Game(Setup.create(["Ana", "Ben", "Cleo"]))
-    game.play("slide:21")
+    game.push(Play(Card.parse("slide:21")))
     for player, t in (("Ben", 2.0), ("Ben", 1.0), ("Cleo", 1.5)):
         game.push(Press(player, t))
     assert game.state.window is not None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.game import Game, Redo, Undo
+from companion.games.revenge import Card, Play
 from companion.games.revenge.events import Close, Press, Setup
 from companion.games.revenge.stats import RoundProgress
 from companion.games.revenge.stats import progress_history as _progress_history
@@ -15,7 +16,7 @@ def progress_history(game: Game) -> tuple[RoundProgress, ...]:
 
 def play(game: Game, *cards: str) -> None:
     for card in cards:
-        game.play(card)
+        game.push(Play(Card.parse(card)))
 
 
 def scripted() -> Game:
@@ -74,8 +75,8 @@ def test_undone_events_do_not_count_and_redone_ones_do() -> None:
 def test_a_flip_back_moves_progress_back_in_the_history() -> None:
     g = Game(Setup.create(["Ana", "Ben"]))
     play(g, "10", "10", "5")  # Ana busts: Ben advances; Ben starts round 2
-    g.play("3")
-    g.play("sorry", target="Ben")  # Ana flips Ben back ...
+    g.push(Play(Card.parse("3")))
+    g.push(Play(Card.parse("sorry"), target="Ben"))  # Ana flips Ben back ...
     g.push(Close())  # ... and Ben does not block
     assert progress_history(g) == (RoundProgress(1, (0, 1)), RoundProgress(2, (0, 0)))
     assert game_stats(g).players[1].rounds_won == 0

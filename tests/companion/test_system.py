@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from companion import __version__
+from companion.games.revenge import Card, Play
 from companion.system import PowerOffError, notify_ready, poweroff
 from companion.version import running_version, version_line, waiting_update
 
@@ -91,10 +92,10 @@ def test_game_in_progress_reads_the_journal_of_the_config(tmp_path: Path):
     try:
         session = Session(journal)
         session.new_game(Setup.create(["Ann", "Bob"], pawns=1))
-        session.play("4")
+        session.submit(Play(Card.parse("4")))
         assert game_in_progress(config) is True
-        session.play("slide:20")
-        session.play("5")  # Bob busts: Ann wins
+        session.submit(Play(Card.parse("slide:20")))
+        session.submit(Play(Card.parse("5")))  # Bob busts: Ann wins
         assert game_in_progress(config) is False
     finally:
         journal.close()

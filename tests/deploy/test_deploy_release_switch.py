@@ -54,6 +54,15 @@ def service_start(opt: Path) -> tuple[bool, int]:
     return False, unit_number("StartLimitBurst")
 
 
+def running_then_broken_staged(opt: Path) -> None:
+    """Release 1.0 runs (it got ready); 1.1, whose app fails at start, is staged."""
+    release(opt, "1.0-aaaa")
+    switch(opt, "stage", "1.0-aaaa")
+    service_start(opt)
+    release(opt, "1.1-bad0", works=False)
+    switch(opt, "stage", "1.1-bad0")
+
+
 @pytest.fixture
 def opt(tmp_path: Path) -> Path:
     folder = tmp_path / "opt"
@@ -86,11 +95,7 @@ def test_an_update_switches_at_the_next_start_and_the_old_one_stays_as_previous(
 
 
 def test_a_release_that_never_gets_ready_is_rolled_back_within_the_start_limit(opt: Path):
-    release(opt, "1.0-aaaa")
-    switch(opt, "stage", "1.0-aaaa")
-    service_start(opt)
-    release(opt, "1.1-bad0", works=False)
-    switch(opt, "stage", "1.1-bad0")
+    running_then_broken_staged(opt)
     ready, starts = service_start(opt)
     assert ready, "the service never got ready again"
     assert starts == 3 < unit_number("StartLimitBurst")  # two tries, then the way back
@@ -101,11 +106,7 @@ def test_a_release_that_never_gets_ready_is_rolled_back_within_the_start_limit(o
 
 
 def test_the_rollback_is_said_in_the_log(opt: Path):
-    release(opt, "1.0-aaaa")
-    switch(opt, "stage", "1.0-aaaa")
-    service_start(opt)
-    release(opt, "1.1-bad0", works=False)
-    switch(opt, "stage", "1.1-bad0")
+    running_then_broken_staged(opt)
     outputs = [switch(opt, "start").stdout for _ in range(3)]
     assert "starting release 1.1-bad0 on trial" in outputs[0]
     assert "start 2 of 2" in outputs[1]

@@ -9,7 +9,7 @@ from gpiozero.pins.mock import MockFactory
 from hw_helpers import PLAYERS, ClockedMockFactory, ScriptedClock
 
 from companion.game import ResultKind
-from companion.games.revenge import Awaiting, Happening, Setup
+from companion.games.revenge import Awaiting, Card, Happening, Play, Setup
 from companion.session import Session, Update
 from hardware.buttons import ButtonPanel, ButtonPress, GpioSetupError
 from hardware.edgeclock import EdgeClock
@@ -137,7 +137,7 @@ def test_10000_shuffled_races_are_always_won_by_the_earliest_edge(panel, session
         scorer = rng.randrange(4)
         session.new_game(Setup.create(list(PLAYERS), first=PLAYERS[scorer]))
         base = clock.advance(1.0)
-        session.play("slide:21")
+        session.submit(Play(Card.parse("slide:21")))
         assert session.state.awaiting is Awaiting.STEAL and session.state.window.scorer == scorer
         callers = rng.sample([s for s in range(4) if s != scorer], rng.randint(1, 3))
         edges = {seat: base + rng.uniform(0, 0.02) for seat in callers}
@@ -159,7 +159,7 @@ def test_a_replaced_caller_is_reported_with_the_margin(panel, session, clock):
     route(panel, session)
     heard: list[Update] = []
     session.subscribe(heard.append)
-    session.play("slide:21")  # Ana reached 21
+    session.submit(Play(Card.parse("slide:21")))  # Ana reached 21
     clock.now = 2000.0
     panel.pin(2).drive_low_at(1999.950)  # Cy's callback first...
     panel.pin(1).drive_low_at(1999.938)  # ...but Ben's edge was 12 ms earlier
@@ -170,7 +170,7 @@ def test_a_replaced_caller_is_reported_with_the_margin(panel, session, clock):
 
 def test_a_press_with_no_window_open_changes_nothing(panel, session, clock):
     route(panel, session)
-    session.play("7")
+    session.submit(Play(Card.parse("7")))
     heard: list[Update] = []
     session.subscribe(heard.append)
     before = session.state
@@ -181,7 +181,7 @@ def test_a_press_with_no_window_open_changes_nothing(panel, session, clock):
 
 def test_the_scorer_cannot_steal_their_own_21_but_can_block_the_steal(panel, session, clock):
     route(panel, session)
-    session.play("slide:21")  # Ana
+    session.submit(Play(Card.parse("slide:21")))  # Ana
     tap(panel.pin(0), clock.advance(1.0))
     assert session.state.awaiting is Awaiting.STEAL  # Ana's own press: ignored
     tap(panel.pin(3), clock.advance(1.0))  # Di calls SORRY!
@@ -191,7 +191,7 @@ def test_the_scorer_cannot_steal_their_own_21_but_can_block_the_steal(panel, ses
 
 def test_undo_and_close_buttons(panel, session, clock):
     route(panel, session)
-    session.play("slide:21")
+    session.submit(Play(Card.parse("slide:21")))
     tap(panel.pin(1), clock.advance(1.0))
     assert session.state.awaiting is Awaiting.BLOCK
     tap(panel.pin(4), clock.advance(1.0))  # undo: the call is taken back
@@ -213,7 +213,7 @@ def test_a_seat_without_a_player_is_refused(panel, clock):
     two = Session(clock=clock)
     two.new_game(Setup.create(["Ana", "Ben"]))
     refusals = route(panel, two)
-    two.play("slide:21")
+    two.submit(Play(Card.parse("slide:21")))
     tap(panel.pin(3), clock.advance(1.0))
     assert refusals == ["seat 4 button: only 2 play, so this seat is empty"]
     assert two.state.awaiting is Awaiting.STEAL

@@ -2,7 +2,7 @@
 
 Everything is the product's own code on real parts: gpiozero Buttons on gpiozero's
 MockFactory, the LED board host talking PAWNLED/1 over a real pseudo-terminal to the
-firmware's Board class. Only the screen is missing (the Kivy end-to-end test is the UI's).
+firmware's LedBoard class. Only the screen is missing (the Kivy end-to-end test is the UI's).
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from __future__ import annotations
 from hw_helpers import ClockedMockFactory, ScriptedClock
 
 from companion.config import Config, GpioConfig, LedBoardConfig
-from companion.games.revenge import Setup
+from companion.games.revenge import Card, Play, Setup
 from companion.session import Session
 from hardware import StatusKind, start_table_hardware
-from hardware.firmware.board import OFF, SEAT_RGB, TURN_LED0, scaled
-from hardware.simulator import SimulatedBoard
+from hardware.firmware.ledboard import OFF, SEAT_RGB, TURN_LED0, scaled
+from hardware.simulator import SimulatedLedBoard
 
 BRIGHTNESS = 255
 
@@ -32,24 +32,24 @@ def test_a_game_with_a_steal_a_bust_and_a_block_ends_with_the_right_home_leds(
     ana, ben, cy, di, close = 17, 27, 22, 23, 25
     cfg = Config(gpio=GpioConfig(close_pin=close),
                  ledboard=LedBoardConfig(brightness=BRIGHTNESS))
-    with SimulatedBoard(uid="E2E") as board, start_table_hardware(
-            session, cfg, board_port=board.path, pin_factory=factory) as hw:
+    with SimulatedLedBoard(uid="E2E") as board, start_table_hardware(
+            session, cfg, ledboard_port=board.path, pin_factory=factory) as hw:
         assert hw.statuses["buttons"].kind is StatusKind.READY
 
         # Round 1: Ana reaches 21, Ben steals it; the close button ends the window.
-        session.play("slide:21")
+        session.submit(Play(Card.parse("slide:21")))
         tap(factory, clock, ben, clock.now + 1.0)
         tap(factory, clock, close, clock.now + 1.0)
         assert session.state.progress == (0, 1, 0, 0)
 
         # Round 2: Di busts: everyone else advances.
         for card in ("10", "10", "10"):
-            session.play(card)
+            session.submit(Play(Card.parse(card)))
         assert session.state.progress == (1, 2, 1, 0)
 
         # Round 3: Ana reaches 21; Di's callback runs first but Cy's edge was earlier;
         # Ana answers with Don't Be SORRY! on her own button and keeps the round.
-        session.play("slide:21")
+        session.submit(Play(Card.parse("slide:21")))
         t = clock.now + 1.0
         clock.now = t + 0.1
         factory.pin(di).drive_low_at(t + 0.020)
@@ -61,12 +61,12 @@ def test_a_game_with_a_steal_a_bust_and_a_block_ends_with_the_right_home_leds(
         assert session.state.progress == (2, 2, 1, 0)
 
         # Round 4: Ben reaches 21, nobody calls: Ben has all 3 pawns HOME and wins.
-        session.play("slide:21")
+        session.submit(Play(Card.parse("slide:21")))
         session.close_window()
         state = session.state
         assert state.winner == 1 and [state.home(s) for s in range(4)] == [2, 3, 1, 0]
 
-        def shows_the_end(sim: SimulatedBoard) -> bool:
+        def shows_the_end(sim: SimulatedLedBoard) -> bool:
             s = sim.state
             return s is not None and (s.home, s.turn, s.alert) == ((2, 3, 1, 0), None, "win")
 

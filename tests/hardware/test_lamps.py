@@ -7,6 +7,7 @@ import queue
 import pytest
 from hw_helpers import wait_until
 
+from companion.games.revenge import Card, Play, Press
 from hardware.lamps import LampState, SeatLamps, lamps_for
 from hardware.pinplan import plan_pins
 
@@ -38,10 +39,10 @@ def test_lamps_light_for_whoever_may_press_now(lamps, factory, session, shown):
     lamps.follow(session)
     await_shown(shown, LampState(frozenset()))
     assert lit(factory) == [False] * 4
-    session.play("slide:21")  # Ana reached 21: the others may call SORRY!
+    session.submit(Play(Card.parse("slide:21")))  # Ana reached 21: the others may call SORRY!
     await_shown(shown, LampState(frozenset({1, 2, 3})))
     assert lit(factory) == [False, True, True, True]
-    session.press("Di")  # Di called: only Ana may answer Don't Be SORRY!
+    session.submit(Press("Di", session.clock()))  # Di called: only Ana may answer Don't Be SORRY!
     await_shown(shown, LampState(frozenset({0})))
     assert lit(factory) == [True, False, False, False]
     session.close_window()
@@ -53,8 +54,8 @@ def test_the_winners_lamp_flashes(lamps, factory, session, shown):
     lamps.follow(session)
     while session.state.winner is None:  # Ana takes rounds until she wins
         while session.state.turn != 0:
-            session.play("0")
-        session.play("slide:21")
+            session.submit(Play(Card.parse("0")))
+        session.submit(Play(Card.parse("slide:21")))
         session.close_window()
     assert session.state.winner == 0
     await_shown(shown, LampState(frozenset(), winner=0))

@@ -36,9 +36,35 @@ def test_the_lamps_stay_dark_and_the_led_board_shows_nothing_for_another_game(co
     host = LedBoardHost(ports=list)  # never started: only what it is asked to show
     try:
         stop_lamps, stop_board = lamps.follow(session), host.follow(session)
-        session.act("add", n=2)
+        session.submit(count_game.parse_event({"type": "add", "n": 2}))
         assert lamps._latest.peek() == LampState(frozenset())
         assert host._latest.peek() is None
+        stop_lamps()
+        stop_board()
+    finally:
+        lamps.close()
+        host.close()
+
+
+def test_a_game_with_a_face_is_served_by_the_same_buttons_lamps_and_led_board(count_face):
+    """Adding a game to the hardware is its face and one registry entry (hardware.faces)."""
+    session = Session()
+    session.new_game(Session.setup({"type": "setup", "game": "count", "players": ["Ana", "Ben"]}))
+    refused: list[str] = []
+    router = PressRouter(session, on_refused=refused.append)
+    uses = plan_pins(pins=[17, 27], lamps=[5, 6])
+    lamps = SeatLamps(uses, pin_factory=MockFactory())
+    host = LedBoardHost(ports=list)  # never started: only what it is asked to show
+    try:
+        stop_lamps, stop_board = lamps.follow(session), host.follow(session)
+        assert lamps._latest.peek() == LampState(frozenset({0}))
+        assert router(ButtonPress(uses[1], 1.0)) is None  # Ben's button on Ana's turn
+        assert refused == ["seat 2 button: it is Ana's turn"]
+        assert router(ButtonPress(uses[0], 2.0)) is not None  # Ana adds 1
+        assert session.state.count == 1
+        assert lamps._latest.peek() == LampState(frozenset({1}))
+        frame = host._latest.peek()
+        assert frame is not None and frame.players == 2 and frame.turn == 1
         stop_lamps()
         stop_board()
     finally:

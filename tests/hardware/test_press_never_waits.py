@@ -10,7 +10,7 @@ from pathlib import Path
 from hw_helpers import ClockedMockFactory, ScriptedClock
 
 from companion.config import Config
-from companion.games.revenge import Setup
+from companion.games.revenge import Card, Play, Setup
 from companion.journal import Journal
 from companion.session import Session
 from hardware import start_table_hardware
@@ -21,7 +21,7 @@ def test_a_press_is_applied_while_the_journal_is_held(
     with Journal.open(tmp_path) as journal:
         session = Session(journal, clock=clock, background=True)
         session.new_game(Setup.create(["Ana", "Ben", "Cy"]))
-        session.play("slide:21")  # Ana reached 21: the steal window is open
+        session.submit(Play(Card.parse("slide:21")))  # Ana reached 21: the steal window is open
         assert session.writer is not None and session.writer.flush(10)
         holding, release = threading.Event(), threading.Event()
 

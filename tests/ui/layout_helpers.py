@@ -15,6 +15,7 @@ from kivy.core.image import Image as CoreImage
 from kivy.core.window import Window
 from kivy.graphics import ClearBuffers, ClearColor, Fbo, Scale, Translate
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 from ui_helpers import REPO
@@ -62,11 +63,19 @@ def _shown(d: Any, w: Widget) -> bool:
     return d.visible(w) and r[2] - r[0] > 1 and r[3] - r[1] > 1
 
 
+def _open_views() -> list[ModalView]:
+    """The open views (a question, a notice), newest last."""
+    return [w for w in reversed(Window.children) if isinstance(w, ModalView)]
+
+
 def _texts_and_targets(d: Any, extra: tuple[type, ...] = ()) -> list[tuple[Widget, list[float]]]:
+    """The texts and targets a finger and an eye reach: an open view's own when one is
+    open (it covers the screen under it), else the screen's."""
     kinds = (TapButton, *extra)
+    views = _open_views()
     return [
         (w, window_rect(w))
-        for w in d.widgets()
+        for w in (views[-1].walk() if views else d.widgets())
         if (isinstance(w, kinds) or (isinstance(w, Label) and w.text.strip())) and _shown(d, w)
     ]
 
@@ -155,9 +164,12 @@ def picture(d: Any, path: Path) -> Path:
     root = d.app.root
     path.parent.mkdir(parents=True, exist_ok=True)
     width, height = Window.size
-    index = Window.canvas.indexof(root.canvas)
-    if index > -1:
-        Window.canvas.remove(root.canvas)
+    # the screens, then any open view over them (a question, a notice), as on the screen
+    layers = [root.canvas, *(view.canvas for view in _open_views())]
+    placed = sorted((Window.canvas.indexof(c), i) for i, c in enumerate(layers))
+    for at, i in reversed(placed):
+        if at > -1:
+            Window.canvas.remove(layers[i])
     fbo = _FBOS.get((width, height))
     if fbo is None:  # one per display size: hundreds of pictures, never hundreds of Fbos
         fbo = _FBOS[width, height] = Fbo(size=(width, height), with_stencilbuffer=True)
@@ -167,10 +179,13 @@ def picture(d: Any, path: Path) -> Path:
         ClearBuffers()
         Scale(1, -1, 1)
         Translate(0, -height, 0)
-    fbo.add(root.canvas)
+    for layer in layers:
+        fbo.add(layer)
     fbo.draw()
     CoreImage(fbo.texture).save(str(path), flipped=False)
-    fbo.remove(root.canvas)
-    if index > -1:
-        Window.canvas.insert(index, root.canvas)
+    for layer in layers:
+        fbo.remove(layer)
+    for at, i in placed:
+        if at > -1:
+            Window.canvas.insert(at, layers[i])
     return path

@@ -7,11 +7,9 @@ from typing import Any
 
 from kivy.core.window import Window
 from kivy.tests.common import UnitTestTouch
-from kivy.uix.modalview import ModalView
 
 from ui.touchguard import GUARD_SECONDS, TouchGuard
-from ui.touchguard import guard as app_guard
-from ui.widgets import ChoiceGrid, TapButton
+from ui.widgets import ChoiceGrid, GuardedView, TapButton
 
 
 class Clock:
@@ -63,7 +61,8 @@ def test_the_down_time_is_the_guard_clocks_first_sight_of_the_touch():
 
 def test_screen_switches_popups_and_choice_grids_tell_the_guard(driver):
     d = driver()
-    view, grid = ModalView(), ChoiceGrid()
+    view, grid = GuardedView(), ChoiceGrid()
+    app_guard = d.app.guard
     for what, change in (
         ("a screen switch", lambda: d.app.show("rules")),
         ("a popup opening", lambda: view.open(animation=False)),
@@ -80,6 +79,7 @@ def test_screen_switches_popups_and_choice_grids_tell_the_guard(driver):
 
 def test_a_refused_touch_neither_presses_nor_releases_the_button(driver):
     d = driver()
+    app_guard = d.app.guard
     button = TapButton(text="X", size_hint=(None, None), size=(200, 100), pos=(0, 0))
     released: list[str] = []
     button.bind(on_release=lambda _b: released.append("release"))

@@ -14,7 +14,9 @@ from pathlib import Path
 from ui_helpers import REPO
 
 from companion.game import Game
+from companion.games.revenge import Card, Play
 from companion.journal import Journal
+from companion.resume_words import last_saved_words
 from ui.wording import step_label
 
 ACKS_BEFORE_KILL = 14
@@ -70,8 +72,9 @@ def test_sigkill_mid_game_then_resume_shows_the_journal_state(driver, tmp_path):
     d = driver(data_dir)
     assert d.screen == "resume"
     assert d.label("resume", "resume_desc") == (
-        f"Ana, Ben, Cy: round {expected.round}, {expected.name(expected.turn)} to play"
-    )
+        f"Ana, Ben, Cy: round {expected.round}, {expected.name(expected.turn)} to play\n"
+        f"Resumed after “{last_saved_words(game)}”: tap again anything played after it."
+    )  # issue 21: the last saved tap in words, so the table re-taps what came after
     d.tap_id("resume", "resume_button")
     assert d.screen == "table"
     assert d.app.session.state.to_json() == expected.to_json()
@@ -88,7 +91,7 @@ def test_sigkill_mid_game_then_resume_shows_the_journal_state(driver, tmp_path):
         assert panel.hand == f"{player.hand} in hand"
     # The game goes on from there: one more card is one more tap.
     d.tap_code("1")
-    assert d.app.session.state.to_json() == game.play("1").state.to_json()
+    assert d.app.session.state.to_json() == game.push(Play(Card.parse("1"))).state.to_json()
 
 
 def test_a_stored_game_that_no_longer_replays_still_starts_and_resumes_its_good_part(
@@ -105,7 +108,9 @@ def test_a_stored_game_that_no_longer_replays_still_starts_and_resumes_its_good_
 
     d = driver(data_dir)
     assert d.screen == "resume"
-    assert d.label("resume", "resume_desc") == "Ana, Ben: round 1, Ben to play"
+    assert d.label("resume", "resume_desc") == ("Ana, Ben: round 1, Ben to play\nResumed "
+                                                "after “Ana played 4”: tap again anything "
+                                                "played after it.")
     assert "event 2 cannot be replayed (no Play 2 is owed" in d.label("resume", "resume_damage")
     d.tap_id("resume", "resume_button")
     assert d.screen == "table" and d.label("table", "total_label") == "4"

@@ -14,6 +14,7 @@ from kivy.core.window import Window
 from layout_helpers import SCRATCH, SIZES, picture, problems, resize, size_id
 from ui_helpers import image_size, pixel_spread, setup_by_touch
 
+from ui import menu_actions
 from ui.board.board_view import BoardView
 
 NAMES = ["Ana", "Ben", "Chloé", "Dominique"]
@@ -40,7 +41,8 @@ def window_back():
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, window_back, lang):
+def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, window_back, lang,
+                                                         monkeypatch):
     data = tmp_path / "data"
     found: list[str] = []
     seen: list[str] = []
@@ -107,6 +109,15 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
         if back:
             d.tap_id(page, back)
             assert d.screen == "menu"
+    # Menu > Back up with no stick, and Menu > Turn off's question (as on a Pi).
+    monkeypatch.setattr(menu_actions, "usb_stick", lambda _folders: None)
+    d.tap_id("menu", "menu_backup")
+    assert d.app.screen("menu").note
+    check(d, "menu-backup")
+    monkeypatch.setattr(menu_actions, "on_raspberry_pi", lambda: True)
+    d.tap_id("menu", "menu_power")
+    check(d, "menu-turn-off")
+    d.tap(d.button(code="confirm_keep"))
     d.tap_id("menu", "menu_back")
     assert d.screen == "table"
 
@@ -140,5 +151,5 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
     d.tap_id("board_menu", "board_menu_rules")
     check(d, "board-rules")
 
-    assert len(seen) == 21
+    assert len(seen) == 23
     assert not found, "\n".join(found)

@@ -18,6 +18,13 @@ from ui.sound_output import NoSoundOutput, output_device, sound_cards
 from ui.voice import Voice, voice_for
 
 
+def wait_for_file(path: Path, what: str) -> None:
+    deadline = time.monotonic() + 20
+    while not path.exists():  # another process writes it; no event to await
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.01)
+
+
 def test_text_that_looks_like_an_option_comes_after_double_dash(tmp_path):
     record, target = tmp_path / "argv", tmp_path / "x"
     command = tmp_path / "espeak-ng"
@@ -27,10 +34,7 @@ def test_text_that_looks_like_an_option_comes_after_double_dash(tmp_path):
     voice = Voice(str(command))
     try:
         voice.say(f"--phonout={target}", "fr")
-        deadline = time.monotonic() + 20
-        while not record.exists():  # another process writes it; no event to await
-            assert time.monotonic() < deadline, "the speech command never ran"
-            time.sleep(0.01)
+        wait_for_file(record, "the speech command to run")
     finally:
         voice.close()
     argv = record.read_bytes().split(b"\0")[:-1]
@@ -92,10 +96,7 @@ def test_a_device_plays_through_aplay_at_the_volume(tmp_path: Path,
     voice = Voice("espeak-ng", volume=80, device="default:CARD=Headphones")
     try:
         voice.say("Sorry!", "en")
-        deadline = time.monotonic() + 20
-        while not played.exists():  # another process writes it; no event to await
-            assert time.monotonic() < deadline, "aplay never ran"
-            time.sleep(0.01)
+        wait_for_file(played, "aplay to play")
     finally:
         voice.close()
     assert speech.read_bytes().split(b"\0")[:-1] == [

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import CompanionError
-from companion.games.revenge import Setup
+from companion.games.revenge import Card, EndPlay2, Play, Press, Setup
 from companion.session import Session
 from ui.i18n import table
 from ui.wording import refusal, step_label
@@ -35,15 +35,15 @@ def refused(action) -> CompanionError:
 
 def test_refusals_reached_by_touch_read_in_french_with_their_facts():
     session = Session()
-    no_game = refused(lambda: session.play("3"))
+    no_game = refused(lambda: session.submit(Play(Card.parse("3"))))
     session.new_game(Setup.create(["Ana", "Ben", "Cy"], pawns=1))
-    session.play("play2")
-    owed = refused(lambda: session.play("switch"))
-    session.end_play2()
+    session.submit(Play(Card.parse("play2")))
+    owed = refused(lambda: session.submit(Play(Card.parse("switch"))))
+    session.submit(EndPlay2())
     nothing = refused(session.redo)
     for code in ("10", "10", "1"):
-        session.play(code)  # Ben, Cy, Ana: Ana reaches 21
-    decides = refused(lambda: session.play("4"))  # closing would make Ana win
+        session.submit(Play(Card.parse(code)))  # Ben, Cy, Ana: Ana reaches 21
+    decides = refused(lambda: session.submit(Play(Card.parse("4"))))  # closing would make Ana win
     said = {exc.code: refusal(exc, "fr") for exc in (no_game, owed, nothing, decides)}
     assert said == {
         "no_game": "Aucune partie n'est ouverte : commencez une nouvelle partie.",
@@ -60,8 +60,8 @@ def test_undo_and_redo_say_what_they_take_back_in_both_languages():
     session = Session()
     session.new_game(Setup.create(["Ana", "Ben", "Cy"]))
     for code in ("10", "10", "1"):
-        session.play(code)
-    session.press("Ben", 1.0)
+        session.submit(Play(Card.parse(code)))
+    session.submit(Press("Ben", 1.0))
     session.close_window()
 
     def undo_says(lang: str) -> str:

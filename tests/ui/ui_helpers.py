@@ -31,7 +31,6 @@ from kivy.uix.widget import Widget  # noqa: E402
 from companion.journal import Journal  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
 from ui.prefs import UiSettings  # noqa: E402
-from ui.touchguard import guard  # noqa: E402
 from ui.voice import Voice  # noqa: E402
 from ui.widgets import TapButton  # noqa: E402
 
@@ -89,7 +88,6 @@ class ManualClock:
         self.now += seconds
 
 
-_REAL_CLOCK = guard.clock
 _RUNNING: list[Driver] = []  # started and not stopped, oldest first
 
 
@@ -105,8 +103,7 @@ class Driver:
 
     def start(self) -> None:
         _RUNNING.append(self)
-        guard.clock = self.clock
-        guard.reset()
+        self.app.guard.clock = self.clock  # the app's own touch guard, on the test's clock
         if Window not in EventLoop.event_listeners:
             Window.register()
         Window.initialized = True
@@ -125,12 +122,10 @@ class Driver:
             Window.remove_widget(app.root)
         if app.journal is not None:
             app.journal.close()
-        App._running_app = None
         EventLoop.touches.clear()
-        if self in _RUNNING:  # the guard goes back to the newest app still running
+        if self in _RUNNING:  # the newest app still running is the running app again
             _RUNNING.remove(self)
-            guard.clock = _RUNNING[-1].clock if _RUNNING else _REAL_CLOCK
-            guard.reset()
+        App._running_app = _RUNNING[-1].app if _RUNNING else None
 
     # --- frames and waiting ---
 

@@ -23,9 +23,12 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
+from companion.games.board import CARDS
 from ui.board.board_view import BoardView  # noqa: F401  (the kv rules use it)
-from ui.board.texts import CARDS, bt, card_label
-from ui.touchguard import guard
+from ui.board.texts import bt, card_label
+from ui.screens.menu import ApplianceMenu
+from ui.theme import GO_RGBA
+from ui.touchguard import app_guard
 from ui.widgets import MIN_FONT, TapButton
 
 
@@ -35,7 +38,7 @@ class GuardBox(BoxLayout):
     TapButton, which asks the guard)."""
 
     def mark(self) -> None:
-        guard.changed()
+        app_guard().changed()
 
 
 class AnswerLabel(Label):
@@ -130,13 +133,13 @@ class BoardScreen(Screen):
         return grid
 
     def _make_draw(self) -> TapButton:
-        button = TapButton(code="draw", max_font_size=40, bold=True, bg=(0.16, 0.55, 0.28, 1))
+        button = TapButton(code="draw", max_font_size=40, bold=True, bg=GO_RGBA)
         button.bind(on_release=lambda _b: self.tap_card(None))
         return button
 
     def _make_move(self) -> BoxLayout:
         one = BoxLayout(size_hint_y=None, height=64, spacing=3)
-        button = TapButton(code="move", max_font_size=30, bold=True, bg=(0.16, 0.55, 0.28, 1))
+        button = TapButton(code="move", max_font_size=30, bold=True, bg=GO_RGBA)
         button.bind(on_release=lambda _b: self.model.move_single())
         one.add_widget(button)
         return one
@@ -152,7 +155,7 @@ class BoardScreen(Screen):
         """Game over: the same table again in one tap, or the new-game form."""
         row = BoxLayout(size_hint_y=None, height=64, spacing=3)
         again = TapButton(code="play_again", max_font_size=30, bold=True,
-                          bg=(0.16, 0.55, 0.28, 1))
+                          bg=GO_RGBA)
         again.bind(on_release=lambda _b: self.play_again())
         other = TapButton(code="new_game", max_font_size=24)
         other.bind(on_release=lambda _b: self.app.new_game_form())
@@ -265,12 +268,12 @@ class BoardScreen(Screen):
         self.model.hint = bt("b_tap_discard", self.model.lang, name=self.model.state.get("turn"))
 
     def tap_place(self, board_key: str, touch: Any) -> None:
-        if guard.began_before_change(touch) and self.model.phase != "move":
+        if app_guard().began_before_change(touch) and self.model.phase != "move":
             return
         self.model.tap_place(board_key)
 
     def tap_places(self, board_keys: list[str], touch: Any) -> None:
-        if guard.began_before_change(touch) and self.model.phase != "move":
+        if app_guard().began_before_change(touch) and self.model.phase != "move":
             return
         self.model.tap_places(board_keys)
 
@@ -301,8 +304,9 @@ class BoardScreen(Screen):
         self.model.redo()
 
 
-class BoardMenuScreen(Screen):
-    pass
+class BoardMenuScreen(ApplianceMenu):
+    """The board game's menu: its own rules page and way back, the same Back up and
+    Turn off as the card game's."""
 
 
 class BoardRulesScreen(Screen):

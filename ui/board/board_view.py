@@ -110,7 +110,7 @@ class BoardView(Widget):
 
     @property
     def side(self) -> float:
-        return min(self.width, self.height)
+        return float(min(self.width, self.height))
 
     @property
     def cell(self) -> float:
@@ -329,23 +329,24 @@ class BoardView(Widget):
         if covered:
             return covered
         if self.selected and self.place_at(x, y, [self.selected], 0.5):
-            return self.selected
+            return str(self.selected)
         return self.place_at(x, y)
 
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):
-            return super().on_touch_down(touch)
+            return bool(super().on_touch_down(touch))
         if self.dragging:
-            k = self.place_at(*touch.pos, list(self.occupants()), TAP_REACH / 2)
+            x, y = touch.pos
+            k = self.place_at(x, y, list(self.occupants()), TAP_REACH / 2)
             if k is None:
                 return True
             self._drag = (self.occupants()[k][0], k)
             touch.grab(self)
             self.drag_ghost = (self._drag[0], *touch.pos)
             return True
-        k = self.tap_key(*touch.pos)
-        if k is not None:
-            touch.ud["board_key"] = k
+        named = self.tap_key(*touch.pos)
+        if named is not None:
+            touch.ud["board_key"] = named
             touch.grab(self)
         return True
 
@@ -353,11 +354,11 @@ class BoardView(Widget):
         if touch.grab_current is self and self._drag is not None:
             self.drag_ghost = (self._drag[0], *touch.pos)
             return True
-        return super().on_touch_move(touch)
+        return bool(super().on_touch_move(touch))
 
     def on_touch_up(self, touch: Any) -> bool:
         if touch.grab_current is not self:
-            return super().on_touch_up(touch)
+            return bool(super().on_touch_up(touch))
         touch.ungrab(self)
         if self._drag is not None:
             color, frm = self._drag

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.event import EventDispatcher
 from kivy.properties import (
     BooleanProperty,
     DictProperty,
@@ -25,7 +24,6 @@ from ui.board import layout
 from ui.board.door import BoardDoor, BoardSnapshot
 from ui.board.picker import Picker
 from ui.board.texts import (
-    CARDS,
     bt,
     card_label,
     color_name,
@@ -34,13 +32,12 @@ from ui.board.texts import (
     loc_on,
     why,
 )
-from ui.wording import refusal
+from ui.gamemodel import GameModel
 
 Speaker = Callable[[str, str], None]
 
 
-class BoardModel(EventDispatcher):
-    lang = StringProperty("en")
+class BoardModel(GameModel):
     revision = NumericProperty(0)
     phase = StringProperty("none")  # none, card (tap the card), draw, move, over
     state = DictProperty({})
@@ -52,7 +49,6 @@ class BoardModel(EventDispatcher):
     left_text = StringProperty("")
     left_rows = ListProperty([])  # [{"card": label, "n": count}]
     hint = StringProperty("")
-    message = StringProperty("")  # the one big sentence: forfeit, draw again, refusal
     why_text = StringProperty("")  # the rule behind the last message or option asked
     why_open = BooleanProperty(False)  # a forfeit: its why is shown without asking
     rows = ListProperty([])  # the listed options: {"index", "text", "kind"}
@@ -68,10 +64,6 @@ class BoardModel(EventDispatcher):
     picked = StringProperty("")  # correcting: the pawn tapped (board key), to be dragged
     adult = BooleanProperty(False)  # the adult variation: hands of 5, "no playable card"
     discarding = BooleanProperty(False)  # "no playable card" tapped: which card goes?
-    undo_text = StringProperty("")
-    redo_text = StringProperty("")
-    can_undo = BooleanProperty(False)
-    can_redo = BooleanProperty(False)
     winner_text = StringProperty("")
 
     def __init__(self, door: BoardDoor, *, speak: Speaker | None = None, **kwargs: Any) -> None:
@@ -85,6 +77,11 @@ class BoardModel(EventDispatcher):
 
     def close(self) -> None:
         self._unsubscribe()
+
+    @property
+    def companion_draws(self) -> bool:
+        """Whether the companion draws this game's cards (a seat's button is "Draw")."""
+        return bool(getattr(self.door, "companion_draws", False))
 
     def on_lang(self, *_: Any) -> None:
         self.message = self.why_text = ""
@@ -111,6 +108,8 @@ class BoardModel(EventDispatcher):
         self.turn_text = bt("b_turn", lang, name=turn) if turn else ""
         self.card_text = card_label(st.get("card"), lang)
         remaining = st.get("remaining") or {}
+        from companion.games.board import CARDS  # loaded with the first board game
+
         self.left_rows = [{"card": card_label(c, lang), "n": int(remaining.get(c, 0))}
                           for c in CARDS if c in remaining]
         self.left_text = (
@@ -132,12 +131,8 @@ class BoardModel(EventDispatcher):
         self.revision += 1
 
     def _undo_labels(self, snap: BoardSnapshot) -> None:
-        lang = self.lang
-        self.can_undo, self.can_redo = snap.undo is not None, snap.redo is not None
-        self.undo_text = (bt("b_undo", lang, what=self.step_words(snap.undo)) if snap.undo
-                          else bt("b_undo_none", lang))
-        self.redo_text = (bt("b_redo", lang, what=self.step_words(snap.redo)) if snap.redo
-                          else bt("b_redo_none", lang))
+        self.show_undo(None if snap.undo is None else self.step_words(snap.undo),
+                       None if snap.redo is None else self.step_words(snap.redo))
 
     def step_words(self, step: dict[str, Any]) -> str:
         """An undo or redo step in words: "Ana drew 7", "the correction of red 12 to 14"."""
@@ -230,24 +225,22 @@ class BoardModel(EventDispatcher):
 
     # --- taps ---
 
-    def _submit(self, action: Callable[[], None]) -> bool:
-        try:
-            action()
-        except CompanionError as exc:
-            words = getattr(self.door, "words", None)
-            self.message = (words and words(exc, self.lang)) or refusal(exc, self.lang)
-            self.message = self.message[:1].upper() + self.message[1:]
-            self.why_text = ""
-            return False
-        return True
+    def words(self, exc: CompanionError) -> str:
+        """The board rules' own explanation when it has one, else the core's sentence."""
+        words = getattr(self.door, "words", None)
+        text = (words and words(exc, self.lang)) or super().words(exc)
+        return text[:1].upper() + text[1:]
+
+    def refused(self) -> None:
+        self.why_text = ""
 
     def tap_card(self, card: str | None) -> bool:
         """A card on the pad (None: the Draw button); after "no playable card", the card
         the player discards."""
         if self.discarding and card is not None:
             self.discarding = False
-            return self._submit(lambda: self.door.no_play(card))
-        return self._submit(lambda: self.door.draw(card))
+            return self.attempt(lambda: self.door.no_play(card))
+        return self.attempt(lambda: self.door.draw(card))
 
     def tap_place(self, board_key: str) -> None:
         """A tap on the board while a card waits for its move."""
@@ -297,7 +290,7 @@ class BoardModel(EventDispatcher):
         """One listed option: the door applies its legs."""
         assert self.snap is not None
         option = self.snap.options[index]
-        ok = self._submit(lambda: self.door.move(option))
+        ok = self.attempt(lambda: self.door.move(option))
         if not ok and self.picker is not None:
             self.picker.reset()
             self._show_picking(list(range(len(self.snap.options))))
@@ -324,7 +317,7 @@ class BoardModel(EventDispatcher):
             self.why_text = why(self.snap.options[index], self.lang)
         if self.why_text and self.speak is not None:
             self.speak(self.why_text, self.lang)
-        return self.why_text
+        return str(self.why_text)
 
     # --- correcting the board ---
 
@@ -348,16 +341,16 @@ class BoardModel(EventDispatcher):
         if to is None:
             self.message = bt("b_correct_bad", lang, color=color_name(color, lang))
             return False
-        return self._submit(lambda: self.door.place(color, layout.unkey(frm)[1],
+        return self.attempt(lambda: self.door.place(color, layout.unkey(frm)[1],
                                                     layout.unkey(to)[1]))
 
     def play_again(self) -> bool:
         """Game over: the same table again (players, colours, edition, settings, who
         draws the cards)."""
-        return self._submit(self.door.play_again)
+        return self.attempt(self.door.play_again)
 
     def undo(self) -> bool:
-        return self._submit(self.door.undo)
+        return self.attempt(self.door.undo)
 
     def redo(self) -> bool:
-        return self._submit(self.door.redo)
+        return self.attempt(self.door.redo)

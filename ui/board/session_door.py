@@ -15,9 +15,9 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.session import ResultKind
 from ui.board.door import BoardSnapshot
+from ui.i18n import LANGUAGES
 from ui.prefs import _read_json, _write_json
 
-LANGS = ("en", "fr")
 DRAWS_FILE = "board_draws.json"  # game id -> True when the companion draws that game's cards
 
 
@@ -61,7 +61,8 @@ class SessionDoor:
         board = _board()
         state = update.state
         st = board.RULES.state_json(state)
-        options = [self.option_dict(o) for o in board.options(state)] if st["card"] else []
+        # the session's options, worked out once per state: a waiting card's moves
+        options = [self.option_dict(e) for e in update.options if isinstance(e, board.Move)]
         return BoardSnapshot(
             state=st, options=options, last=self._last(update, st),
             undo=self._step(update.undo), redo=self._step(update.redo),
@@ -69,14 +70,16 @@ class SessionDoor:
         )
 
     @staticmethod
-    def option_dict(option: Any) -> dict[str, Any]:
-        """An Option as BOARD.md's JSON, with what the screen asks of it lazily: its
-        words and why in either language come from the Option itself."""
+    def option_dict(move: Any) -> dict[str, Any]:
+        """A listed move's Option as BOARD.md's JSON, with what the screen asks of it lazily
+        (its words and why in either language come from the Option itself); `event` is the
+        move, submitted as it is when the option is chosen."""
+        option = move.option
         return {
             "kind": option.kind, "legs": [list(leg) for leg in option.legs],
             "landed": list(option.landed), "bumped": list(option.bumped),
             "pawns": {c: list(p) for c, p in option.pawns.items()},
-            "text": option.text, "event": option.event, "option": option,
+            "text": option.text, "event": move, "option": option,
         }
 
     def _names(self, st: dict[str, Any]) -> dict[str, str]:
@@ -95,7 +98,7 @@ class SessionDoor:
             what = type(o).__name__
             if what == "Forfeited":
                 last = {"what": "forfeit", "name": name, "card": o.card, "draw_again": o.again,
-                        "why": {lang: board.explain(o, lang) for lang in LANGS}}
+                        "why": {lang: board.explain(o, lang) for lang in LANGUAGES}}
             elif what == "Finished" and o.place == 1:
                 return {"what": "won", "name": name}
             elif what == "DrawAgain" and last is None:
@@ -163,14 +166,15 @@ class SessionDoor:
             raise NoGame("no board game is open; start a new game first", code="no_game")
         self.new_game(state.setup.to_json(), companion_draws=self.companion_draws)
 
-    def _submit(self, obj: dict[str, Any]) -> None:
+    def _submit(self, event: dict[str, Any] | Any) -> None:
+        """Submit a board event (or its JSON, parsed by the board's rules first)."""
         session = self.session
         rules = session.rules
         if rules is None or rules.name != "board":
             from companion.errors import NoGame
 
             raise NoGame("no board game is open; start a new game first", code="no_game")
-        session.submit(_board().RULES.parse_event(obj))
+        session.submit(rules.parse_event(event) if isinstance(event, dict) else event)
 
     def draw(self, card: str | None) -> None:
         if card is None:
@@ -182,6 +186,8 @@ class SessionDoor:
         self._submit({"type": "no_play", "discard": card})
 
     def move(self, option: dict[str, Any]) -> None:
+        """A listed option's move as it is (no search); an option named by its legs alone
+        (`[]` declines an 11) is parsed as a transcript's would be."""
         self._submit(option.get("event") or {"type": "move", "legs": option.get("legs", [])})
 
     def place(self, color: str, frm: str, to: str) -> None:
@@ -194,4 +200,5 @@ class SessionDoor:
         self.session.redo()
 
     def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
-        return self.session.subscribe(lambda _update: listener())
+        unsubscribe: Callable[[], None] = self.session.subscribe(lambda _update: listener())
+        return unsubscribe

@@ -70,7 +70,8 @@ class BoardSetupScreen(Screen):
 
     def recall(self, kept: dict[str, Any]) -> None:
         """Show remembered choices; anything missing or odd keeps today's value."""
-        settings = kept.get("settings") if isinstance(kept.get("settings"), dict) else {}
+        found = kept.get("settings")
+        settings: dict[str, Any] = found if isinstance(found, dict) else {}
         if kept.get("edition") in ("classic", "2016"):
             self.edition = kept["edition"]
         if isinstance(kept.get("companion_draws"), bool):
@@ -92,7 +93,7 @@ class BoardSetupScreen(Screen):
 
     def slide_color(self, triangle: str) -> str:
         side = next(s.side for s in g.SLIDES if f"T{s.start}" == triangle)
-        return self.slide_colors.get(triangle, g.COLORS[side])
+        return str(self.slide_colors.get(triangle, g.COLORS[side]))
 
     def next_slide_color(self, triangle: str) -> None:
         side = next(s.side for s in g.SLIDES if f"T{s.start}" == triangle)

@@ -11,8 +11,8 @@ BOARD_COLUMNS = ("bumps", "sorrys", "pawns_home")
 SCREENS = {
     "board": ("board/board.kv", "ui.board.board_screen", "BoardScreen"),
     "board_menu": ("board/board.kv", "ui.board.board_screen", "BoardMenuScreen"),
-    "board_rules": ("board/board.kv", "ui.board.board_screen", "BoardRulesScreen"),
-    "board_setup": ("board/board.kv", "ui.board.setup_screen", "BoardSetupScreen"),
+    "board_rules": ("board/board_rules.kv", "ui.board.board_screen", "BoardRulesScreen"),
+    "board_setup": ("board/board_setup.kv", "ui.board.setup_screen", "BoardSetupScreen"),
 }
 
 
@@ -33,14 +33,10 @@ class BoardSlice:
     def start(self, app: Any, setup: Any, **options: Any) -> str | None:
         """Start a board game (`companion_draws`: the companion draws the cards); None, or
         the one sentence saying why it cannot start."""
-        from companion.errors import CompanionError
-        from ui.wording import refusal
-
         model = app.models["board"]
-        try:
-            model.door.new_game(setup, companion_draws=bool(options.get("companion_draws")))
-        except CompanionError as exc:
-            return refusal(exc, app.lang)
+        draws = bool(options.get("companion_draws"))
+        if not model.attempt(lambda: model.door.new_game(setup, companion_draws=draws)):
+            return str(model.message)
         self.show(app)
         return None
 

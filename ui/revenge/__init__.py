@@ -23,8 +23,8 @@ PHASE_SCREENS = {"table": "table", "tiebreak": "tiebreak", "over": "over"}
 # Each screen: its .kv file (under ui/), module and class (ui.games.GameSlice.screens).
 SCREENS = {
     "table": ("revenge/table.kv", "ui.revenge.table", "TableScreen"),
-    "tiebreak": ("revenge/endgame.kv", "ui.revenge.endgame", "TiebreakScreen"),
-    "over": ("revenge/endgame.kv", "ui.revenge.endgame", "GameOverScreen"),
+    "tiebreak": ("revenge/tiebreak.kv", "ui.revenge.endgame", "TiebreakScreen"),
+    "over": ("revenge/over.kv", "ui.revenge.endgame", "GameOverScreen"),
 }
 
 

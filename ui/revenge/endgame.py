@@ -8,10 +8,10 @@ from kivy.factory import Factory
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
-from companion.games.revenge import progress_history
+from companion.games.revenge import Tiebreak, progress_history
 from ui.revenge.widgets import ProgressChart
 
-__all__ = ["GameOverScreen", "ProgressChart", "TiebreakScreen"]  # the chart: for endgame.kv
+__all__ = ["GameOverScreen", "ProgressChart", "TiebreakScreen"]  # the chart: for over.kv
 
 MAX_ENTRY_DIGITS = 3
 
@@ -42,7 +42,7 @@ class TiebreakScreen(Screen):
         elif key == "ok":
             if self.player and self.entry:
                 name, total = self.player, int(self.entry)
-                if app.submit(lambda: app.session.tiebreak(name, total)):
+                if app.submit(lambda: app.session.submit(Tiebreak(name, total))):
                     self._follow(app.model, app.model.tiebreak_next)
         elif len(self.entry) < MAX_ENTRY_DIGITS:
             self.entry = str(int(self.entry + key))

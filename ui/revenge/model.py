@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.event import EventDispatcher
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -34,6 +33,7 @@ from companion.games.revenge import (
     legal_cards,
 )
 from companion.session import Result, ResultKind, Session, Update
+from ui.gamemodel import GameModel
 from ui.i18n import tr
 from ui.wording import card_name, outcome_message, sentence, sentences, spoken, step_label
 
@@ -52,8 +52,7 @@ def pawn_laps(progress: int, pawns: int) -> list[int]:
     return [2 if progress - pawns > i else 1 if progress > i else 0 for i in range(pawns)]
 
 
-class TableModel(EventDispatcher):
-    lang = StringProperty("en")
+class TableModel(GameModel):
     phase = StringProperty("none")  # none, table, tiebreak, over
     revision = NumericProperty(0)  # +1 on every refresh
 
@@ -81,11 +80,6 @@ class TableModel(EventDispatcher):
     legal = ObjectProperty(frozenset())
     flip_targets = ListProperty([])
 
-    undo_text = StringProperty("")
-    redo_text = StringProperty("")
-    can_undo = BooleanProperty(False)
-    can_redo = BooleanProperty(False)
-    message = StringProperty("")
     warning = StringProperty("")
     notice = StringProperty("")
 
@@ -217,8 +211,8 @@ class TableModel(EventDispatcher):
             self.phase = "none"
             return
         state = update.state
-        legal = legal_cards(update.legal) if state.running else frozenset()
-        targets = flip_targets(update.legal) if state.running else ()
+        legal = legal_cards(update.options) if state.running else frozenset()
+        targets = flip_targets(update.options) if state.running else ()
         self._table(update, state)
         self.legal = legal
         self.flip_targets = list(targets)
@@ -268,17 +262,8 @@ class TableModel(EventDispatcher):
         self.owed = state.owed
         self.owed_text = tr("play2_owed", lang, n=state.owed) if state.owed else ""
         undo, redo = game.undo, game.redo
-        self.can_undo, self.can_redo = undo is not None, redo is not None
-        self.undo_text = (
-            tr("undo", lang, what=step_label(undo.event, undo.before, lang))
-            if undo
-            else tr("undo_none", lang)
-        )
-        self.redo_text = (
-            tr("redo", lang, what=step_label(redo.event, redo.before, lang))
-            if redo
-            else tr("redo_none", lang)
-        )
+        self.show_undo(None if undo is None else step_label(undo.event, undo.before, lang),
+                       None if redo is None else step_label(redo.event, redo.before, lang))
 
     def _window(self, state: GameState) -> None:
         lang, w = self.lang, state.window

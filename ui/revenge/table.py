@@ -16,9 +16,9 @@ from kivy.properties import BooleanProperty, ListProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.games.revenge import MAX_SLIDE
+from companion.games.revenge import MAX_SLIDE, Card, Play, Press
 from ui.revenge.widgets import PlayerPanel
-from ui.touchguard import guard
+from ui.touchguard import app_guard
 
 # The window panel's ids, reachable from the table screen's ids as before.
 WINDOW_IDS = ("window_title", "window_detail", "countdown", "press_grid", "window_close")
@@ -61,7 +61,7 @@ class TableScreen(Screen):
 
     # --- following the model ---
 
-    def _sync_players(self, _model: object, players: list[dict]) -> None:
+    def _sync_players(self, _model: object, players: list[dict[str, Any]]) -> None:
         grid = self.ids.players_grid
         if len(grid.children) != len(players):
             grid.clear_widgets()
@@ -84,7 +84,7 @@ class TableScreen(Screen):
         else:
             self.remove_widget(panel)
         self.window_shown = shown
-        guard.changed()
+        app_guard().changed()
 
     def show_pad(self) -> None:
         self.ids.pad_manager.current = "pad"
@@ -102,24 +102,25 @@ class TableScreen(Screen):
             ]
             self.ids.pad_manager.current = "flip"
             return
-        self.app.submit(lambda: self.app.session.play(code))
+        self.app.submit(lambda: self.app.session.submit(Play(Card.parse(code))))
 
     def choose_slide(self) -> None:
         if "slide:0" in self.app.model.legal:
             self.ids.pad_manager.current = "slide"
         else:  # let the session say why a Slide is refused now
-            self.app.submit(lambda: self.app.session.play("slide:0"))
+            self.app.submit(lambda: self.app.session.submit(Play(Card.parse("slide:0"))))
 
     def play_slide(self, code: str) -> None:
-        if self.app.submit(lambda: self.app.session.play(code)):
+        if self.app.submit(lambda: self.app.session.submit(Play(Card.parse(code)))):
             self.show_pad()
 
     def play_flip(self, target: str) -> None:
-        if self.app.submit(lambda: self.app.session.play("sorry", target=target)):
+        flip = Play(Card.parse("sorry"), target=target)
+        if self.app.submit(lambda: self.app.session.submit(flip)):
             self.show_pad()
 
     def press(self, name: str) -> None:
-        self.app.submit(lambda: self.app.session.press(name))
+        self.app.submit(lambda: self.app.session.submit(Press(name, self.app.session.clock())))
 
     def close_window(self) -> None:
         session = self.app.session

@@ -59,6 +59,7 @@ class HistoryScreen(PageScreen):
         grid.clear_widgets()
         recent.clear_widgets()
         listing = app.session.stored_stats(self._finished)
+        app.show_new_notices()  # damage reading the games found is said here, not later
         records = [record for record, _figures in listing]
         by_game: dict[str, list[Any]] = {}
         for record, figures in listing:

@@ -6,6 +6,8 @@ whose sentence is shown; the last choices are kept in data_dir for the next game
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.app import App
 from kivy.properties import (
     BooleanProperty,
@@ -17,12 +19,12 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
-from companion.games import MAX_NAME
-from companion.games.revenge import MAX_PLAYERS, SEATING, Setup
+from companion.games import MAX_NAME, revenge
+from companion.games.revenge import MAX_PLAYERS, Setup
 from ui.i18n import tr
 from ui.wording import refusal
 
-COLORS = [c.value for c in SEATING]
+COLORS = [c.value for c in revenge.COLORS]
 CAPITAL_AFTER = " -'"  # a capital comes by itself after these (and at the start)
 
 
@@ -209,7 +211,7 @@ class NameScreen(Screen):
 class ResumeScreen(Screen):
     description = StringProperty("")
     damage = StringProperty("")
-    stored = None
+    stored: Any = None  # a companion.session.Preview
 
     def offer(self, stored: object) -> None:
         """Describe the unfinished game: who plays, which round, whose turn."""
@@ -229,6 +231,9 @@ class ResumeScreen(Screen):
         from ui import games
 
         self.description = games.get(games.game_of(state)).describe_stored(state, lang)
+        last = getattr(stored, "last", None)
+        if last:  # after a power cut the table re-taps what came after it
+            self.description += "\n" + tr("resumed_after", lang, what=last)
         self.damage = tr("damage", lang, damage=unplayable) if unplayable else ""
 
     def resume(self) -> None:

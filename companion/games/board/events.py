@@ -19,7 +19,7 @@ from companion.errors import BadEvent, BadSetup
 from companion.games import player_names
 from companion.games.board.cards import parse_card
 from companion.games.board.geometry import COLORS, LOCATIONS
-from companion.games.board.moves import KINDS
+from companion.games.board.moves import KINDS, Option
 from companion.games.board.settings import Settings, parse_edition
 from companion.safe_text import quote
 
@@ -70,6 +70,14 @@ class Move:
     legs: tuple[tuple[str, str], ...]
     kind: str | None = None
     landed: tuple[str, ...] | None = None  # each leg's square before its slide
+    # The option itself when the move was chosen from the rules' list (`Move.of`): the
+    # rules apply it as it is. Not part of the event: not compared, not journalled.
+    option: Option | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, option: Option) -> Move:
+        """The move that takes one of the listed options, carrying it."""
+        return cls(option.legs, option.kind, option.landed, option)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "move", "legs": [list(leg) for leg in self.legs]}

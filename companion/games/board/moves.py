@@ -17,6 +17,7 @@ When nothing is possible, the generator's own failures say why, pawn by pawn (`B
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -295,10 +296,13 @@ def _overshoot(book: _Book, seat: int, src: int, n: int, card: str) -> Blocked:
 
 
 def _forwards(book: _Book, board: Board, seat: int, card: str, n: int,
-              fails: list[Blocked]) -> list[_Raw]:
-    """n forward for every pawn; from START as this edition allows (kind "start")."""
+              fails: list[Blocked], only: int | None = None) -> list[_Raw]:
+    """n forward for every pawn (or the one on `only`); from START as this edition allows
+    (kind "start")."""
     out = []
     for src in sorted(set(board[seat])):
+        if only is not None and src != only:
+            continue
         if src == START_I:
             if book.classic:
                 if n in (1, 2):
@@ -321,9 +325,11 @@ def _forwards(book: _Book, board: Board, seat: int, card: str, n: int,
 
 
 def _backwards(book: _Book, board: Board, seat: int, n: int,
-               fails: list[Blocked]) -> list[_Raw]:
+               fails: list[Blocked], only: int | None = None) -> list[_Raw]:
     out = []
     for src in sorted(set(board[seat])):
+        if only is not None and src != only:
+            continue
         if src in (START_I, HOME_I):
             fails.append(Blocked(src, "home" if src == HOME_I else "start_backward", {}))
             continue
@@ -335,47 +341,59 @@ def _backwards(book: _Book, board: Board, seat: int, n: int,
     return out
 
 
-def _splits(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[_Raw]:
-    """7 split in two forward legs a + (7 - a), each on the board the previous one left."""
+def _splits(book: _Book, board: Board, seat: int, fails: list[Blocked],
+            only: int | None = None, any_one: bool = False) -> list[_Raw]:
+    """7 split in two forward legs a + (7 - a), each on the board the previous one left;
+    the first leg's pawn the one on `only` when given; `any_one`: stop at the first found."""
     out = []
-    for first in sorted(set(board[seat])):
+    mine = board[seat]
+    for first in sorted(set(mine)):
         if first == HOME_I or (first == START_I and book.classic):
+            continue
+        if only is not None and first != only:
+            continue
+        # the second leg's pawn: another pawn of the board before the card
+        before = list(mine)
+        before.remove(first)
+        seconds = [x for x in sorted(set(before))
+                   if x != HOME_I and not (x == START_I and book.classic)]
+        if not seconds:
             continue
         for a in range(1, 7):
             dst = (_start_dst(book, seat, a) if first == START_I
                    else _forward(book, seat, first, a))
-            if dst is None:
+            if dst is None or (dst != HOME_I and dst in mine):  # off the board, or own pawn
                 continue
             work: Work = list(board)
             leg1 = _land(book, work, seat, first, dst, a)
             if isinstance(leg1, Blocked):
                 continue
             b1 = _canon(work)
-            # the second leg's pawn: another pawn of the board before the card, still where
-            # it stood (not swept to START by the first leg's slide, nor its slide's end)
-            before = list(board[seat])
-            before.remove(first)
-            for second in sorted(set(before)):
-                if second == HOME_I or (second == START_I and book.classic):
-                    continue
-                if second != START_I and (second == leg1.dst or second not in b1[seat]):
+            mine1 = b1[seat]
+            for second in seconds:
+                # still where it stood (not swept to START by the first leg's slide, nor
+                # its slide's end)
+                if second != START_I and (second == leg1.dst or second not in mine1):
                     continue
                 dst2 = (_start_dst(book, seat, 7 - a) if second == START_I
                         else _forward(book, seat, second, 7 - a))
-                if dst2 is None:
+                if dst2 is None or (dst2 != HOME_I and dst2 in mine1):
                     continue
                 b2: Work = list(b1)
                 leg2 = _land(book, b2, seat, second, dst2, 7 - a)
                 if not isinstance(leg2, Blocked):
                     out.append(_Raw("split", (leg1, leg2), _canon(b2)))
+                    if any_one:
+                        return out
     if not out and sum(1 for x in board[seat] if x != HOME_I) >= 2:
         fails.append(Blocked(-1, "no_split", {}))
     return out
 
 
-def _switches(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[_Raw]:
+def _switches(book: _Book, board: Board, seat: int, fails: list[Blocked],
+              only: int | None = None) -> list[_Raw]:
     out: list[_Raw] = []
-    mine = [x for x in board[seat] if is_track(x)]
+    mine = [x for x in board[seat] if is_track(x) and (only is None or x == only)]
     theirs = [(x, s) for s, locs in enumerate(board) if s != seat for x in locs if is_track(x)]
     if not mine or not theirs:
         fails.append(Blocked(-1, "no_switch_theirs" if mine else "no_switch_mine", {}))
@@ -394,8 +412,11 @@ def _switches(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> lis
     return out
 
 
-def _sorrys(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[_Raw]:
+def _sorrys(book: _Book, board: Board, seat: int, fails: list[Blocked],
+            only: int | None = None) -> list[_Raw]:
     out: list[_Raw] = []
+    if only is not None and only != START_I:
+        return out
     if START_I not in board[seat]:
         fails.append(Blocked(-1, "sorry_needs_start", {}))
         return out
@@ -416,46 +437,72 @@ def _sorrys(book: _Book, board: Board, seat: int, fails: list[Blocked]) -> list[
     return out
 
 
-def _raw(position: Position, card: str, color: str,
-         fails: list[Blocked]) -> tuple[_Book, list[_Raw]]:
+def _raw(position: Position, card: str, color: str, fails: list[Blocked],
+         only: int | None = None) -> list[_Raw]:
+    """Every way to play `card`, in the options' order; with `only`, those whose (first)
+    leg moves the pawn on `only`, in the same order, and no decline (the caller knows)."""
     book = _book(position.edition, position.settings, position.colors)
     seat = position.colors.index(color)
     board = position.pawns
     n = steps_of(card)
     out: list[_Raw] = []
     if card == SORRY:
-        out += _sorrys(book, board, seat, fails)
+        out += _sorrys(book, board, seat, fails, only)
         if not book.classic:
-            out += _forwards(book, board, seat, card, 4, fails)
+            out += _forwards(book, board, seat, card, 4, fails, only)
     elif card == "4":
-        out += _backwards(book, board, seat, 4, fails)
+        out += _backwards(book, board, seat, 4, fails, only)
     else:
-        out += _forwards(book, board, seat, card, n, fails)
+        out += _forwards(book, board, seat, card, n, fails, only)
         if card == "7":
-            out += _splits(book, board, seat, fails)
+            out += _splits(book, board, seat, fails, only)
         elif card == "10":
-            out += _backwards(book, board, seat, 1, fails)
+            out += _backwards(book, board, seat, 1, fails, only)
         elif card == "11":
-            switches = _switches(book, board, seat, fails)
-            if switches and not out:
+            switches = _switches(book, board, seat, fails, only)
+            if switches and not out and only is None:
                 out += switches
                 out.append(_Raw("decline", (), board))
             else:
                 out += switches
-    return book, out
+    return out
+
+
+def _playable(position: Position, card: str, color: str) -> bool:
+    """Whether `_raw` would find any way to play `card`, cheapest kinds first, stopping at
+    the first: a forfeit check that builds no option and splits a 7 only when it must."""
+    book = _book(position.edition, position.settings, position.colors)
+    seat = position.colors.index(color)
+    board = position.pawns
+    fails: list[Blocked] = []
+    if card == SORRY:
+        return bool(_sorrys(book, board, seat, fails)) or (
+            not book.classic and bool(_forwards(book, board, seat, card, 4, fails)))
+    if card == "4":
+        return bool(_backwards(book, board, seat, 4, fails))
+    if _forwards(book, board, seat, card, steps_of(card), fails):
+        return True
+    if card == "7":
+        return bool(_splits(book, board, seat, fails, any_one=True))
+    if card == "10":
+        return bool(_backwards(book, board, seat, 1, fails))
+    if card == "11":
+        return bool(_switches(book, board, seat, fails))
+    return False
 
 
 class _Analysis:
     """A card worked out for one position: every way to play it (boards repeated), the
     distinct ones, and why pawns cannot move. Options are built when first asked for."""
 
-    __slots__ = ("_fails", "_options", "compulsory", "distinct", "key", "raws")
+    __slots__ = ("_fails", "_options", "compulsory", "distinct", "key", "raws", "seat")
 
     def __init__(self, key: tuple[Position, str, str], raws: tuple[_Raw, ...],
                  distinct: tuple[_Raw, ...], fails: list[Blocked], compulsory: bool) -> None:
         self.key, self.raws, self.distinct = key, raws, distinct
         self._fails, self.compulsory = fails, compulsory
         self._options: tuple[Option, ...] | None = None
+        self.seat = key[0].colors.index(key[2])
 
     @property
     def blocked(self) -> tuple[Blocked, ...]:
@@ -467,8 +514,7 @@ class _Analysis:
 
     def option(self, raw: _Raw) -> Option:
         position, card, color = self.key
-        seat = position.colors.index(color)
-        wins = all(x == HOME_I for x in raw.board[seat])
+        wins = all(x == HOME_I for x in raw.board[self.seat])
         return Option(raw.kind, card, color, position.colors, raw.legs, raw.board,
                       position.edition, wins, self.compulsory and raw.kind == "backward",
                       position.settings.start_move)
@@ -480,27 +526,55 @@ class _Analysis:
         return self._options
 
 
-@lru_cache(maxsize=256)
-def _analyse(position: Position, card: str, color: str) -> _Analysis:
-    """The card worked out once per position: a turn asks for it at the draw, on the
-    screen and at the move."""
+class _Analyses:
+    """Each card worked out once per position (a turn asks for it at the draw, on the
+    screen and at the move): the newest `size` kept, and `get` tells whether one is
+    kept, so a forfeit check or a transcript's move uses it when it is there and a
+    cheaper path when it is not. `cache_clear` as functools.lru_cache's."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: dict[tuple[Position, str, str], _Analysis] = {}
+
+    def get(self, position: Position, card: str, color: str) -> _Analysis | None:
+        return self._kept.get((position, card, color))
+
+    def cache_clear(self) -> None:
+        self._kept.clear()
+
+    def __call__(self, position: Position, card: str, color: str) -> _Analysis:
+        key = (position, card, color)
+        found = self._kept.get(key)
+        if found is None:
+            found = _work_out(key)
+            if len(self._kept) >= self.size:
+                del self._kept[next(iter(self._kept))]  # the oldest
+            self._kept[key] = found
+        return found
+
+
+def _work_out(key: tuple[Position, str, str]) -> _Analysis:
+    position, card, color = key
     fails: list[Blocked] = []
-    _, raws = _raw(position, card, color, fails)
+    raws = _raw(position, card, color, fails)
     compulsory = card == "10" and not any(r.kind in ("forward", "start") for r in raws)
     seen: set[Board] = set()
     distinct = []
     for raw in raws:
-        key = raw.board if raw.kind != "decline" else ()
-        if key not in seen:
-            seen.add(key)
+        board = raw.board if raw.kind != "decline" else ()
+        if board not in seen:
+            seen.add(board)
             distinct.append(raw)
-    return _Analysis((position, card, color), tuple(raws), tuple(distinct), fails,
-                     compulsory)
+    return _Analysis(key, tuple(raws), tuple(distinct), fails, compulsory)
+
+
+_analyse = _Analyses(256)
 
 
 def has_options(position: Position, card: str, color: str) -> bool:
     """Whether the card has any option (a forfeit when not), without building them."""
-    return bool(_analyse(position, card, color).raws)
+    found = _analyse.get(position, card, color)
+    return bool(found.raws) if found is not None else _playable(position, card, color)
 
 
 def candidates(position: Position, card: str, color: str) -> tuple[Option, ...]:
@@ -526,10 +600,19 @@ def match(position: Position, card: str, color: str, legs: tuple[tuple[str, str]
     landed on; None when no way to play the card has these legs. `kind` and `landed` tell
     apart options that share legs (an 11 forward onto an opponent and the switch with it;
     two Sorry!s ending on one slide's end); without them the first listed is meant."""
-    found = _analyse(position, card, color)
     want = tuple((LOC[a], LOC[b]) for a, b in legs)
+    found = _analyse.get(position, card, color)
+    if found is None and not want:
+        found = _analyse(position, card, color)  # a decline: whether any pawn moves forward
+    if found is not None:
+        raws: Iterable[_Raw] = found.raws
+    else:  # a transcript's move (replay, resume): only the named pawn's ways, in order
+        found = _Analysis((position, card, color), (), (), [], card == "10" and not _forwards(
+            _book(position.edition, position.settings, position.colors),
+            position.pawns, position.colors.index(color), card, 10, []))
+        raws = _raw(position, card, color, [], only=want[0][0])
     want_landed = None if landed is None else tuple(LOC[x] for x in landed)
-    for raw in found.raws:
+    for raw in raws:
         if kind is not None and raw.kind != kind:
             continue
         if len(raw.legs) != len(want):

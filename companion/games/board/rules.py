@@ -39,7 +39,7 @@ from companion.games.board.outcomes import (
 from companion.games.board.position import HOME_I, LOC, START_I, is_safety, is_track
 from companion.games.board.state import BoardState, initial_state
 from companion.games.board.stats import COUNTERS, game_counters
-from companion.rules import GameSummary, Transition
+from companion.rules import GameSummary, Rules, Transition
 
 __all__ = ["RULES", "BoardRules", "options"]
 
@@ -164,7 +164,9 @@ def _move(state: BoardState, event: Move, out: list[Any]) -> BoardState:
     if state.card is None or state.turn is None:
         raise _refuse(IllegalMove, "no_card")
     color, card, seat = state.position.colors[state.turn], state.card, state.turn
-    option = moves.match(state.position, card, color, event.legs, event.kind, event.landed)
+    option = event.option  # chosen from the listed options: no search by its legs
+    if option is None or not _listed(state, option):
+        option = moves.match(state.position, card, color, event.legs, event.kind, event.landed)
     if option is None:
         raise refusal(state, event.legs)
     out.append(Moved(color, option))
@@ -172,6 +174,12 @@ def _move(state: BoardState, event: Move, out: list[Any]) -> BoardState:
                         discards=_discard(state, card))
     state = _finish(state, seat, out)
     return _end_turn(state, seat, option.draw_again, out)
+
+
+def _listed(state: BoardState, option: moves.Option) -> bool:
+    """Whether `option` is one the rules list now (the same object: the list is kept per
+    position and card, so this finds it without working the card out again)."""
+    return any(o is option for o in options(state))
 
 
 def refusal(state: BoardState, legs: tuple[tuple[str, str], ...]) -> IllegalMove:
@@ -256,7 +264,7 @@ class BoardRules:
     def initial_state(self, setup: BoardSetup) -> BoardState:
         return initial_state(setup)
 
-    def apply(self, state: BoardState, event: BoardEvent) -> Transition:
+    def apply(self, state: BoardState, event: BoardEvent) -> Transition[BoardState]:
         _game_over(state)
         out: list[Any] = []
         if isinstance(event, Draw):
@@ -271,13 +279,13 @@ class BoardRules:
             raise TypeError(f"{type(event).__name__} is no board event")
         return Transition(new, tuple(out))
 
-    def legal_events(self, state: BoardState) -> Sequence[BoardEvent]:
+    def options(self, state: BoardState) -> Sequence[BoardEvent]:
         """Draws (or, adult, plays and no_plays) of the cards left, or the options' moves.
         Corrections (`place`) are not listed: they are not moves."""
         if state.over:
             return ()
         if state.card is not None:
-            return tuple(parse_event(o.event) for o in options(state))
+            return tuple(Move.of(o) for o in options(state))
         pile = state.unseen
         if state.draw_pile == 0 and not state.position.settings.adult:
             pile = tuple(u + d for u, d in zip(state.unseen, state.discards, strict=True))
@@ -338,4 +346,4 @@ class BoardRules:
         return game_counters(steps)
 
 
-RULES = BoardRules()
+RULES: Rules[BoardSetup, BoardState, BoardEvent] = BoardRules()  # mypy checks the class

@@ -7,7 +7,7 @@ screens, voice, lamps and LED board (cards, events, state, what happened), so th
 >>> from companion.game import Game
 >>> game = Game(Setup.create(["Ana", "Ben"]))
 >>> _ = game.push(Play(Card.parse("7")))
->>> RULES.state_json(game.state)["total"], "7" in legal_cards(RULES.legal_events(game.state))
+>>> RULES.state_json(game.state)["total"], "7" in legal_cards(RULES.options(game.state))
 (7, True)
 """
 
@@ -23,12 +23,12 @@ from companion.games.revenge.cards import (
     Card,
     CardKind,
 )
-from companion.games.revenge.engine import Happening, Outcome, apply, countdown, legal_events
+from companion.games.revenge.engine import Happening, Outcome, apply, countdown, options
 from companion.games.revenge.events import (
+    COLORS,
     MAX_PAWNS,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    SEATING,
     Close,
     Color,
     EndPlay2,
@@ -43,14 +43,13 @@ from companion.games.revenge.events import (
 )
 from companion.games.revenge.state import Awaiting, Cause, GameState, Window, initial_state
 from companion.games.revenge.stats import COUNTERS, RoundProgress, counters, progress_history
-from companion.rules import GameSummary
+from companion.rules import GameSummary, Rules
 
 __all__ = [
-    "ALL_CARDS", "COUNTERS", "MAX_NUMBER", "MAX_PAWNS", "MAX_PLAYERS", "MAX_SLIDE",
-    "MIN_PLAYERS", "RULES", "SEATING", "Awaiting", "Card", "CardKind", "Cause", "Close",
-    "Color", "EndPlay2", "Event", "GameState", "Happening", "Outcome", "Play", "Press",
-    "RevengeRules", "RoundProgress", "Setup", "Tiebreak", "Variant", "Window", "flip_targets",
-    "legal_cards", "progress_history",
+    "ALL_CARDS", "COLORS", "COUNTERS", "MAX_NUMBER", "MAX_PAWNS", "MAX_PLAYERS", "MAX_SLIDE",
+    "MIN_PLAYERS", "RULES", "Awaiting", "Card", "CardKind", "Cause", "Close", "Color", "EndPlay2",
+    "Event", "GameState", "Happening", "Outcome", "Play", "Press", "RevengeRules", "RoundProgress",
+    "Setup", "Tiebreak", "Variant", "Window", "flip_targets", "legal_cards", "progress_history",
 ]
 
 
@@ -61,9 +60,9 @@ class RevengeRules:
     counters = COUNTERS  # the stats counters, in the order the screens show them
 
     # The engine's functions themselves: no extra call per event on the hot path.
-    apply: Any = staticmethod(apply)
-    legal_events: Any = staticmethod(legal_events)
-    countdown: Any = staticmethod(countdown)
+    apply = staticmethod(apply)
+    options = staticmethod(options)
+    countdown = staticmethod(countdown)
 
     def parse_setup(self, obj: dict[str, Any]) -> Setup:
         return parse_setup(obj)
@@ -93,7 +92,7 @@ class RevengeRules:
         return len(progress_history(steps))
 
 
-RULES = RevengeRules()
+RULES: Rules[Setup, GameState, Event] = RevengeRules()  # mypy checks the class against it
 
 
 def legal_cards(events: Sequence[object]) -> frozenset[str]:

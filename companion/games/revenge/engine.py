@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.errors import BadEvent, BadTarget, CardRefused, GameOver, IllegalEvent, NotYourTurn
 from companion.games.revenge.cards import ALL_CARDS, CardKind
-from companion.games.revenge.events import Close, EndPlay2, Play, Press, Tiebreak
+from companion.games.revenge.events import Close, EndPlay2, Event, Play, Press, Tiebreak
 from companion.games.revenge.state import (
     HAND_LIMIT,
     HAND_SIZE,
@@ -37,7 +37,7 @@ from companion.safe_text import quote
 
 __all__ = [
     "MOVEMENTS", "Happening", "Outcome", "Transition", "apply", "countdown", "initial_state",
-    "legal_events",
+    "options",
 ]
 
 WINNING_TOTAL = 21
@@ -128,7 +128,7 @@ class _Draft:
              value: float | None = None) -> None:
         self.out.append(_new(Outcome, (what, seat, other, value)))
 
-    def freeze(self) -> Transition:
+    def freeze(self) -> Transition[GameState]:
         setup, _progress, _hands, *rest = _ALL_FIELDS(self)  # one C call for all fields
         state = _new(GameState, (setup, tuple(self.progress), tuple(self.hands), *rest))
         return _new(Transition, (state, tuple(self.out), True, False))
@@ -237,7 +237,7 @@ class _Draft:
         self.refill(seat)
 
 
-def apply(state: GameState, event: object) -> Transition:
+def apply(state: GameState, event: object) -> Transition[GameState]:
     """Apply one game event (play, press, close, end_play2, tiebreak) to `state`."""
     cls = type(event)  # the common case in one look-up; subclasses fall through below
     if cls is Play:
@@ -280,7 +280,7 @@ def _refuse_when_over(state: GameState) -> None:
         )
 
 
-def _play(state: GameState, ev: Play) -> Transition:
+def _play(state: GameState, ev: Play) -> Transition[GameState]:
     _refuse_when_over(state)
     d = _Draft(state)
     if d.window is not None:
@@ -385,11 +385,11 @@ def _flip_back(state: GameState, d: _Draft, seat: int, target: str | None) -> No
     d.window = Window(Awaiting.BLOCK, Cause.FLIP, scorer=seat, victim=victim)
 
 
-def _ignored(state: GameState, seat: int) -> Transition:
+def _ignored(state: GameState, seat: int) -> Transition[GameState]:
     return Transition(state, (Outcome(Happening.IGNORED, seat),), changed=False)
 
 
-def _press(state: GameState, ev: Press) -> Transition:
+def _press(state: GameState, ev: Press) -> Transition[GameState]:
     """R9/R10: a press is a SORRY! call or a Don't Be SORRY!, whichever applies now."""
     seat = _seat(state, ev.player)
     w = state.window
@@ -431,7 +431,7 @@ def _press(state: GameState, ev: Press) -> Transition:
     return Transition(tr.state, (replaced, *tr.outcomes))
 
 
-def _call(state: GameState, seat: int, t: float | None) -> Transition:
+def _call(state: GameState, seat: int, t: float | None) -> Transition[GameState]:
     """The first SORRY! call in a steal window: the block window opens for W."""
     w = state.window
     assert w is not None
@@ -442,7 +442,7 @@ def _call(state: GameState, seat: int, t: float | None) -> Transition:
     return d.freeze()
 
 
-def _close(state: GameState) -> Transition:
+def _close(state: GameState) -> Transition[GameState]:
     if state.window is None:
         raise IllegalEvent(
             "no SORRY! window is open, so there is nothing to close", code="no_window"
@@ -452,7 +452,7 @@ def _close(state: GameState) -> Transition:
     return d.freeze()
 
 
-def _end_play2(state: GameState) -> Transition:
+def _end_play2(state: GameState) -> Transition[GameState]:
     if not state.owed:
         raise IllegalEvent("no Play 2 is owed, so there is nothing to end", code="no_play2")
     d = _Draft(state)
@@ -460,7 +460,7 @@ def _end_play2(state: GameState) -> Transition:
     return d.freeze()
 
 
-def _tiebreak(state: GameState, ev: Tiebreak) -> Transition:
+def _tiebreak(state: GameState, ev: Tiebreak) -> Transition[GameState]:
     """R13: the highest total not over 21 wins; equal best or all over: play it again."""
     tb = state.tiebreak
     if tb is None:
@@ -499,7 +499,7 @@ def _tiebreak(state: GameState, ev: Tiebreak) -> Transition:
     return d.freeze()
 
 
-def legal_events(state: GameState) -> tuple[object, ...]:
+def options(state: GameState) -> tuple[Event, ...]:
     """Every event `apply` accepts now that changes the game, in a stable order, read
     from the rules above rather than found by trying events: the cards (SORRY! once per
     player it may flip back, or once with no target when nobody can be), the presses that
@@ -513,7 +513,7 @@ def legal_events(state: GameState) -> tuple[object, ...]:
     if tb is not None:
         return tuple(Tiebreak(state.name(s), 0)
                      for s, t in zip(tb.tied, tb.totals, strict=True) if t is None)
-    events: list[object] = list(_legal_plays(state))
+    events: list[Event] = list(_legal_plays(state))
     events.extend(Press(state.name(seat)) for seat in state.pressers())
     if state.window is not None:
         events.append(Close())

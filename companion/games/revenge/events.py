@@ -33,7 +33,7 @@ class Variant(StrEnum):
     LONG = "long"
 
 
-SEATING = (Color.RED, Color.BLUE, Color.YELLOW, Color.GREEN)
+COLORS = (Color.RED, Color.BLUE, Color.YELLOW, Color.GREEN)  # seats clockwise, as the board game's
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +66,9 @@ class Setup:
                            code="first_unknown", first=first)
         first = by_folded[first.strip().casefold()]
         if colors is None:
-            cols = SEATING[: len(names)]
+            cols = COLORS[: len(names)]
         else:
-            allowed = [c.value for c in SEATING]
+            allowed = [c.value for c in COLORS]
             if (
                 not isinstance(colors, list | tuple)
                 or len(colors) != len(names)
@@ -126,6 +126,12 @@ class Press:
     player: str
     t: float | None = None
 
+    def __post_init__(self) -> None:
+        """Built by a button or a screen, a press keeps to what a transcript may say, so
+        what is accepted live always replays."""
+        if self.t is not None and not math.isfinite(self.t):
+            raise BadEvent(f"press 't' must be a number of seconds, not {self.t!r}")
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "press", "player": self.player}
         if self.t is not None:
@@ -155,6 +161,11 @@ class Tiebreak:
 
     player: str
     total: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.total, bool) or not isinstance(self.total, int) or self.total < 0:
+            raise BadEvent("tiebreak 'total' must be a whole number, 0 or more, "
+                           f"not {quote(self.total)}")
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "tiebreak", "player": self.player, "total": self.total}
@@ -224,11 +235,7 @@ def parse_event(obj: object) -> Event:
     if kind == "end_play2":
         return EndPlay2()
     if kind == "tiebreak":
-        total = obj.get("total")
-        if isinstance(total, bool) or not isinstance(total, int) or total < 0:
-            raise BadEvent("tiebreak 'total' must be a whole number, 0 or more, "
-                           f"not {quote(total)}")
-        return Tiebreak(_player(obj), total)
+        return Tiebreak(_player(obj), obj.get("total"))  # type: ignore[arg-type]  # checked
     if kind is None:
         raise BadEvent("the event has no 'type'")
     raise BadEvent(f"unknown event type {quote(kind)}; known types are {', '.join(EVENT_TYPES)}")

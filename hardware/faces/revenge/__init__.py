@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.errors import CompanionError, NoGame
+from companion.games.revenge import Press
 from companion.session import Result, Session, Update
 from hardware.faces.face import LampState
 from hardware.faces.revenge.ledboard import ledboard_state
@@ -25,7 +26,7 @@ class RevengeFace:
         if seat >= len(players):
             raise CompanionError(f"only {len(players)} play, so this seat is empty",
                                  code="empty_seat", players=len(players))
-        return session.press(players[seat], t)
+        return session.submit(Press(players[seat], session.clock() if t is None else t))
 
     def ledboard(self, update: Update, brightness: int) -> LedBoardState:
         return ledboard_state(update.state, update.result, brightness=brightness)

@@ -37,9 +37,9 @@ def test_a_board_game_resumes_from_the_journal_and_shows_in_history_stats_export
     resumed = Session(Session.open_journal(data))
     update = resumed.resume()
     assert update is not None and update.game == "board" and update.state == before
-    assert update.legal == tuple(RULES.legal_events(before))
+    assert update.options == tuple(RULES.options(before))
     if before.card is not None:
-        assert [e.legs for e in update.legal] == [o.legs for o in options(before)]
+        assert [e.legs for e in update.options] == [o.legs for o in options(before)]
     resumed.close()
 
     assert main(["--data", str(data), "history", "--json"]) == 0

@@ -155,7 +155,7 @@ def test_random_games_with_corrections_undo_and_redo_are_exact(seed, edition, pl
                           rng.choice(LOCATIONS))
         elif state.card is None:
             event = (RULES.parse_event({"type": "draw", "card": draw_card(state, rng)})
-                     if not adult else rng.choice(RULES.legal_events(state)))
+                     if not adult else rng.choice(RULES.options(state)))
         else:
             event = RULES.parse_event(rng.choice(options(state)).event)
         try:
@@ -181,14 +181,14 @@ def _accepted(state: BoardState, event: object) -> bool:
 @given(seed=st.integers(0, 2**32), edition=st.sampled_from(["classic", "2016"]),
        adult=st.booleans())
 def test_legal_events_are_what_the_rules_accept(seed, edition, adult):
-    """legal_events against trial and error on the states of a simulated game."""
+    """options against trial and error on the states of a simulated game."""
     rng = random.Random(seed)
     steps: list[object] = []
     simulate_board(rng, edition=edition, players=rng.randint(2, 4), record=steps,
                    settings={"adult": adult and edition == "classic"}, max_events=120)
     for step in steps[::3]:
         state = step.before  # type: ignore[attr-defined]
-        legal = set(RULES.legal_events(state))
+        legal = set(RULES.options(state))
         assert all(_accepted(state, e) for e in legal)
         if state.card is None:
             tried = {e for c in CARDS for e in (Draw(c), NoPlay(c)) if _accepted(state, e)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from companion.games.board import RULES
+from companion.games.board import RULES, Draw, Place
 from companion.session import Session
 from companion.transcript import replay_lines
 
@@ -46,9 +46,9 @@ def test_the_1939_deck_has_four_ones():
 def test_place_is_journalled_and_undone_like_any_event(tmp_path):
     session = Session(Session.open_journal(tmp_path))
     session.new_game(Session.setup(SETUP))
-    session.act("draw", card="3")  # forfeited: every pawn in START
+    session.submit(Draw("3"))  # forfeited: every pawn in START
     before = session.state
-    session.act("place", **{"color": "red", "from": "START", "to": "T10"})
+    session.submit(Place("red", "START", "T10"))
     assert RULES.state_json(session.state)["players"][0]["pawns"][-1] == "T10"
     session.undo()
     assert session.state == before

@@ -138,8 +138,8 @@ def test_declining_an_eleven_keeps_the_board_and_passes_the_turn():
 
 def test_options_of_the_state_and_legal_events_agree():
     s = push(game(), draw("1"))
-    assert [o.legs for o in options(s)] == [e.legs for e in RULES.legal_events(s)]
-    assert {e.card for e in RULES.legal_events(game())} == set(CARDS)
+    assert [o.legs for o in options(s)] == [e.legs for e in RULES.options(s)]
+    assert {e.card for e in RULES.options(game())} == set(CARDS)
 
 
 def test_faster_start_puts_one_pawn_on_each_x():
@@ -160,7 +160,7 @@ def test_adult_variation_plays_from_hands_and_no_play_discards():
     assert s2.turn == 1 and s2.draw_pile == 34 and sum(s2.discards) == 1
     s3 = push(s, draw("2"), move(("START", "T4")))  # a 2: draw first, then play again
     assert s3.turn == 0 and s3.draw_pile == 34
-    assert NoPlay("3") in RULES.legal_events(s) and Draw("1") in RULES.legal_events(s)
+    assert NoPlay("3") in RULES.options(s) and Draw("1") in RULES.options(s)
     with pytest.raises(IllegalMove):
         RULES.apply(game(), NoPlay("3"))
 

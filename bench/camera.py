@@ -1,0 +1,200 @@
+"""`make bench`, the camera: plays right / wrong / phantom / asked / missed, frames from
+rest to log, and ms of CPU per 640x480 frame, here and under the Pi's CPU quota.
+
+Scenes, printings and sequences use seeds from 10_000 on: the tests never see them. The
+deck is taught from TEACH_PHOTOS photos a face of the same table and printing. A play's
+rest frame is the first frame where its card lies still with no hand in the picture.
+CAMERA_BENCH_PLAYS sets the number of plays (default 500, the goals' own scale).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench import Row, measure, met, percentile
+
+PLAYS = int(os.environ.get("CAMERA_BENCH_PLAYS", "500"))
+PER_SEQUENCE = 20
+TEACH_PHOTOS = 2
+SIZE = (640, 480)
+SEED = 10_000
+
+
+@dataclass
+class Score:
+    right: int = 0
+    wrong: int = 0
+    phantom: int = 0
+    asked: int = 0
+    missed: int = 0
+    delays: list[int] = field(default_factory=list)  # frames from rest to log
+    wrong_cases: list[str] = field(default_factory=list)
+
+    @property
+    def plays(self) -> int:
+        return self.right + self.wrong + self.asked + self.missed
+
+    def add(self, other: Score) -> None:
+        for name in ("right", "wrong", "phantom", "asked", "missed"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.delays += other.delays
+        self.wrong_cases += other.wrong_cases
+
+
+def score(plays: Sequence[Any], seen: Sequence[Any]) -> Score:
+    """Match what was logged to the ground truth: each play owns the frames from its start
+    to the next play's start; a second log in a play's frames, or one before the first
+    play, is a phantom."""
+    out = Score()
+    bounds = [p.start for p in plays] + [10**9]
+    logged: list[list[Any]] = [[] for _ in plays]
+    for s in seen:
+        owner = max((i for i, b in enumerate(bounds[:-1]) if b <= s.frame), default=None)
+        if owner is None:
+            out.phantom += 1
+        else:
+            logged[owner].append(s)
+    for play, logs in zip(plays, logged, strict=True):
+        if not logs:
+            out.missed += 1
+            continue
+        first, *extra = logs
+        out.phantom += len(extra)
+        if first.card is None:
+            out.asked += 1
+        elif first.card == play.card:
+            out.right += 1
+        else:
+            out.wrong += 1
+            out.wrong_cases.append(f"{play.card} read as {first.card} at frame {first.frame}")
+        out.delays.append(first.frame - play.rest)
+    return out
+
+
+def deck_cards(game: str) -> list[str]:
+    from camera.cards import card_names
+
+    return list(card_names(game))
+
+
+def run_accuracy(plays: int, *, size: tuple[int, int] = SIZE, seed: int = SEED,
+                 teach_photos: int = TEACH_PHOTOS) -> tuple[Score, list[float], int]:
+    """Score `plays` plays over both games; also the CPU ms of each frame's watching."""
+    import numpy as np
+
+    from bench.camera_scenes import Scene
+    from camera.teach import teach
+    from camera.watcher import Watcher
+
+    total = Score()
+    frame_ms: list[float] = []
+    frames = 0
+    done = 0
+    k = 0
+    while done < plays:
+        game = ("revenge", "board")[k % 2]
+        scene = Scene(seed=seed + k, size=size, printing=seed + k)
+        cards = deck_cards(game)
+        photos = scene.teach_photos(cards, teach_photos, seed=k)
+        taught = teach({c: [(f"{c}#{i}", img) for i, img in enumerate(photos[c])]
+                        for c in cards}, game)
+        rng = np.random.default_rng([seed, k])
+        n = min(PER_SEQUENCE, plays - done)
+        laid = [cards[int(i)] for i in rng.integers(len(cards), size=n)]
+        seq = scene.sequence(laid, seed=k)
+        watcher = Watcher(taught.model)
+        seen = []
+        for frame in seq.frames:
+            t0 = time.process_time()
+            s = watcher.feed(frame)
+            frame_ms.append((time.process_time() - t0) * 1000)
+            if s is not None:
+                seen.append(s)
+        total.add(score(seq.plays, seen))
+        frames += len(seq.frames)
+        done += n
+        k += 1
+    return total, frame_ms, frames
+
+
+def cpu_child(frames: int) -> dict[str, float]:
+    """In a child (maybe under the quota): CPU ms per 640x480 frame while watching, over a
+    sequence with plays, as the median frame and the mean (which includes recognition)."""
+    from bench.camera_scenes import Scene
+    from camera.teach import teach
+    from camera.watcher import Watcher
+
+    scene = Scene(seed=SEED + 999, size=SIZE, printing=SEED + 999)
+    cards = deck_cards("revenge")
+    photos = scene.teach_photos(cards, 1, seed=1)
+    model = teach({c: [(c, photos[c][0])] for c in cards}, "revenge").model
+    seq = scene.sequence(cards[:max(1, frames // 30)], seed=1)
+    watcher = Watcher(model)
+    samples = []
+    for frame in seq.frames[:frames]:
+        t0 = time.process_time()
+        watcher.feed(frame)
+        samples.append((time.process_time() - t0) * 1000)
+    recognise = []
+    for frame in seq.frames[-5:]:
+        h, w = frame.shape[:2]
+        t0 = time.process_time()
+        watcher.recogniser.read(frame, model.spot_pixels(w, h))
+        recognise.append((time.process_time() - t0) * 1000)
+    return {"median": percentile(samples, 50), "mean": sum(samples) / len(samples),
+            "p99": percentile(samples, 99), "recognise": percentile(recognise, 50)}
+
+
+def rows() -> list[Row]:
+    from camera.extra import MissingExtra, require
+
+    try:
+        require()
+    except MissingExtra as exc:
+        return [Row("camera", f"not measured: {exc}")]
+    t0 = time.perf_counter()
+    total, _frame_ms, frames = run_accuracy(PLAYS)
+    took = time.perf_counter() - t0
+    n = total.plays
+    rate = f"of {n} plays ({frames} frames, {took:.0f} s)"
+    out = [
+        Row("camera: plays logged right", f"{total.right} {rate}"),
+        Row("camera: wrong card logged", f"{total.wrong}", goal="≤ 1 in 500",
+            met=total.wrong * 500 <= n),
+        Row("camera: phantom plays", f"{total.phantom}", goal="0", met=total.phantom == 0),
+        Row("camera: asked (card null)", f"{total.asked} ({100 * total.asked / n:.1f} %)",
+            goal="≤ 2 %", met=total.asked * 50 <= n),
+        Row("camera: missed plays", f"{total.missed}", goal="≤ 1 in 500",
+            met=total.missed * 500 <= n),
+    ]
+    if total.delays:
+        worst = max(total.delays)
+        out.append(Row("camera: frames from rest to log (median / max)",
+                       f"{percentile(total.delays, 50):.0f} / {worst}", goal="≤ 5",
+                       met=worst <= 5))
+    cpu = measure("bench.camera", "cpu")
+    judged = ("pi",) if cpu.runs.get("pi") else ("normal",)
+    out.append(Row("camera: CPU ms per 640x480 frame, mean",
+                   cpu.cell("normal", "mean"), cpu.cell("pi", "mean"),
+                   "≤ 25 ms of one core on a Pi 4",
+                   met(cpu, "mean", lambda ms: ms <= 25, judged), cpu.load))
+    out.append(Row("camera: CPU ms to recognise a card (once per play)",
+                   cpu.cell("normal", "recognise", "{:.0f}"),
+                   cpu.cell("pi", "recognise", "{:.0f}"), load=cpu.load))
+    return out
+
+
+def child(mode: str) -> dict[str, float]:
+    """One measurement, in a child process under one of bench.pi's conditions."""
+    if mode == "cpu":
+        return cpu_child(300)
+    raise SystemExit(f"unknown mode {mode!r}")
+
+
+if __name__ == "__main__":
+    for row in rows():
+        print(row)

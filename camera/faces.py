@@ -1,0 +1,286 @@
+"""Recognising the card on top of the pile from the family's own photos (needs the extra).
+
+Two steps, each chosen to survive what a table does to a picture:
+- *where*: ORB features of each taught face, matched to the pile spot and checked by a
+  RANSAC homography, find the card and its corners whatever its rotation, offset or
+  perspective; a card half under another gives few inliers;
+- *which*: the frame is warped back upright along each candidate's homography and
+  compared with every taught face by normalised grey correlation at two coarse scales
+  (blurred, so focus and JPEG noise matter little; normalised, so the light's brightness
+  does not), both ways up. The confidence comes from the margin between the best face and
+  the runner-up: when they are close the card is asked, never guessed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from camera.locate import CANON, Quad, upright
+
+ORB_FEATURES = 600
+RANSAC_ITERATIONS = 300
+MAX_HAMMING = 64  # a feature match closer than this (of 256 bits) counts
+TRIED_FACES = 6  # the faces with most matches get a geometric check
+MIN_INLIERS = 10  # fewer: no card found there
+CANDIDATES = 3  # faces whose homographies are checked by correlation
+SIZE_SLACK = 1.6  # a found card's size may differ this much from the taught one
+SCALES = ((20, 28), (40, 56))  # correlation sizes (w, h)
+LIGHT_SIGMA = 10.0  # pixels of an upright card over which the light is taken as even
+FINE = (48, 68)  # the size at which close candidates are told apart
+DUEL_MARGIN = 0.4  # a relative distance margin this large between two faces: certain
+ASK_BELOW = 0.5  # confidence under this: the card is asked
+ALIKE = 0.9  # two taught faces correlating this well are too alike to tell apart
+
+
+@dataclass
+class TaughtFace:
+    """One photo of one face, upright: its grey picture and its ORB features."""
+
+    card: str
+    grey: Any  # CANON grey uint8
+    points: Any  # Nx2 float32, in CANON pixels
+    descriptors: Any  # Nx32 uint8
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What recognition says about the top card: `card` None means asked between
+    `candidates` (best first); `quad` its corners in the frame."""
+
+    card: str | None
+    confidence: float
+    candidates: tuple[str, ...]
+    quad: Quad
+
+    def pose(self) -> tuple[float, float, float]:
+        """Centre x, y and the angle (degrees, mod 180) of the card's short edge."""
+        q = np.asarray(self.quad, np.float32)
+        cx, cy = q.mean(axis=0)
+        dx, dy = q[1] - q[0]
+        return float(cx), float(cy), float(np.degrees(np.arctan2(dy, dx)) % 180)
+
+    def size(self) -> float:
+        q = np.asarray(self.quad, np.float32)
+        return float(np.linalg.norm(q[2] - q[1]))
+
+
+def _orb() -> Any:
+    return cv2.ORB.create(nfeatures=ORB_FEATURES, scaleFactor=1.2, nlevels=6, edgeThreshold=15,
+                          patchSize=15, fastThreshold=10)
+
+
+def _flatten(grey: Any) -> Any:
+    """The print without the light: a glare, a shadow or a dim lamp is smooth across the
+    card, so the local mean is taken away and the local contrast divided out."""
+    x = grey.astype(np.float32)
+    x -= cv2.GaussianBlur(x, (0, 0), LIGHT_SIGMA)
+    return x / (np.sqrt(cv2.GaussianBlur(x * x, (0, 0), LIGHT_SIGMA)) + 4.0)
+
+
+def _signatures(grey: Any) -> list[Any]:
+    """The face at the correlation sizes, zero-mean and unit-norm (one vector each)."""
+    out = []
+    flat = _flatten(grey)
+    for size in SCALES:
+        small = cv2.resize(cv2.GaussianBlur(flat, (0, 0), 1.5), size,
+                           interpolation=cv2.INTER_AREA).astype(np.float32)
+        small -= small.mean()
+        out.append(small / (np.linalg.norm(small) + 1e-6))
+    return out
+
+
+def similarity(a: Any, b: Any) -> float:
+    """Correlation of two upright greys, the better of both ways up (-1..1)."""
+    sa = _signatures(a)
+    best = -1.0
+    for turned in (b, b[::-1, ::-1]):
+        sb = _signatures(np.ascontiguousarray(turned))
+        best = max(best, float(np.mean([np.sum(x * y) for x, y in zip(sa, sb, strict=True)])))
+    return best
+
+
+def teach_face(card: str, image: Any, quad: Quad) -> TaughtFace:
+    """A TaughtFace from one photo and the card's corners in it."""
+    grey = upright(image, quad)
+    points, descriptors = features(grey)
+    return TaughtFace(card, grey, points, descriptors)
+
+
+def features(grey: Any, mask: Any = None) -> tuple[Any, Any]:
+    keypoints, descriptors = _orb().detectAndCompute(grey, mask)
+    if descriptors is None:
+        return np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8)
+    return np.array([k.pt for k in keypoints], np.float32), descriptors
+
+
+@dataclass
+class Recogniser:
+    """The taught faces, ready to read frames: `read(frame, spot)`."""
+
+    faces: list[TaughtFace]
+    card_size: float | None = None  # a laid card's long edge / the frame's width, if known
+    _signs: list[tuple[str, list[Any], list[Any]]] = field(default_factory=list)
+    _fine: dict[str, list[Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
+        # every taught descriptor in one table, with the face each belongs to: one
+        # brute-force pass per frame instead of one per face
+        usable = [f.descriptors for f in self.faces if len(f.descriptors)]
+        self._train = np.vstack(usable) if usable else None
+        self._owner = np.concatenate([np.full(len(f.descriptors), i)
+                                      for i, f in enumerate(self.faces)]) if usable else None
+        for face in self.faces:
+            turned = np.ascontiguousarray(face.grey[::-1, ::-1])
+            self._signs.append((face.card, _signatures(face.grey), _signatures(turned)))
+            self._fine.setdefault(face.card, []).extend([_fine(face.grey), _fine(turned)])
+
+    def _matches(self, descriptors: Any, points: Any) -> list[tuple[int, Any, Any]]:
+        """The faces with most close feature matches (best first): (index, their points,
+        the frame's points)."""
+        if self._train is None or self._owner is None:
+            return []
+        matches = [m for m in self._matcher.match(descriptors, self._train)
+                   if m.distance <= MAX_HAMMING]
+        if not matches:
+            return []
+        train = np.array([m.trainIdx for m in matches])
+        query = np.array([m.queryIdx for m in matches])
+        owners = self._owner[train]
+        counts = np.bincount(owners, minlength=len(self.faces))
+        starts = np.concatenate([[0], np.cumsum([len(f.descriptors) for f in self.faces])])
+        out = []
+        for index in np.argsort(-counts)[:TRIED_FACES]:
+            if counts[index] < MIN_INLIERS:
+                break
+            mine = owners == index
+            out.append((int(index), self.faces[index].points[train[mine] - starts[index]],
+                        points[query[mine]]))
+        return out
+
+    def read(self, frame: Any, spot: tuple[int, int, int, int] | None = None) -> Reading | None:
+        """The card on top within `spot` (x0, y0, x1, y1 pixels; None: the whole frame)."""
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        x0, y0 = (0, 0) if spot is None else spot[:2]
+        crop = grey if spot is None else grey[spot[1]:spot[3], spot[0]:spot[2]]
+        points, descriptors = features(crop)
+        if len(points) < MIN_INLIERS:
+            return None
+        best: dict[str, tuple[int, Any]] = {}
+        for index, src, dst in self._matches(descriptors, points):
+            hom = _card_homography(src, dst)
+            if hom is not None:
+                count, h = hom
+                card = self.faces[index].card
+                if count > best.get(card, (0, None))[0]:
+                    best[card] = (count, h)
+        if not best:
+            return None
+        ranked = sorted(best.items(), key=lambda kv: -kv[1][0])[:CANDIDATES]
+        shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
+        scores: dict[str, float] = {}
+        quads: dict[str, Any] = {}
+        w, h = CANON
+        corners = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32)
+        expected = None if self.card_size is None else self.card_size * grey.shape[1]
+        for _card, (_count, hom) in ranked:
+            full = shift @ hom
+            quad = cv2.perspectiveTransform(corners, full)[0]
+            long_edge = float(np.linalg.norm(quad[2] - quad[1]))
+            if expected is not None and not 1 / SIZE_SLACK < long_edge / expected < SIZE_SLACK:
+                continue  # not a card lying on the table at the taught distance
+            seen = _signatures(upright(grey, quad))
+            for card, *ways in self._signs:
+                score = max(float(np.mean([np.sum(x * y) for x, y in zip(seen, way, strict=True)]))
+                            for way in ways)
+                if score > scores.get(card, -2.0):
+                    scores[card] = score
+                    quads[card] = quad
+        if not scores:
+            return None
+        order = sorted(scores, key=lambda c: -scores[c])[:CANDIDATES]
+        seen_fine = _fine(upright(grey, quads[order[0]]))
+        variants = {card: max(self._fine[card], key=lambda v: float(np.sum(v * seen_fine)))
+                    for card in order}
+        card, confidence, runner = _decide(seen_fine, order, variants)
+        if confidence < ASK_BELOW:
+            return Reading(None, round(confidence, 3), (card, runner), quads[order[0]])
+        return Reading(card, round(confidence, 3), (card,), quads[order[0]])
+
+
+def _fine(grey: Any) -> Any:
+    small = cv2.resize(cv2.GaussianBlur(_flatten(grey), (0, 0), 1.0), FINE,
+                       interpolation=cv2.INTER_AREA).astype(np.float32)
+    small -= small.mean()
+    return small / (np.linalg.norm(small) + 1e-6)
+
+
+def _decide(seen: Any, order: list[str], variants: dict[str, Any]) -> tuple[str, float, str]:
+    """Which of the candidate faces `seen` is, looking only where they differ: two faces of
+    one family share their whole layout, and only their print tells them apart. Returns
+    the winner, its confidence (0..1, the worst of its duels) and the closest rival."""
+    if len(order) == 1:
+        return order[0], 1.0, order[0]
+    wins: dict[str, float] = {c: 1.0 for c in order}
+    rival: dict[str, str] = {c: c for c in order}
+    for i, a in enumerate(order):
+        for b in order[i + 1:]:
+            weight = cv2.GaussianBlur(np.abs(variants[a] - variants[b]), (0, 0), 1.0)
+            weight /= float(weight.sum()) + 1e-9
+            da = float(np.sum(weight * (seen - variants[a]) ** 2))
+            db = float(np.sum(weight * (seen - variants[b]) ** 2))
+            margin = (db - da) / (db + da + 1e-12)  # > 0: a is nearer
+            winner, loser = (a, b) if margin >= 0 else (b, a)
+            score = min(1.0, abs(margin) / DUEL_MARGIN)
+            if score < wins[winner]:
+                wins[winner], rival[winner] = score, loser
+            wins[loser] = 0.0 if wins[loser] > 0 else wins[loser]
+            if rival[loser] == loser:
+                rival[loser] = winner
+    card = max(order, key=lambda c: wins[c])
+    if wins[card] == 0.0:  # no one beat everyone: the two best by correlation
+        return order[0], 0.0, order[1]
+    return card, wins[card], rival[card]
+
+
+def _card_homography(src: Any, dst: Any) -> tuple[int, Any] | None:
+    """A face's points mapped onto the frame's: a rotation, scale and shift found by
+    RANSAC (two points a sample, so quick among many wrong matches), then the perspective
+    refined on its inliers. (inlier count, homography) or None."""
+    affine, inliers = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC,
+                                                  ransacReprojThreshold=5.0,
+                                                  maxIters=RANSAC_ITERATIONS)
+    if affine is None or inliers is None:
+        return None
+    keep = inliers.ravel().astype(bool)
+    count = int(keep.sum())
+    if count < MIN_INLIERS:
+        return None
+    h = np.vstack([affine, [0, 0, 1]])
+    if count >= 8:
+        refined, _ = cv2.findHomography(src[keep], dst[keep], 0)
+        if refined is not None and _plausible(refined):
+            h = refined
+    return (count, h) if _plausible(h) else None
+
+
+def _plausible(h: Any) -> bool:
+    """A homography a card lying on a table can have: not mirrored, not squashed."""
+    det = h[0, 0] * h[1, 1] - h[0, 1] * h[1, 0]
+    return bool(det > 0.05 and det < 50 and abs(h[2, 0]) < 0.01 and abs(h[2, 1]) < 0.01)
+
+
+def too_alike(faces: list[TaughtFace]) -> list[tuple[str, str, float]]:
+    """Pairs of different cards whose taught photos correlate at ALIKE or more."""
+    pairs: dict[tuple[str, str], float] = {}
+    for i, a in enumerate(faces):
+        for b in faces[i + 1:]:
+            if a.card == b.card:
+                continue
+            key = (a.card, b.card) if a.card < b.card else (b.card, a.card)
+            pairs[key] = max(pairs.get(key, -1.0), similarity(a.grey, b.grey))
+    return [(a, b, s) for (a, b), s in sorted(pairs.items()) if s >= ALIKE]

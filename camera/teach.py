@@ -1,0 +1,81 @@
+"""Teaching a deck from photos: one folder per card name (CAMERA.md) (needs the extra)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from camera.cards import card_names, folder_name
+from camera.faces import TaughtFace, teach_face, too_alike
+from camera.locate import find_card, read_image
+from camera.model import Model, spot_from
+
+PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg")
+ALIKE_ADVICE = ("more light on the pile, the camera closer or straight above it, or "
+                "teach those faces again")
+
+
+class TeachError(ValueError):
+    """A teaching folder that cannot make a model, in one sentence."""
+
+
+@dataclass(frozen=True)
+class Taught:
+    model: Model
+    alike: list[tuple[str, str, float]]  # faces too alike to tell apart, with their score
+
+    def report(self) -> list[str]:
+        cards = self.model.cards()
+        lines = [f"taught {len(cards)} faces of the {self.model.game} game from "
+                 f"{len(self.model.faces)} photos"]
+        for a, b, score in self.alike:
+            lines.append(f"{a} and {b} look too alike to tell apart ({score:.2f}): "
+                         f"{ALIKE_ADVICE}")
+        return lines
+
+
+def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
+    """A model from (name, image) photos per card; TeachError names a missing card, a photo
+    that could not be read (image None) or one where no card was found."""
+    faces: list[TaughtFace] = []
+    quads: list[Any] = []
+    size: tuple[int, int] | None = None
+    for card in card_names(game):
+        got = list(photos.get(card, ()))
+        if not got:
+            raise TeachError(f"there is no photo of the card {card}: add one to the folder "
+                             f"{folder_name(card)}")
+        for name, image in got:
+            if image is None:
+                raise TeachError(f"{name} cannot be read as a PNG or JPEG photo")
+            quad = find_card(image)
+            if quad is None:
+                raise TeachError(f"no card was found in {name}: lay the card alone on the "
+                                 "table where the camera looks, and photograph it again")
+            faces.append(teach_face(card, image, quad))
+            h, w = image.shape[:2]
+            size = size or (w, h)
+            quads.append(np.asarray(quad) * (size[0] / w))
+    assert size is not None
+    long_edges = [max(np.linalg.norm(q[2] - q[1]), np.linalg.norm(q[1] - q[0])) for q in quads]
+    model = Model(game, faces, spot_from(quads, *size), float(np.median(long_edges)) / size[0])
+    return Taught(model, too_alike(faces))
+
+
+def photos_in(folder: str | Path, game: str) -> dict[str, list[tuple[str, Any]]]:
+    """The photos of a teaching folder, read; TeachError when the folder is not there."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise TeachError(f"{root} is not a folder of photos (one sub-folder per card name)")
+    out: dict[str, list[tuple[str, Any]]] = {}
+    for card in card_names(game):
+        sub = root / folder_name(card)
+        if not sub.is_dir():
+            continue
+        files = sorted(p for p in sub.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+        out[card] = [(str(p), read_image(str(p))) for p in files]
+    return out

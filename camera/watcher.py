@@ -1,0 +1,122 @@
+"""When a card has been played: a new face at rest on top of the pile (needs the extra).
+
+Every frame costs one small grey copy (MOTION_SIZE) and two differences: that is all
+the camera spends while nothing happens. Recognition runs only when the picture has
+been still for STILL_FRAMES frames *and* differs from the last picture it judged:
+
+- anything moving (a hand, an arm, a card being slid) resets the stillness;
+- a still change that reaches the frame's edge is an arm resting over the table: wait
+  (after LONG_STILL frames it is taken as the new normal, e.g. a lamp switched on);
+- the table's brightness (the median) is divided out, so a change of light alone is no
+  change;
+- a card at (nearly) the same place, not confidently another face, is the same card
+  again or a nudge: nothing; the same face moved well away is another copy played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from camera.faces import Reading, Recogniser
+from camera.model import Model
+
+MOTION_SIZE = (80, 60)
+MOTION_LEVEL = 0.10  # a small pixel changed by this share of the mean brightness moved
+MOTION_SHARE = 0.004  # this share of the small picture changed: something moves
+CHANGE_SHARE = 0.01  # of the pile spot changed since the last judged picture: look again
+STILL_FRAMES = 3
+LONG_STILL = 20
+SAME_PLACE = 0.07  # a card's centre moved less than this share of its long edge ...
+SAME_ANGLE = 5.0  # ... and turned less than this (degrees): the same card
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One card the companion would log, at frame `frame` (0-based)."""
+
+    frame: int
+    card: str | None
+    confidence: float
+    candidates: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        if self.card is None:
+            return {"frame": self.frame, "card": None, "candidates": list(self.candidates)}
+        return {"frame": self.frame, "card": self.card, "confidence": self.confidence}
+
+
+def _small(frame: Any) -> Any:
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(grey, MOTION_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+    return small / (float(np.median(small)) + 1.0)  # the table's brightness: cards are few
+
+
+class Watcher:
+    """Feed frames in time order; `feed` returns a Seen when a card is to be logged."""
+
+    def __init__(self, model: Model, recogniser: Recogniser | None = None) -> None:
+        self.model = model
+        self.recogniser = recogniser or Recogniser(model.faces, model.card_size)
+        self.frame = -1
+        self._previous: Any = None
+        self._judged: Any = None  # the small picture last judged
+        self._still = 0
+        self._top: Reading | None = None
+        self._spot_small: tuple[int, int, int, int] = model.spot_pixels(*MOTION_SIZE)
+        self.recognitions = 0
+
+    def feed(self, frame: Any) -> Seen | None:
+        self.frame += 1
+        small = _small(frame)
+        previous, self._previous = self._previous, small
+        if previous is None or previous.shape != small.shape:
+            self._still = 0
+            return None
+        moved = float(np.mean(np.abs(small - previous) > MOTION_LEVEL))
+        self._still = self._still + 1 if moved < MOTION_SHARE else 0
+        if self._still < STILL_FRAMES:
+            return None
+        if self._judged is None:  # the first still picture: what lies there already
+            return self._judge(frame, small, log=False)
+        changed = np.abs(small - self._judged) > MOTION_LEVEL
+        x0, y0, x1, y1 = self._spot_small
+        if float(np.mean(changed[y0:y1, x0:x1])) < CHANGE_SHARE:
+            return None
+        if _reaches_edge(changed) and self._still < LONG_STILL:
+            return None  # an arm resting over the table
+        return self._judge(frame, small, log=True)
+
+    def _judge(self, frame: Any, small: Any, *, log: bool) -> Seen | None:
+        self._judged = small
+        h, w = frame.shape[:2]
+        self.recognitions += 1
+        reading = self.recogniser.read(frame, self.model.spot_pixels(w, h))
+        if reading is None:
+            return None
+        top, self._top = self._top, reading
+        if not log or (top is not None and _same_card(top, reading)):
+            return None
+        return Seen(self.frame, reading.card, reading.confidence, reading.candidates)
+
+
+def _reaches_edge(changed: Any) -> bool:
+    """Whether the changed pixels touch the picture's border (an arm comes from there)."""
+    return bool(changed[0].any() or changed[-1].any() or changed[:, 0].any()
+                or changed[:, -1].any())
+
+
+def _same_card(before: Reading, now: Reading) -> bool:
+    """The card on top is the one judged before: it lies where that one lay (a nudge at
+    most) and is not confidently another face. A copy of the same face laid on top lies
+    elsewhere: cards are never laid exactly square on the pile."""
+    ax, ay, aa = before.pose()
+    bx, by, ba = now.pose()
+    turned = abs(aa - ba) % 180
+    turned = min(turned, 180 - turned)
+    if not (np.hypot(ax - bx, ay - by) < SAME_PLACE * before.size() and turned < SAME_ANGLE):
+        return False
+    return now.card is None or now.card in before.candidates or before.card is None

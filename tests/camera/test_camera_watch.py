@@ -1,0 +1,41 @@
+"""Play detection and recognition on frames the tests draw (bench.camera_scenes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench.camera import score
+from camera.watcher import Watcher
+
+LAID = ["7", "2", "12"]
+
+
+def watch(model: Any, frames: list[Any]) -> list[Any]:
+    watcher = Watcher(model)
+    return [seen for frame in frames if (seen := watcher.feed(frame)) is not None]
+
+
+def test_each_card_is_logged_once_soon_after_it_rests_and_hands_light_nudges_log_nothing(
+        scene: Any, model: Any) -> None:
+    seq = scene.sequence(LAID, seed=4, disturb=False, after=("pass", "rest", "light", "nudge"))
+    seen = watch(model, seq.frames)
+    result = score(seq.plays, seen)
+    assert result.phantom == 0 and result.missed == 0 and result.wrong == 0, seen
+    assert result.right + result.asked == len(LAID)
+    assert result.right >= 2, seen
+    assert all(0 <= d <= 5 for d in result.delays), result.delays
+    for s, play in zip(seen, seq.plays, strict=True):
+        assert s.card == play.card or (s.card is None and play.card in s.candidates)
+
+
+def test_an_empty_table_with_hands_passing_logs_nothing(scene: Any, model: Any) -> None:
+    seq = scene.sequence([], seed=5, disturb=False, after=("pass", "rest", "light", "pass"))
+    assert len(seq.frames) > 30
+    assert watch(model, seq.frames) == []
+
+
+def test_the_same_face_played_again_elsewhere_is_a_second_play(scene: Any, model: Any) -> None:
+    seq = scene.sequence(["5", "5"], seed=7, disturb=False)
+    seen = watch(model, seq.frames)
+    assert len(seen) == 2, seen
+    assert [s.frame >= p.rest for s, p in zip(seen, seq.plays, strict=True)] == [True, True]

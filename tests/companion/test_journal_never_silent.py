@@ -1,0 +1,249 @@
+"""Issue 21, findings 1-8: every loss of the journal is counted and said, durably, from one
+check, whichever path finds it (the app's start, a snapshot resume, History, the CLI).
+
+Real SQLite files written by real processes; a power cut or a full disk is stood in for
+only where nothing real exists on this machine (a failing notices.json or -wal copy).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from bench.core import long_game
+from companion import notices, walcheck
+from companion.errors import JournalError
+from companion.journal import Journal
+from companion.session import Session
+from companion.snapshots import Resumable, load_unfinished
+
+REPO = Path(__file__).resolve().parents[2]
+PAGE = 4096
+
+CHILD = """
+import json, os, sys
+from companion.journal import Journal
+j = Journal.open(sys.argv[1])
+j._conn.execute("PRAGMA wal_autocheckpoint=0")  # every event stays in the -wal
+for g in range(3):
+    gid = j.start_game({"type": "setup", "players": ["Ana", "Ben", "Cy"]})
+    for i in range(int(sys.argv[2])):
+        j.append(gid, {"type": "play", "card": str(i % 11), "note": "x" * (i % 50)})
+    if g < 2:
+        j.set_result(gid, "Ana")
+os._exit(0)  # no close: the -wal stays, as after a crash
+"""
+
+
+@pytest.fixture(scope="module")
+def crashed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A journal whose newest events (three games, two won) are only in its -wal."""
+    folder = tmp_path_factory.mktemp("crashed")
+    subprocess.run([sys.executable, "-c", CHILD, str(folder), "120"], check=True, timeout=120,
+                   env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert Path(f"{folder}/journal.sqlite3-wal").stat().st_size > 0
+    return folder
+
+
+def _copy(source: Path, tmp_path: Path) -> Path:
+    folder = tmp_path / "data"
+    shutil.copytree(source, folder)
+    return folder
+
+
+def _bytes(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def _damage_main_file(folder: Path) -> None:
+    """Close the journal (checkpoint), then zero a page in the middle of the file."""
+    Journal.open(folder).close()
+    db = folder / "journal.sqlite3"
+    data = bytearray(db.read_bytes())
+    middle = len(data) // PAGE // 2
+    data[middle * PAGE:(middle + 1) * PAGE] = bytes(PAGE)
+    db.write_bytes(bytes(data))
+
+
+def test_a_repair_is_durable_in_notices_json_before_the_journal_is_used(
+        crashed: Path, tmp_path: Path) -> None:
+    folder = _copy(crashed, tmp_path)
+    _damage_main_file(folder)
+    with Journal.open(folder) as journal:
+        [repair] = [n for n in journal.damage if n.code == "repaired"]
+    assert [r["text"] for r in notices.read(folder)] == [repair]
+
+
+def test_when_notices_json_cannot_be_written_nothing_is_repaired(
+        crashed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _copy(crashed, tmp_path)
+    _damage_main_file(folder)
+    before = _bytes(folder)
+
+    def full_disk(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(notices, "keep", full_disk)
+    with pytest.raises(JournalError, match=r"could not be repaired .*nothing was changed"):
+        Journal.open(folder)
+    after = _bytes(folder)
+    assert {k: v for k, v in after.items() if not k.endswith((".salvage", "-shm"))} == before
+
+
+def test_when_the_wal_cannot_be_copied_to_safety_nothing_is_opened(
+        crashed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 2: a disk too full for the safety copy of the -wal used to skip the check."""
+    folder = _copy(crashed, tmp_path)
+    before = _bytes(folder)
+
+    def no_space(src: object, dst: object) -> None:
+        Path(str(dst)).write_bytes(b"partial")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(walcheck.shutil, "copyfile", no_space)
+    with pytest.raises(JournalError, match=r"could not be copied to safety .*nothing was opened"):
+        Journal.open(folder)
+    assert _bytes(folder) == before  # the -wal and the journal exactly as they were
+    monkeypatch.undo()
+    with Journal.open(folder) as journal:  # once it can be made, all is there
+        assert sum(r.event_count + 1 for r in journal.games()) == 3 * 121
+
+
+@pytest.mark.parametrize("cut", [0.25, 0.5, 0.9, 0.999])
+def test_a_cut_wal_is_said_and_a_won_game_it_shows_is_never_offered_to_resume(
+        crashed: Path, tmp_path: Path, cut: float) -> None:
+    """Finding 3: a -wal cut short lost events silently and a won game came back unfinished.
+    A game whose winner the kept part of the -wal shows stays won; what lay after the cut
+    cannot be counted, and the sentence says where the newest game goes on."""
+    folder = _copy(crashed, tmp_path)
+    wal = folder / "journal.sqlite3-wal"
+    data = wal.read_bytes()
+    wal.write_bytes(data[:int(len(data) * cut)])
+    with Journal.open(folder) as journal:
+        kept = sum(r.event_count + 1 for r in journal.games())
+        said = [n for n in journal.damage if n.code == "wal_cut"]
+        unfinished = journal.unfinished()
+        won = {r.game_id for r in journal.games() if r.winner}
+        assert kept < 3 * 121
+        [note] = said
+        assert "ends in the middle of a save" in note and "goes on after its event" in note
+        assert unfinished is None or unfinished.game_id not in won
+        if cut > 0.9:
+            assert won == {1, 2}
+
+
+def test_a_damaged_event_under_a_snapshot_is_never_hidden(tmp_path: Path) -> None:
+    """Finding 4: the snapshot hid a damaged event; History then cut the live game."""
+    objs = long_game(500)
+    with Journal.open(tmp_path) as journal:
+        session = Session(journal, background=True)
+        session.new_game(Session.setup(objs[0]))
+        for obj in objs[1:]:
+            session.submit(session.parse_event(obj))
+        game_id = session.game_id
+        session.close()
+    conn = sqlite3.connect(tmp_path / "journal.sqlite3")
+    assert conn.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0] > 0
+    conn.execute("UPDATE events SET json = json || ' ' WHERE game_id = ? AND seq = 120",
+                 (game_id,))  # its text changes, its checksum does not
+    conn.commit()
+    conn.close()
+    with Journal.open(tmp_path) as journal:
+        found = load_unfinished(journal)
+        assert not isinstance(found, Resumable)  # the sure way: every event read
+        assert found is not None and len(found.events) == 120
+        [note] = [n for n in journal.damage if n.code == "set_aside"]
+        assert note.params["moved"] == len(objs) - 120
+    assert [r["code"] for r in notices.read(tmp_path)] == ["set_aside"]
+
+
+def test_a_repair_keeps_the_snapshots_table(tmp_path: Path) -> None:
+    """Finding 5: a repair during a snapshot resume dropped the snapshots table."""
+    objs = long_game(400)
+    with Journal.open(tmp_path) as journal:
+        session = Session(journal, background=True)
+        session.new_game(Session.setup(objs[0]))
+        for obj in objs[1:]:
+            session.submit(session.parse_event(obj))
+        session.close()
+    db = tmp_path / "journal.sqlite3"
+    conn = sqlite3.connect(db)
+    snaps = conn.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()[0]
+    conn.close()
+    data = bytearray(db.read_bytes())
+    data[(root - 1) * PAGE + 8:(root - 1) * PAGE + 64] = bytes(56)  # the games table's page
+    db.write_bytes(bytes(data))
+    with Journal.open(tmp_path) as journal:
+        assert any(n.code == "repaired" for n in journal.damage)
+        assert journal.query("SELECT COUNT(*) FROM snapshots")[0][0] == snaps
+        found = load_unfinished(journal)
+        assert found is not None
+        session = Session(journal)
+        assert session.resume() is not None
+
+
+# root reads any folder: the test runs the CLI as `nobody`, with the system's Python (the
+# core needs the standard library only), when that is possible
+SYSTEM_PYTHON = shutil.which("python3", path="/usr/bin:/bin")
+AS_NOBODY = os.geteuid() == 0 and SYSTEM_PYTHON is not None and subprocess.run(
+    [SYSTEM_PYTHON, "-c", "import sys; assert sys.version_info >= (3, 11)"],
+    capture_output=True).returncode == 0
+
+
+@pytest.mark.skipif(os.geteuid() == 0 and not AS_NOBODY,
+                    reason="as root, needs a system Python 3.11 to run the CLI as nobody")
+def test_a_healthy_journal_without_its_shm_in_a_folder_the_user_cannot_write_is_read(
+        crashed: Path) -> None:
+    """Finding 8: read-only, no -shm, a -wal: it was called "not a journal"."""
+    folder = Path(tempfile.mkdtemp(prefix="sorry-ro-", dir="/tmp"))
+    try:
+        for name in ("journal.sqlite3", "journal.sqlite3-wal"):
+            shutil.copyfile(crashed / name, folder / name)
+            (folder / name).chmod(0o644)
+        folder.chmod(0o555)
+        env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(folder)}
+        env.pop("SORRY_COMPANION_CONFIG", None)
+        user = {"user": 65534, "group": 65534} if AS_NOBODY else {}
+        python = SYSTEM_PYTHON if AS_NOBODY else sys.executable
+        done = subprocess.run([str(python), "-m", "companion.cli", "--data", str(folder),
+                               "history", "--json"], capture_output=True, text=True,
+                              timeout=120, env=env, cwd="/", **user)  # type: ignore[call-overload]
+        assert done.returncode == 0, done.stderr
+        assert [g["events"] for g in json.loads(done.stdout)] == [120, 120, 120]
+        assert sorted(p.name for p in folder.iterdir()) == ["journal.sqlite3",
+                                                           "journal.sqlite3-wal"]
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(folder)
+
+
+def test_history_export_and_stats_say_a_damaged_wal_with_the_same_count(
+        crashed: Path, tmp_path: Path) -> None:
+    """Finding 7: the read-only commands said nothing about a damaged -wal."""
+    folder = _copy(crashed, tmp_path)
+    wal = folder / "journal.sqlite3-wal"
+    data = bytearray(wal.read_bytes())
+    data[32 + 400 * (24 + PAGE) + 24 + 100] ^= 0xFF  # the 401st frame's page content
+    wal.write_bytes(bytes(data))
+    env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(tmp_path)}
+    env.pop("SORRY_COMPANION_CONFIG", None)
+    said = []
+    for command in ("history", "export", "stats"):
+        done = subprocess.run([sys.executable, "-m", "companion.cli", "--data", str(folder),
+                               command], capture_output=True, text=True, timeout=120, env=env)
+        assert done.returncode == 0, done.stderr
+        [line] = [ln for ln in done.stderr.splitlines() if "-wal file" in ln]
+        said.append(line.split(" saved events")[0])
+    assert (folder / "journal.sqlite3-wal").read_bytes() == bytes(data)  # only looked
+    with Journal.open(folder) as journal:
+        [note] = [n for n in journal.damage if n.code == "wal_lost"]
+    assert said == [f"sorry-companion: {note.params['count']}"] * 3

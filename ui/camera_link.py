@@ -1,0 +1,88 @@
+"""Where ui/ and camera/ meet (as ui.hardware_link for the buttons and LED board).
+
+When a game's screen is shown and `[camera] enabled`, the camera's worker is started for
+that game on its own thread; what it reports reaches the screen only through Kivy's Clock,
+as a sentence on the open game's message line: a card logged "seen by the camera", a card
+it is not sure of (which two, to tap), a SORRY! steal / Don't Be SORRY! face seen (a check:
+the buttons decide), or why the camera is not working. Without the extra, or with the
+camera off, nothing is imported and nothing changes.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from kivy.clock import Clock
+
+from companion.errors import CompanionError
+from ui.i18n import tr
+from ui.wording import card_name
+
+log = logging.getLogger(__name__)
+
+
+class CameraLink:
+    def __init__(self, app: Any, config: Any) -> None:
+        self.app, self.config = app, config
+        self.worker: Any = None
+        self.game: str | None = None
+
+    def follow(self, game: str) -> None:
+        """The open game is `game`: watch for its cards (once; again after a change)."""
+        camera = getattr(self.config, "camera", None)
+        if camera is None or not camera.enabled or game == self.game:
+            return
+        self.close()
+        self.game = game
+        from camera.extra import MissingExtra, require
+
+        try:
+            require()
+            from camera.model import ModelError
+            from camera.sources import SourceError
+            from camera.worker import Listener, start_from_config
+
+            config = self.config.with_data_dir(self.app.data_dir)
+            self.worker = start_from_config(self.app.session, config, game, Listener(
+                logged=lambda seen, result: self._say("camera_logged", card=seen.card),
+                asked=lambda seen: self._say("camera_asked", first=seen.candidates[0],
+                                             second=seen.candidates[-1]),
+                check=lambda card: self._say("camera_check", card=card),
+                refused=lambda why: self._say("camera_refused", why=why),
+                stopped=self._stopped))
+        except (MissingExtra, ModelError, SourceError) as exc:
+            self._say("camera_stopped", why=str(exc))
+
+    def _stopped(self, why: str | None) -> None:
+        if why is not None:  # None: a folder of frames came to its end
+            self._say("camera_stopped", why=why)
+
+    def _say(self, key: str, **values: Any) -> None:
+        """Show a sentence on the open game's message line, from any thread."""
+        def show(_dt: float) -> None:
+            model = self.app.open_model()
+            if model is None:
+                return
+            words = {k: _card(v, model.lang) if k in ("card", "first", "second") else v
+                     for k, v in values.items()}
+            model.message = tr(key, model.lang, **words)
+
+        Clock.schedule_once(show)
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.stop()
+            self.worker = None
+        self.game = None
+
+
+def _card(code: str, lang: str) -> str:
+    """A card's name in words; the SORRY! steal and block faces by their printed names."""
+    printed = {"steal": "SORRY!", "block": "Don't Be SORRY!"}
+    if code in printed:
+        return printed[code]
+    try:
+        return card_name(code, lang)
+    except (KeyError, ValueError, CompanionError):
+        return code
