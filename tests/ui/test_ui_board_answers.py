@@ -20,7 +20,7 @@ from layout_helpers import (
     small_texts,
 )
 
-from companion.games.board import Forfeited
+from companion.games.board import Forfeited, Move
 from companion.games.board.explain import explain
 from companion.games.board.moves import blocked, generate
 from companion.games.board.position import Position
@@ -50,7 +50,8 @@ def forfeit() -> BoardSnapshot:
 def _options(pawns: dict[str, list[str]], card: str) -> BoardSnapshot:
     _p, found = _engine(pawns, card)
     return BoardSnapshot(position(pawns, card=card),
-                         [SessionDoor.option_dict(o) for o in found], companion_draws=True)
+                         [SessionDoor.option_dict(Move.of(o)) for o in found],
+                         companion_draws=True)
 
 
 SCENES = {
