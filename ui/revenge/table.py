@@ -78,13 +78,13 @@ class TableScreen(Screen):
         shown = self.app.model.awaiting in ("steal", "block")
         if shown == self.window_shown:
             return
+        app_guard().changed()  # first: the guard notes what stood before the panel
         panel = self._window_panel
         if shown:
             self.add_widget(panel)
         else:
             self.remove_widget(panel)
         self.window_shown = shown
-        app_guard().changed()
 
     def show_pad(self) -> None:
         self.ids.pad_manager.current = "pad"
