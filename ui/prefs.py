@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from companion.config import DEFAULT_SECONDS, WINDOW_SECONDS, read_small_file
+from companion.config import DEFAULT_SECONDS, WINDOW_SECONDS, Config, read_small_file
 from companion.games import name_problem
 from companion.games.revenge import MAX_PAWNS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
@@ -149,7 +149,9 @@ class UiSettings:
         for key in ("steal_seconds", "block_seconds"):
             value = data.get(key)
             if isinstance(value, int | float) and not isinstance(value, bool) and lo <= value <= hi:
-                out = replace(out, **{key: float(value)})
+                seconds = float(value)
+                out = (replace(out, steal_seconds=seconds) if key == "steal_seconds"
+                       else replace(out, block_seconds=seconds))
         if isinstance(data.get("voice"), bool):
             out = replace(out, voice=data["voice"])
         volume = data.get("volume")
@@ -178,11 +180,9 @@ class UiSettings:
 def config_with(config: Any, settings: UiSettings) -> Any:
     """The configuration with the settings laid over it, for the hardware (brightness).
 
-    Works on the dataclass Config of companion.config; anything else is returned as is.
+    Works on companion.config's Config; anything else is returned as it is.
     """
-    from dataclasses import is_dataclass
-
-    if not is_dataclass(config) or not is_dataclass(getattr(config, "ledboard", None)):
+    if not isinstance(config, Config):
         return config
     try:
         return replace(config, ledboard=replace(config.ledboard, brightness=settings.brightness))

@@ -21,9 +21,11 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
+from companion.games.board import CARDS
 from ui.board.board_view import BoardView  # noqa: F401  (the kv rules use it)
-from ui.board.texts import CARDS, bt, card_label
+from ui.board.texts import bt, card_label
 from ui.screens.menu import ApplianceMenu
+from ui.theme import GO_RGBA
 from ui.touchguard import app_guard
 from ui.widgets import TapButton
 
@@ -96,13 +98,13 @@ class BoardScreen(Screen):
         return grid
 
     def _make_draw(self) -> TapButton:
-        button = TapButton(code="draw", max_font_size=40, bold=True, bg=(0.16, 0.55, 0.28, 1))
+        button = TapButton(code="draw", max_font_size=40, bold=True, bg=GO_RGBA)
         button.bind(on_release=lambda _b: self.tap_card(None))
         return button
 
     def _make_move(self) -> BoxLayout:
         one = BoxLayout(size_hint_y=None, height=64, spacing=3)
-        button = TapButton(code="move", max_font_size=30, bold=True, bg=(0.16, 0.55, 0.28, 1))
+        button = TapButton(code="move", max_font_size=30, bold=True, bg=GO_RGBA)
         button.bind(on_release=lambda _b: self.model.move_single())
         one.add_widget(button)
         return one
@@ -116,7 +118,7 @@ class BoardScreen(Screen):
 
     def _make_new_game(self) -> TapButton:
         button = TapButton(code="new_game", max_font_size=30, bold=True,
-                           bg=(0.16, 0.55, 0.28, 1))
+                           bg=GO_RGBA)
         button.bind(on_release=lambda _b: self.app.new_game_form())
         return button
 
@@ -128,8 +130,8 @@ class BoardScreen(Screen):
             return
         self._built = shape
         box = self.ids.action
+        box.mark()  # first: the guard notes what stood before (ui.touchguard)
         box.clear_widgets()
-        box.mark()
         lang = m.lang
         if m.correcting:
             help_label = self._panel("help")

@@ -76,6 +76,7 @@ class BoardView(Widget):
     legs tapped so far (drawn as lines). Events: on_place_tap(key), on_drop(color, from
     key, to key) in `dragging` mode (correcting the board)."""
 
+    guard_target = True  # tappable all over, for the touch guard (ui.touchguard)
     state = DictProperty({})
     slide_colors = DictProperty({})  # triangle ("T1") -> colour; missing: its side's colour
     sources = ListProperty([])
@@ -106,7 +107,7 @@ class BoardView(Widget):
 
     @property
     def side(self) -> float:
-        return min(self.width, self.height)
+        return float(min(self.width, self.height))
 
     @property
     def cell(self) -> float:
@@ -310,9 +311,10 @@ class BoardView(Widget):
 
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):
-            return super().on_touch_down(touch)
+            return bool(super().on_touch_down(touch))
         if self.dragging:
-            k = self.place_at(*touch.pos, list(self.occupants()), TAP_REACH / 2)
+            x, y = touch.pos
+            k = self.place_at(x, y, list(self.occupants()), TAP_REACH / 2)
             if k is None:
                 return True
             self._drag = (self.occupants()[k][0], k)
@@ -329,11 +331,11 @@ class BoardView(Widget):
         if touch.grab_current is self and self._drag is not None:
             self.drag_ghost = (self._drag[0], *touch.pos)
             return True
-        return super().on_touch_move(touch)
+        return bool(super().on_touch_move(touch))
 
     def on_touch_up(self, touch: Any) -> bool:
         if touch.grab_current is not self:
-            return super().on_touch_up(touch)
+            return bool(super().on_touch_up(touch))
         touch.ungrab(self)
         if self._drag is not None:
             color, frm = self._drag

@@ -23,7 +23,7 @@ from companion.errors import CompanionError
 from ui.board import layout
 from ui.board.door import BoardDoor, BoardSnapshot
 from ui.board.picker import Picker
-from ui.board.texts import CARDS, bt, card_label, color_name, describe, loc_name, why
+from ui.board.texts import bt, card_label, color_name, describe, loc_name, why
 from ui.gamemodel import GameModel
 
 Speaker = Callable[[str, str], None]
@@ -99,6 +99,8 @@ class BoardModel(GameModel):
         self.turn_text = bt("b_turn", lang, name=turn) if turn else ""
         self.card_text = card_label(st.get("card"), lang)
         remaining = st.get("remaining") or {}
+        from companion.games.board import CARDS  # loaded with the first board game
+
         self.left_rows = [{"card": card_label(c, lang), "n": int(remaining.get(c, 0))}
                           for c in CARDS if c in remaining]
         self.left_text = (
@@ -296,7 +298,7 @@ class BoardModel(GameModel):
             self.why_text = why(self.snap.options[index], self.lang)
         if self.why_text and self.speak is not None:
             self.speak(self.why_text, self.lang)
-        return self.why_text
+        return str(self.why_text)
 
     # --- correcting the board ---
 

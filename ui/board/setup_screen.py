@@ -68,7 +68,7 @@ class BoardSetupScreen(Screen):
 
     def slide_color(self, triangle: str) -> str:
         side = next(s.side for s in g.SLIDES if f"T{s.start}" == triangle)
-        return self.slide_colors.get(triangle, g.COLORS[side])
+        return str(self.slide_colors.get(triangle, g.COLORS[side]))
 
     def next_slide_color(self, triangle: str) -> None:
         side = next(s.side for s in g.SLIDES if f"T{s.start}" == triangle)

@@ -12,8 +12,6 @@ from typing import Any
 
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, table
 
-CARDS = ("1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "sorry")
-
 
 def bt(key: str, lang: str = DEFAULT_LANGUAGE, **values: Any) -> str:
     """The board text `key` in `lang`, from ui/locales/board_<lang>.json (read and cached

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from companion.config import LANGUAGES
 from companion.errors import CompanionError
 from companion.games.board.geometry import LOCATIONS
 from companion.games.board.moves import Blocked, Option
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["LANGS", "TEXTS", "blocked_text", "explain", "forfeit_text", "legs_text", "on_place",
            "option_text", "option_why", "render"]
 
-LANGS = ("en", "fr")
+LANGS = LANGUAGES  # the languages every sentence here is written in
 _SQUARE_FR = {"START": "DÉPART", "HOME": "MAISON"}
 _SEP = {"en": "; ", "fr": " ; "}  # French sets a space before the semicolon
 
