@@ -174,8 +174,8 @@ class BoardScreen(Screen):
             return
         self._built = shape
         box = self.ids.action
+        box.mark()  # first: the guard notes what stood before (ui.touchguard)
         box.clear_widgets()
-        box.mark()
         lang = m.lang
         phase = ("correcting" if m.correcting else "single" if m.phase == "move" and m.single
                  else m.phase)
