@@ -188,6 +188,18 @@ def wal_pages(wal: bytes, page_size: int,
     return pages[:committed] if committed_only else pages
 
 
+def wal_count(db_path: Path) -> int:
+    """The journal's count of stored events (journal.count_added: the header's
+    application_id, +1) as the newest committed page 1 of the `-wal` says it; 0 if none."""
+    db = db_path.read_bytes()[:100] if db_path.exists() else b""
+    wal = Path(f"{db_path}-wal").read_bytes()
+    count = 0
+    for number, page in wal_pages(wal, _page_size(db, wal)):
+        if number == 1 and len(page) >= 72 and page[:16] == b"SQLite format 3\0":
+            count = int.from_bytes(page[68:72], "big", signed=True)
+    return max(0, count)
+
+
 def wal_contents(db_path: Path) -> tuple[dict[tuple[int, int], EventRow], dict[int, GameRow],
                                          bool]:
     """What the `-wal` beside `db_path` holds in every frame of its current generation,

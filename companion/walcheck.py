@@ -26,8 +26,8 @@ from datetime import datetime
 from pathlib import Path
 
 from companion.errors import JournalError
-from companion.journal_pages import EventRow, GameRow, file_events, wal_contents
-from companion.notices import Notice
+from companion.journal_pages import EventRow, GameRow, file_events, wal_contents, wal_count
+from companion.notices import Notice, sync_folder
 
 
 class WalCheck:
@@ -35,8 +35,9 @@ class WalCheck:
 
     def __init__(self, journal: Path, kept: Path | None, held: dict[tuple[int, int], EventRow],
                  games: dict[int, GameRow], cut: bool,
-                 committed: set[tuple[int, int]]) -> None:
+                 committed: set[tuple[int, int]], counted: int = 0) -> None:
         self.journal = journal
+        self.counted = counted  # the events the newest committed page 1 says were stored
         self.committed = committed  # the events in frames a commit covers
         self.kept = kept
         self.held = held
@@ -61,11 +62,7 @@ class WalCheck:
                 shutil.copyfile(wal, kept)
                 with open(kept, "rb") as f:
                     os.fsync(f.fileno())
-                fd = os.open(journal.parent, os.O_RDONLY)
-                try:
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
+                sync_folder(journal.parent)
             except OSError as exc:
                 with contextlib.suppress(OSError):
                     kept.unlink()
@@ -76,9 +73,10 @@ class WalCheck:
         try:
             held, games, cut = wal_contents(journal)
             committed = set(file_events(journal, with_db=False))
+            counted = wal_count(journal)
         except OSError:
             return None
-        return cls(journal, kept, held, games, cut, committed)
+        return cls(journal, kept, held, games, cut, committed, counted)
 
     def after_open(self, conn: sqlite3.Connection) -> Notice | None:
         """The sentence for events the `-wal` held that SQLite did not recover, if any."""
@@ -90,7 +88,8 @@ class WalCheck:
         missing = sorted(set(self.held) - recovered)
         if self.cut:
             return self._cut_short(conn, missing)
-        if not missing:
+        unseen = self._unseen(conn, len(missing))
+        if not missing and not unseen:
             if self.kept is not None:
                 with contextlib.suppress(OSError):
                     self.kept.unlink()
@@ -98,22 +97,37 @@ class WalCheck:
         won = self._keep_winners(conn, {g for g, _ in missing})
         winners = "".join(f"; game {g} was won by {w} and stays finished" for g, w in won)
         games = sorted({g for g, _ in missing})
-        first = min(s for g, s in missing if g == games[0])
-        where = (f"game {games[0]} from event {first}" if len(games) == 1
-                 else f"{len(games)} games")
+        if not games:
+            where = "the newest games"
+        elif len(games) == 1:
+            where = f"game {games[0]} from event {min(s for _, s in missing)}"
+        else:
+            where = f"{len(games)} games"
         kept = (f"the file was kept as {self.kept.name} beside the journal"
                 if self.kept is not None else "the app keeps a copy of that file when it opens")
-        facts = {"count": len(missing), "where": where,
+        facts = {"count": len(missing) + unseen, "where": where,
                  "kept": self.kept.name if self.kept is not None else ""}
-        if not self.cut and not set(missing) & self.committed:
+        if not unseen and not set(missing) & self.committed:
             return Notice(
                 f"the app stopped while it was saving: the last {len(missing)} events tapped "
                 f"({where}) were not saved{winners}; the game goes on from the last saved "
                 f"event, so tap again what came after it ({kept})", "in_flight", **facts)
         return Notice(
-            f"{len(missing)} saved events ({where}) were in the journal's -wal file but could "
-            f"not be read back because that file is damaged; they are missing from the "
-            f"games{winners}, and {kept}", "wal_lost", **facts)
+            f"{len(missing) + unseen} saved events ({where}) were in the journal's -wal file "
+            f"but could not be read back because that file is damaged; they are missing from "
+            f"the games{winners}, and {kept}", "wal_lost", **facts)
+
+    def _unseen(self, conn: sqlite3.Connection, found_missing: int) -> int:
+        """Saved events the -wal's newest page 1 counts that no frame still shows (their
+        only copy was in a damaged frame): counted, never silently dropped."""
+        if self.counted <= 0:
+            return 0
+        try:
+            held = conn.execute("SELECT (SELECT COUNT(*) FROM events) + "
+                                "(SELECT COUNT(*) FROM set_aside)").fetchone()[0]
+        except sqlite3.Error:
+            return 0
+        return max(0, self.counted - 1 - int(held) - found_missing)
 
     def _cut_short(self, conn: sqlite3.Connection, missing: list[tuple[int, int]]) -> Notice:
         """A -wal that ends in the middle of a frame: written up to there and no further

@@ -34,7 +34,7 @@ from ui.idle import ScreenRest, screen_rest
 from ui.kvload import load_kv, register_fonts
 from ui.layout import arrangement
 from ui.prefs import Choices, PrefsNotSaved, UiSettings
-from ui.touchguard import TouchGuard
+from ui.touchguard import TouchGuard, frames_drawn, window_targets
 from ui.voice import Voice, voice_for
 from ui.wording import card_name, sentence
 
@@ -93,7 +93,7 @@ class CompanionApp(App):
         data_dir: Path,
         journal: Any = None,
         config: Any = None,
-        board_port: str | None = None,
+        ledboard_port: str | None = None,
         start_hardware: bool = True,
         voice: Voice | None = None,
         on_ready: Callable[[CompanionApp], None] | None = None,
@@ -119,7 +119,7 @@ class CompanionApp(App):
             voice if voice is not None else voice_for(settings, pi=on_raspberry_pi())
         )
         # Touches act on what the finger saw: every screen and popup tells it of a change.
-        self.guard = TouchGuard()
+        self.guard = TouchGuard(targets=window_targets, frame=frames_drawn)
         self.board_door = board_door  # None: the board game's door onto the session
         self.screens = dict(SCREENS)
         self.prewarm: list[str] = []
@@ -130,11 +130,10 @@ class CompanionApp(App):
             self.screens.update(game.screens)
             self.prewarm += game.prewarm
         self.prewarm += PREWARM
-        self.link = HardwareLink(
-            self.session, config, board_port=board_port, enabled=start_hardware, lang=self.lang
-        )
+        self.link = HardwareLink(self.session, config, ledboard_port=ledboard_port,
+                                 enabled=start_hardware, lang=self.lang)
         self.link.bind(status=self._show_status)
-        self.link.board_draws = self._companion_draws
+        self.link.companion_draws = self._companion_draws
         self.camera = CameraLink(self, self.link.config)
         self._ready = False
         self._shut = False

@@ -16,6 +16,7 @@ The next child continues the same database, so resuming is tested 60 times per d
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -185,19 +186,28 @@ def kill_child(server: ForkServer, args: tuple[object, ...], wanted: int, rng: r
     `wanted` events (-1: kill while it starts up and resumes), kill it with SIGKILL at
     that moment or a moment later, and feed `read` all it wrote before it died."""
     pid = server.start(*args)
-    acks = 0
-    while wanted >= 0:
-        line = server.line()
-        if line.startswith("X "):
-            pytest.fail(f"the child stopped by itself: {server.stderr_path.read_text()}")
-        read(line)
-        if line.startswith("A ") or (wanted == 0 and line.startswith("G ")):
-            acks += line.startswith("A ")
-            if acks >= wanted:
-                break
-    if rng.random() < 0.5:
-        time.sleep(rng.uniform(0, 0.003))  # not synchronisation: a random kill moment
-    os.kill(pid, signal.SIGKILL)  # still alive: the server says X only once it is gone
+    acks, done = 0, False
+    try:
+        while wanted >= 0:
+            line = server.line()
+            if line.startswith("X "):
+                pid = 0  # gone (and reaped): nothing to kill
+                pytest.fail(f"the child stopped by itself: {server.stderr_path.read_text()}")
+            read(line)
+            if line.startswith("A ") or (wanted == 0 and line.startswith("G ")):
+                acks += line.startswith("A ")
+                if acks >= wanted:
+                    break
+        if rng.random() < 0.5:
+            time.sleep(rng.uniform(0, 0.003))  # not synchronisation: a random kill moment
+        done = True
+    finally:  # a failed check above must not leave the child playing for the next test
+        if pid:
+            os.kill(pid, signal.SIGKILL)  # alive: the server says X only once it is gone
+        if pid and not done:  # and the server ready for the next child
+            with contextlib.suppress(Exception, pytest.fail.Exception):
+                while not server.line().startswith("X "):
+                    pass
     while not (line := server.line()).startswith("X "):  # what it wrote before it died
         read(line)
     assert int(line.split()[1]) == -signal.SIGKILL, server.stderr_path.read_text()

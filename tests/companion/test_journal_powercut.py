@@ -159,8 +159,9 @@ def test_a_power_cut_loses_no_durable_event_and_says_what_it_lost(
     FIGURES["cuts"] += 1
     FIGURES["durable_lost"] += max(0, durable - saved)
     assert saved >= durable, f"{durable - saved} durable events lost ({mode}, {pace})"
-    assert saved <= shown, "the journal holds an event the screen never showed"
-    lost = shown - saved
+    # killed between applying an event and printing it: that one event may be saved
+    assert saved <= shown + 1, "the journal holds an event the screen never showed"
+    lost = max(0, shown - saved)
     FIGURES[f"shown_lost_{pace}"].append(lost)
     FIGURES["notices"] += bool(notes)
     if lost:

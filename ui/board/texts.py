@@ -12,8 +12,6 @@ from typing import Any
 
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, table
 
-CARDS = ("1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "sorry")
-
 
 def bt(key: str, lang: str = DEFAULT_LANGUAGE, **values: Any) -> str:
     """The board text `key` in `lang`, from ui/locales/board_<lang>.json (read and cached
@@ -41,6 +39,13 @@ def loc_name(location: str, lang: str, owner: str | None = None) -> str:
     from companion.games.board.places import place
 
     return place(location, lang, owner)
+
+
+def loc_on(location: str, lang: str, owner: str | None = None) -> str:
+    """"on <place>" / "in START" in the words of the table (the engine's wording)."""
+    from companion.games.board.explain import on_place
+
+    return on_place(location, lang, owner)
 
 
 def describe(option: dict[str, Any], lang: str, color: str | None = None) -> str:
