@@ -130,8 +130,8 @@ class BoardScreen(Screen):
             return
         self._built = shape
         box = self.ids.action
+        box.mark()  # first: the guard notes what stood before (ui.touchguard)
         box.clear_widgets()
-        box.mark()
         lang = m.lang
         if m.correcting:
             help_label = self._panel("help")

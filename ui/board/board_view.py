@@ -76,6 +76,7 @@ class BoardView(Widget):
     legs tapped so far (drawn as lines). Events: on_place_tap(key), on_drop(color, from
     key, to key) in `dragging` mode (correcting the board)."""
 
+    guard_target = True  # tappable all over, for the touch guard (ui.touchguard)
     state = DictProperty({})
     slide_colors = DictProperty({})  # triangle ("T1") -> colour; missing: its side's colour
     sources = ListProperty([])
