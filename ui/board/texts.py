@@ -41,6 +41,13 @@ def loc_name(location: str, lang: str, owner: str | None = None) -> str:
     return place(location, lang, owner)
 
 
+def loc_on(location: str, lang: str, owner: str | None = None) -> str:
+    """"on <place>" / "in START" in the words of the table (the engine's wording)."""
+    from companion.games.board.explain import on_place
+
+    return on_place(location, lang, owner)
+
+
 def describe(option: dict[str, Any], lang: str, color: str | None = None) -> str:
     """One option or move in the words of the table: the engine's label of the Option,
     or, for a move known by its legs only (an undo step), the same words from its legs."""
