@@ -26,11 +26,12 @@ run: $(STAMP)
 	$(BIN)/sorry-companion run $(RUN_ARGS)
 
 # The doctests of the core, the hardware and the camera (not the Pico's main.py:
-# MicroPython only), the core's and the camera's types (mypy --strict), then the suite.
+# MicroPython only), the types of the core, the screens, the hardware and the camera
+# (mypy --strict), then the suite.
 # requirements.txt pins the camera's extra (numpy, OpenCV), so its tests run here too.
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict companion/
+	$(BIN)/mypy --strict companion/ ui/ hardware/
 	$(BIN)/mypy --strict camera/
 	$(BIN)/python -m pytest -q --doctest-modules companion hardware camera \
 		--ignore=hardware/firmware/main.py

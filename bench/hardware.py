@@ -5,8 +5,8 @@
   listener hearing the SORRY! call (edge callback, lockout, edge clock, press routing,
   engine; no journal). A second row adds the real SQLite journal with the app's journal
   writer thread (the press is applied at once and made durable behind).
-- state change to board line: from `session.play` to the simulated board (the firmware's
-  own Board on a pseudo-terminal) having read the whole `=STATE` line, through the LED
+- state change to LED board line: from `session.play` to the simulated LED board (the
+  firmware's own LedBoard on a pseudo-terminal) having read the whole `=STATE` line, through the LED
   board host's worker thread.
 
 Each normal and under the Pi model (bench.pi: its syncs delayed too), 3 runs each.
@@ -70,7 +70,7 @@ def edge_to_event_ms(journal: Journal | None, samples: int) -> list[float]:
 
 def state_to_line_ms(samples: int) -> list[float]:
     from hardware.ledboardhost import LedBoardHost
-    from hardware.simulator import SimulatedBoard
+    from hardware.simulator import SimulatedLedBoard
 
     arrived = threading.Event()
     stamp = 0.0
@@ -84,7 +84,7 @@ def state_to_line_ms(samples: int) -> list[float]:
     session = Session()
     session.new_game(Setup.create(PLAYERS))
     out = []
-    with SimulatedBoard(on_line=on_line) as board, \
+    with SimulatedLedBoard(on_line=on_line) as board, \
             LedBoardHost(ports=lambda: [board.path], heartbeat=3600.0) as host:
         host.follow(session)
         host.start()

@@ -2,7 +2,7 @@
 
 The app starts everything with one call and shows the statuses:
 
-    hw = start_table_hardware(session, config, board_port=None, on_status=callback)
+    hw = start_table_hardware(session, config, ledboard_port=None, on_status=callback)
     ...
     hw.close()
 

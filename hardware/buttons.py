@@ -94,7 +94,7 @@ class ButtonPanel:
     ['seat 1 button']
     """
 
-    def __init__(self, uses: Sequence[PinUse], *, on_press: Callable[[ButtonPress], None],
+    def __init__(self, uses: Sequence[PinUse], *, on_press: Callable[[ButtonPress], object],
                  pull_up: bool = True, lockout_ms: float = 50.0, pin_factory: Any = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.uses = tuple(u for u in uses if u.kind == "button")

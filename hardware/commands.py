@@ -47,7 +47,7 @@ def register(subparsers: Any) -> None:
                         help="also show the button presses live for a while")
     doctor.add_argument("--seconds", type=_seconds, default=10.0, metavar="S",
                         help="how long --buttons watches (default 10)")
-    doctor.add_argument("--board", metavar="PATH",
+    doctor.add_argument("--ledboard", "--board", dest="ledboard", metavar="PATH",
                         help="check this serial port as the LED board")
     doctor.set_defaults(run=run_doctor)
 
@@ -68,7 +68,7 @@ def register(subparsers: Any) -> None:
     sim = subparsers.add_parser(
         "ledboard-sim", help="a simulated HOME LED board on a pseudo-terminal",
         description="Create a pseudo-terminal that speaks PAWNLED/1 like the board's "
-                    "firmware, and draw its LEDs here. Give its path to `run --board`.")
+                    "firmware, and draw its LEDs here. Give its path to `run --ledboard`.")
     sim.add_argument("--uid", type=_uid, default="SIM0001",
                      help="the uid the board reports (letters, digits, - and _; up to 32)")
     sim.add_argument("--plain", action="store_true",
@@ -84,7 +84,7 @@ def run_doctor(args: argparse.Namespace) -> int:
     checks = [config_check, buttons_check]
     try:
         checks += [
-            doctor.check_ledboard(config.ledboard, board_port=args.board),
+            doctor.check_ledboard(config.ledboard, ledboard_port=args.ledboard),
             doctor.check_voice(config.voice),
             doctor.check_display(),
             doctor.check_camera(config),
@@ -115,15 +115,15 @@ def run_ledboard_flash(args: argparse.Namespace) -> int:
 
 
 def run_ledboard_sim(args: argparse.Namespace) -> int:
-    from hardware.simulator import SimulatedBoard
+    from hardware.simulator import SimulatedLedBoard
     from hardware.terminal import draw, over
 
     live = sys.stdout.isatty() and not args.plain
     color = live and not os.environ.get("NO_COLOR")
     changed = threading.Event()
-    with SimulatedBoard(uid=args.uid, on_change=lambda sim: changed.set()) as sim:
+    with SimulatedLedBoard(uid=args.uid, on_change=lambda sim: changed.set()) as sim:
         print(f"LED board simulator on {sim.path}\n"
-              f"use it: sorry-companion run --board {sim.path}   "
+              f"use it: sorry-companion run --ledboard {sim.path}   "
               f"(or [ledboard] port = \"{sim.path}\")", flush=True)
         shown = None
         try:

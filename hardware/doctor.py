@@ -56,7 +56,8 @@ def check_buttons(gpio: GpioConfig, *, pin_factory: Any = None) -> tuple[Check, 
     if not gpio.enabled:
         return Check("buttons", "off", "[gpio] enabled = false"), None
     try:
-        from hardware.buttons import ButtonPanel, GpioSetupError
+        from hardware.buttons import ButtonPanel
+        from hardware.errors import GpioSetupError
         from hardware.pinplan import PinPlanError, plan_pins
     except ImportError as exc:
         return Check("buttons", "warn", f"gpiozero is not installed ({exc.name})",
@@ -91,18 +92,19 @@ def watch_buttons(panel: Any, seconds: float, write: Callable[[str], None], *,
     return count
 
 
-def check_ledboard(cfg: LedBoardConfig, *, board_port: str | None = None,
+def check_ledboard(cfg: LedBoardConfig, *, ledboard_port: str | None = None,
                    hello_wait: float | None = None) -> Check:
-    if not cfg.enabled and not board_port:
+    if not cfg.enabled and not ledboard_port:
         return Check("ledboard", "off", "[ledboard] enabled = false")
     try:
-        from hardware.ledboardlink import HELLO_WAIT_S, LedBoardError, LedBoardLink
+        from hardware.errors import LedBoardError
+        from hardware.ledboardlink import HELLO_WAIT_S, LedBoardLink
         from hardware.ports import PortConfigError, PortFinder
     except ImportError as exc:
         return Check("ledboard", "warn", f"pyserial is not installed ({exc.name})",
                      "install pyserial==3.5")
     try:
-        finder = PortFinder(port=board_port or cfg.port, ids=cfg.ids)
+        finder = PortFinder(port=ledboard_port or cfg.port, ids=cfg.ids)
         ports = finder()
     except (PortConfigError, OSError) as exc:
         return Check("ledboard", "warn", "not checked", str(exc))

@@ -22,7 +22,7 @@ from hardware import firmware
 from hardware.errors import HardwareConfigError
 
 FIRMWARE_DIR = Path(firmware.__file__).resolve().parent
-FIRMWARE_FILES = ("pawnled.py", "board.py", "main.py")
+FIRMWARE_FILES = ("pawnled.py", "ledboard.py", "main.py")
 # The MicroPython build each board needs (micropython.org/download/<name>), as a .uf2.
 MICROPYTHON_BUILDS = {"Pico": "RPI_PICO", "Pico W": "RPI_PICO_W", "Pico 2": "RPI_PICO2"}
 MPREMOTE_ENV = "SORRY_COMPANION_MPREMOTE"  # another mpremote program (the tests' stand-in)
@@ -104,7 +104,7 @@ def flash(port: str | None, *, say: Callable[[str], None]) -> str:
     if not wait_for_port(board):
         raise FlashError(f"the board did not come back on {board} after its reset; replug "
                          "it and run `sorry-companion doctor`")
-    check = check_ledboard(LedBoardConfig(port=board), board_port=board)
+    check = check_ledboard(LedBoardConfig(port=board), ledboard_port=board)
     if check.result != "ok":
         raise FlashError(f"the firmware is on the board but it does not answer PAWNLED/1 "
                          f"({check.detail}{'; ' + check.fix if check.fix else ''})")

@@ -17,7 +17,8 @@ from gpiozero import LED
 
 from companion.session import Session, Update
 from hardware import faces
-from hardware.buttons import GpioSetupError, pin_factory_or_default
+from hardware.buttons import pin_factory_or_default
+from hardware.errors import GpioSetupError
 from hardware.faces.face import DARK, LampState
 from hardware.mailbox import Latest
 from hardware.pinplan import PinUse, explain_gpio_error

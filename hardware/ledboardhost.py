@@ -18,15 +18,13 @@ from collections.abc import Callable, Sequence
 from companion.config import BRIGHTNESS
 from companion.session import ResultKind, Session, Update
 from hardware import faces
-from hardware.errors import HardwareConfigError
+from hardware.errors import HardwareConfigError, LedBoardError, LedBoardRefused
 from hardware.firmware import pawnled
 from hardware.firmware.pawnled import LedBoardState
 from hardware.ledboardlink import (
     ANSWER_WAIT_S,
     HELLO_WAIT_S,
-    LedBoardError,
     LedBoardLink,
-    LedBoardRefused,
     check_baud,
     check_hello,
 )

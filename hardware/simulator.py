@@ -1,7 +1,7 @@
 """A HOME LED board without the hardware: the firmware's own code on a pseudo-terminal.
 
-The app opens `SimulatedBoard.path` as it would /dev/ttyACM0; behind it runs the very
-Board class the Pico runs (hardware/firmware/board.py), with a strip that records what
+The app opens `SimulatedLedBoard.path` as it would /dev/ttyACM0; behind it runs the very
+LedBoard class the Pico runs (hardware/firmware/ledboard.py), with a strip that records what
 it is told to show. `sorry-companion ledboard-sim` draws that strip in the terminal, and
 the tests use the same class as a real board on a real pty.
 """
@@ -16,14 +16,14 @@ import tty
 from collections.abc import Callable
 
 from hardware.firmware import pawnled
-from hardware.firmware.board import Board
+from hardware.firmware.ledboard import LedBoard
 
 FRAME_S = 0.02  # the firmware's frame time: how often the board ticks while idle
 
 RGB = tuple[int, int, int]
 
 
-class RecordingStrip(list):
+class RecordingStrip(list[RGB]):
     """A strip of RGB pixels, like neopixel.NeoPixel: `strip[i] = rgb`, then `write()`."""
 
     def __init__(self, n: int = pawnled.LEDS) -> None:
@@ -40,7 +40,7 @@ def ms_clock() -> int:
     return int(time.monotonic() * 1000)
 
 
-class SimulatedBoard:
+class SimulatedLedBoard:
     """A board on a pty. `wait_for(predicate)` awaits what the board shows or received.
 
     on_change: called on the board's thread after anything changed (a line, a frame);
@@ -50,14 +50,14 @@ class SimulatedBoard:
 
     def __init__(self, *, uid: str = "SIM0001",
                  clock_ms: Callable[[], int] = ms_clock,
-                 on_change: Callable[[SimulatedBoard], None] | None = None,
+                 on_change: Callable[[SimulatedLedBoard], None] | None = None,
                  on_line: Callable[[pawnled.Message, float], None] | None = None) -> None:
         self.master, self._slave = os.openpty()
         tty.setraw(self._slave)  # no echo, no line editing: bytes pass as they are
         self.path = os.ttyname(self._slave)
         self.strip = RecordingStrip()
         self.clock_ms = clock_ms
-        self.board = Board(self.strip, uid, clock_ms())
+        self.board = LedBoard(self.strip, uid, clock_ms())
         self.on_change = on_change
         self.on_line = on_line
         self.received: list[pawnled.Message] = []
@@ -77,7 +77,8 @@ class SimulatedBoard:
     def pixels(self) -> list[RGB]:
         return list(self.strip.shown)
 
-    def wait_for(self, predicate: Callable[[SimulatedBoard], bool], timeout: float = 10.0) -> bool:
+    def wait_for(self, predicate: Callable[[SimulatedLedBoard], bool],
+                 timeout: float = 10.0) -> bool:
         """Wait until `predicate(self)` holds; False if it still does not after `timeout` s."""
         deadline = time.monotonic() + timeout
         with self._cond:
@@ -141,7 +142,7 @@ class SimulatedBoard:
         with self._cond:
             self._cond.notify_all()
 
-    def __enter__(self) -> SimulatedBoard:
+    def __enter__(self) -> SimulatedLedBoard:
         return self
 
     def __exit__(self, *exc: object) -> None:

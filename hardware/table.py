@@ -74,46 +74,53 @@ class TableHardware:
         self.close()
 
 
-def start_table_hardware(session: Session, config: Config, *, board_port: str | None = None,
+def start_table_hardware(session: Session, config: Config, *, ledboard_port: str | None = None,
                          on_status: StatusCallback | None = None,
                          pin_factory: Any = None,
-                         board_draws: Callable[[], bool] | None = None,
+                         companion_draws: Callable[[], bool] | None = None,
                          wakes: Callable[[], bool] | None = None) -> TableHardware:
     """Start the SORRY! buttons, their lamps and the LED board for `session`.
 
-    board_port: a serial port to use as the LED board whatever the configuration says
-    (`run --board PATH`, e.g. the pseudo-terminal of `sorry-companion ledboard-sim`).
+    ledboard_port: a serial port to use as the LED board whatever the configuration says
+    (`run --ledboard PATH`, e.g. the pseudo-terminal of `sorry-companion ledboard-sim`).
     pin_factory: a gpiozero pin factory (tests); default GPIOZERO_PIN_FACTORY or lgpio.
-    board_draws: during a board game, whether the companion draws the cards (a seat's
+    companion_draws: during a board game, whether the companion draws the cards (a seat's
     button is then that seat's "Draw").
     wakes: called first on every press; True when the press only woke the resting screen
     (ui/idle.py), and is then not passed to the game.
     """
     hw = TableHardware(on_status)
-    _start_buttons(hw, session, config.gpio, pin_factory, board_draws, wakes)
-    _start_board(hw, session, config.ledboard, board_port)
+    _start_buttons(hw, session, config.gpio, pin_factory, companion_draws, wakes)
+    _start_ledboard(hw, session, config.ledboard, ledboard_port)
     return hw
 
 
+def _not_installed(part: str, kind: StatusKind, package: str, section: str,
+                   exc: ImportError) -> Status:
+    """A part whose library is missing: which one, and the two ways out."""
+    return Status(part, kind, f"{package} is not installed ({exc.name}); install it "
+                              f"(make venv, or pip install {package}) or set [{section}] "
+                              "enabled = false")
+
+
 def _start_buttons(hw: TableHardware, session: Session, gpio: GpioConfig,
-                   pin_factory: Any, board_draws: Callable[[], bool] | None = None,
+                   pin_factory: Any, companion_draws: Callable[[], bool] | None = None,
                    wakes: Callable[[], bool] | None = None) -> None:
     if not gpio.enabled:
         hw.report(Status("buttons", StatusKind.OFF, "[gpio] enabled = false: touch buttons only"))
         return
     try:
-        from hardware.buttons import ButtonPanel, GpioSetupError
+        from hardware.buttons import ButtonPanel
+        from hardware.errors import GpioSetupError
         from hardware.pinplan import PinPlanError, plan_pins
         from hardware.presses import PressRouter
     except ImportError as exc:
-        hw.report(Status("buttons", StatusKind.TOUCH_ONLY,
-                         f"gpiozero is not installed ({exc.name}); install gpiozero==2.0.1 or "
-                         "set [gpio] enabled = false"))
+        hw.report(_not_installed("buttons", StatusKind.TOUCH_ONLY, "gpiozero", "gpio", exc))
         return
     try:
         uses = plan_pins(pins=gpio.pins, lamps=gpio.lamps, undo_pin=gpio.undo_pin,
                          close_pin=gpio.close_pin)
-        router = PressRouter(session, board_draws=board_draws, wakes=wakes)
+        router = PressRouter(session, companion_draws=companion_draws, wakes=wakes)
         hw.buttons = ButtonPanel(uses, on_press=router, pull_up=gpio.pull_up,
                                  lockout_ms=gpio.lockout_ms, pin_factory=pin_factory)
     except (PinPlanError, GpioSetupError) as exc:
@@ -127,7 +134,7 @@ def _start_buttons(hw: TableHardware, session: Session, gpio: GpioConfig,
 
 def _start_lamps(hw: TableHardware, session: Session, uses: Any, pin_factory: Any) -> str:
     """Lamps are a nicety: when they fail the buttons still work. Returns the status tail."""
-    from hardware.buttons import GpioSetupError
+    from hardware.errors import GpioSetupError
     from hardware.lamps import SeatLamps
 
     try:
@@ -138,23 +145,21 @@ def _start_lamps(hw: TableHardware, session: Session, uses: Any, pin_factory: An
     return "; lamps " + ", ".join(u.name for u in hw.lamps.uses)
 
 
-def _start_board(hw: TableHardware, session: Session, cfg: LedBoardConfig,
-                 board_port: str | None) -> None:
-    if not cfg.enabled and not board_port:
+def _start_ledboard(hw: TableHardware, session: Session, cfg: LedBoardConfig,
+                 ledboard_port: str | None) -> None:
+    if not cfg.enabled and not ledboard_port:
         hw.report(Status("ledboard", StatusKind.OFF, "[ledboard] enabled = false"))
         return
     try:
         from hardware.ledboardhost import LedBoardHost
         from hardware.ports import PortConfigError, PortFinder
     except ImportError as exc:
-        hw.report(Status("ledboard", StatusKind.GAVE_UP,
-                         f"pyserial is not installed ({exc.name}); install pyserial==3.5 or "
-                         "set [ledboard] enabled = false"))
+        hw.report(_not_installed("ledboard", StatusKind.GAVE_UP, "pyserial", "ledboard", exc))
         return
     try:
-        finder = PortFinder(port=board_port or cfg.port, ids=cfg.ids)
+        finder = PortFinder(port=ledboard_port or cfg.port, ids=cfg.ids)
         host = LedBoardHost(ports=finder, looking_for=finder.looking_for, baud=cfg.baud,
-                         brightness=cfg.brightness, on_status=hw.report)
+                            brightness=cfg.brightness, on_status=hw.report)
     except (PortConfigError, ValueError) as exc:
         hw.report(Status("ledboard", StatusKind.GAVE_UP, str(exc)))
         return

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hardware.firmware import pawnled
-from hardware.firmware.board import TURN_LED0
+from hardware.firmware.ledboard import TURN_LED0
 
 RGB = tuple[int, int, int]
 LIT, UNLIT = "\u25cf", "\u25cb"  # ● ○

@@ -12,9 +12,9 @@ from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 
 from ui.i18n import tr
+from ui.theme import GO_RGBA
 from ui.widgets import FitLabel, GuardedView, TapButton
 
-KEEP_BG = (0.16, 0.55, 0.28, 1)
 GIVE_UP_BG = (0.62, 0.16, 0.18, 1)
 
 
@@ -44,7 +44,7 @@ class ConfirmView(GuardedView):
         box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(14))
         self.question = FitLabel(text=question, max_font_size=sp(24))
         row = BoxLayout(size_hint_y=None, height=dp(96), spacing=dp(16))
-        self.keep = TapButton(text=keep, code="confirm_keep", bold=True, bg=KEEP_BG,
+        self.keep = TapButton(text=keep, code="confirm_keep", bold=True, bg=GO_RGBA,
                               max_font_size=sp(24))
         self.give_up = TapButton(text=give_up, code="confirm_give_up", bg=GIVE_UP_BG,
                                  max_font_size=sp(24))

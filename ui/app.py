@@ -93,7 +93,7 @@ class CompanionApp(App):
         data_dir: Path,
         journal: Any = None,
         config: Any = None,
-        board_port: str | None = None,
+        ledboard_port: str | None = None,
         start_hardware: bool = True,
         voice: Voice | None = None,
         on_ready: Callable[[CompanionApp], None] | None = None,
@@ -130,11 +130,10 @@ class CompanionApp(App):
             self.screens.update(game.screens)
             self.prewarm += game.prewarm
         self.prewarm += PREWARM
-        self.link = HardwareLink(
-            self.session, config, board_port=board_port, enabled=start_hardware, lang=self.lang
-        )
+        self.link = HardwareLink(self.session, config, ledboard_port=ledboard_port,
+                                 enabled=start_hardware, lang=self.lang)
         self.link.bind(status=self._show_status)
-        self.link.board_draws = self._companion_draws
+        self.link.companion_draws = self._companion_draws
         self.camera = CameraLink(self, self.link.config)
         self._ready = False
         self._shut = False

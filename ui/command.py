@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import Any
 
-from companion.config import config_from_args
+from companion.config import LANGUAGES, config_from_args
 
 
 def register(subparsers: Any) -> None:
@@ -17,7 +17,9 @@ def register(subparsers: Any) -> None:
         description="Open the table companion's touchscreen app.",
     )
     parser.add_argument(
-        "--board",
+        "--ledboard",
+        "--board",  # its first name, still understood
+        dest="ledboard",
         metavar="PATH",
         help="serial port of the HOME LED board (e.g. the simulator's pty)",
     )
@@ -36,7 +38,7 @@ def register(subparsers: Any) -> None:
         help="a window of [display] size, 800x480 unless set (a laptop)",
     )
     parser.add_argument(
-        "--language", choices=("en", "fr"), help="language of the screen and the voice for this run"
+        "--language", choices=LANGUAGES, help="language of the screen and the voice for this run"
     )
     parser.add_argument(
         "--no-hardware",
@@ -56,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         return launch(
             config,
             config.data_dir,
-            board_port=args.board,
+            ledboard_port=args.ledboard,
             fullscreen=args.fullscreen,
             language=args.language,
             start_hardware=args.hardware,

@@ -31,18 +31,18 @@ class HardwareLink(EventDispatcher):
         session: Session,
         config: Any,
         *,
-        board_port: str | None,
+        ledboard_port: str | None,
         enabled: bool,
         **kwargs: Any,
     ) -> None:
         self.session = session
         self.config = config
-        self.board_port = board_port
+        self.ledboard_port = ledboard_port
         self.enabled = enabled
         self.hardware: Any = None
         self._parts: dict[str, tuple[str, str]] = {}  # part: (kind, detail)
         # a board game: whether the companion draws (seat buttons are then "Draw")
-        self.board_draws: Any = lambda: False
+        self.companion_draws: Any = lambda: False
         # the screen rests (ui/idle.py): True when a press only woke it
         self.wakes: Any = None
         super().__init__(**kwargs)  # after the fields: `lang=` fires on_lang
@@ -58,9 +58,9 @@ class HardwareLink(EventDispatcher):
             self.hardware = start_table_hardware(
                 self.session,
                 self.config,
-                board_port=self.board_port,
+                ledboard_port=self.ledboard_port,
                 on_status=self._from_hardware_thread,
-                board_draws=self.board_draws,
+                companion_draws=self.companion_draws,
                 wakes=self.wakes,
             )
         except Exception as exc:  # any failure here must leave a playable touch app

@@ -12,7 +12,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-LANGUAGES = ("en", "fr")
+from companion.config import LANGUAGES as LANGUAGES  # the screens' languages
+
 DEFAULT_LANGUAGE = "en"
 LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
 _LOCALES = Path(__file__).with_name("locales")
@@ -22,7 +23,8 @@ _LOCALES = Path(__file__).with_name("locales")
 def table(lang: str) -> dict[str, str]:
     """All texts of one language (cached: the files never change while running)."""
     with open(_LOCALES / f"{lang}.json", encoding="utf-8") as f:
-        return json.load(f)
+        texts: dict[str, str] = json.load(f)
+        return texts
 
 
 def tr(key: str, lang: str = DEFAULT_LANGUAGE, **values: Any) -> str:

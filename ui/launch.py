@@ -75,7 +75,7 @@ def build_app(
     config: Any,
     data_dir: Path,
     *,
-    board_port: str | None = None,
+    ledboard_port: str | None = None,
     language: str | None = None,
     start_hardware: bool = True,
     on_ready: Callable[[Any], None] | None = None,
@@ -98,7 +98,7 @@ def build_app(
         data_dir=data_dir,
         journal=Session.open_journal(data_dir),
         config=config_with(config, settings),
-        board_port=board_port,
+        ledboard_port=ledboard_port,
         start_hardware=start_hardware,
         on_ready=on_ready,
     )
@@ -108,7 +108,7 @@ def launch(
     config: Any,
     data_dir: Path,
     *,
-    board_port: str | None = None,
+    ledboard_port: str | None = None,
     fullscreen: bool | None = None,
     language: str | None = None,
     start_hardware: bool = True,
@@ -122,7 +122,7 @@ def launch(
 
     data_lock = Session.lock_data_folder(data_dir)  # one app per folder
     try:
-        return _run_app(config, data_dir, fullscreen=fullscreen, board_port=board_port,
+        return _run_app(config, data_dir, fullscreen=fullscreen, ledboard_port=ledboard_port,
                         language=language, start_hardware=start_hardware, on_ready=on_ready)
     finally:
         data_lock.release()

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from companion.config import DEFAULT_SECONDS, WINDOW_SECONDS, read_small_file
+from companion.config import DEFAULT_SECONDS, WINDOW_SECONDS, Config, read_small_file
 from companion.games import name_problem
 from companion.games.revenge import MAX_PAWNS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
@@ -67,6 +67,9 @@ class Choices:
     pawns: int = 4
     variant: str = "standard"
     known_names: list[str] = field(default_factory=list)
+    # the board game's own choices, as its setup screen shows them: edition,
+    # companion_draws and the setup's settings (ui.board.setup_screen)
+    board: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def load(cls, data_dir: Path) -> Choices:
@@ -79,6 +82,8 @@ class Choices:
             out.pawns = min(MAX_PAWNS, max(1, int(data.get("pawns", MAX_PAWNS))))
             out.variant = "long" if data.get("variant") == "long" else "standard"
             out.known_names = [str(n) for n in data.get("known_names", [])][:MAX_KNOWN_NAMES]
+            board = data.get("board")
+            out.board = dict(board) if isinstance(board, dict) else {}
         # a hand-edited file may hold names the setup refuses: start from the valid ones
         out.players = [p for p in out.players if p.strip() and name_problem(p) is None]
         out.known_names = [n for n in out.known_names if n.strip() and name_problem(n) is None]
@@ -149,7 +154,9 @@ class UiSettings:
         for key in ("steal_seconds", "block_seconds"):
             value = data.get(key)
             if isinstance(value, int | float) and not isinstance(value, bool) and lo <= value <= hi:
-                out = replace(out, **{key: float(value)})
+                seconds = float(value)
+                out = (replace(out, steal_seconds=seconds) if key == "steal_seconds"
+                       else replace(out, block_seconds=seconds))
         if isinstance(data.get("voice"), bool):
             out = replace(out, voice=data["voice"])
         volume = data.get("volume")
@@ -178,11 +185,9 @@ class UiSettings:
 def config_with(config: Any, settings: UiSettings) -> Any:
     """The configuration with the settings laid over it, for the hardware (brightness).
 
-    Works on the dataclass Config of companion.config; anything else is returned as is.
+    Works on companion.config's Config; anything else is returned as it is.
     """
-    from dataclasses import is_dataclass
-
-    if not is_dataclass(config) or not is_dataclass(getattr(config, "ledboard", None)):
+    if not isinstance(config, Config):
         return config
     try:
         return replace(config, ledboard=replace(config.ledboard, brightness=settings.brightness))

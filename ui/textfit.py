@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 SAFETY = 0.97  # rendered text can be a pixel or two wider than measured
 STEP = 0.94
@@ -94,11 +95,12 @@ def fits(
 @lru_cache(maxsize=4096)
 def measured(font_name: str, bold: bool, size: float, text: str) -> tuple[float, float]:
     """Rendered extents of `text`, cached (names and card labels repeat all game)."""
-    return _measurer(font_name, bold, size).get_extents(text)
+    width, height = _measurer(font_name, bold, size).get_extents(text)
+    return float(width), float(height)
 
 
 @lru_cache(maxsize=64)
-def _measurer(font_name: str, bold: bool, size: float):
+def _measurer(font_name: str, bold: bool, size: float) -> Any:
     from kivy.core.text import Label as CoreLabel
 
     label = CoreLabel(font_name=font_name, bold=bold, font_size=size)

@@ -54,7 +54,7 @@ class FitLabel(Label):
         self.fbind("font_name", self._fit_trigger)
         self._fit_trigger()
 
-    def on_texture(self, _label: object, texture: object) -> None:
+    def on_texture(self, _label: object, texture: Any) -> None:
         """Fill a new text texture now, before the frame is drawn: filled lazily in the
         middle of drawing, each upload makes a software renderer (llvmpipe) flush the
         half-drawn frame, which costs more than the whole frame."""

@@ -15,7 +15,7 @@ import machine
 import micropython
 import neopixel
 import pawnled
-from board import Board
+from ledboard import LedBoard
 
 DATA_PIN = 0  # GP0, physical pin 1: the strip's data line, through the level shifter
 SAFE_PIN = 15  # GP15, physical pin 20: jumpered to GND at power-up, the firmware stays off
@@ -47,7 +47,7 @@ def serve(board, poll, stdin, stdout):
 def run():
     micropython.kbd_intr(-1)
     strip = neopixel.NeoPixel(machine.Pin(DATA_PIN), pawnled.LEDS)
-    board = Board(strip, uid(), time.ticks_ms(), time.ticks_diff)
+    board = LedBoard(strip, uid(), time.ticks_ms(), time.ticks_diff)
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
     while True:

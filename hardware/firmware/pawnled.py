@@ -283,7 +283,7 @@ def state_from_message(msg):
     seq = _small_int(f, "seq", 0, MAX_SEQ)
     players = _small_int(f, "players", 0, SEATS)
     turn_text = f.get("turn", "-")
-    if turn_text != "-" and players == 0:  # no seat for the turn LED: Board.tick needs one
+    if turn_text != "-" and players == 0:  # no seat for the turn LED: LedBoard.tick needs one
         raise LineError("bad", "turn needs players from 1 to 4 (turn=- with players=0)", seq)
     turn = None if turn_text == "-" else _small_int(f, "turn", 0, players - 1)
     home_text = f.get("home", "")

@@ -58,7 +58,7 @@ def test_the_archive_holds_the_installer_firmware_and_guides(release: Path):
                  "deploy/sorry-companion.service", "deploy/99-sorry-ledboard.rules",
                  "deploy/50-sorry-companion-poweroff.rules", "deploy/requirements-pi.lock",
                  "deploy/README.md", "hardware/README.md", "hardware/firmware/main.py",
-                 "hardware/firmware/board.py", "hardware/firmware/pawnled.py",
+                 "hardware/firmware/ledboard.py", "hardware/firmware/pawnled.py",
                  "companion/default_config.toml", "README.txt", "SHA256SUMS"):
         assert (release / path).is_file(), path
     assert os.access(release / "deploy" / "install.sh", os.X_OK)

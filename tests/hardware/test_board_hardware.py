@@ -10,7 +10,7 @@ from companion.config import Config, GpioConfig, LedBoardConfig
 from companion.games.board import RULES, Draw, options
 from companion.session import Session
 from hardware import start_table_hardware
-from hardware.simulator import SimulatedBoard
+from hardware.simulator import SimulatedLedBoard
 
 SETUP = {"type": "setup", "game": "board", "edition": "classic", "players": ["Ana", "Ben"],
          "colors": ["green", "red"], "first": "Ana"}
@@ -30,9 +30,9 @@ def test_seat_buttons_draw_the_undo_button_undoes_and_the_board_shows_the_game(
     ben, ana, undo = 17, 27, 24  # seats clockwise from red: Ben (red), then Ana (green)
     draws = [True]
     cfg = Config(gpio=GpioConfig(undo_pin=undo), ledboard=LedBoardConfig(brightness=255))
-    with SimulatedBoard(uid="BRD") as board, start_table_hardware(
-            session, cfg, board_port=board.path, pin_factory=factory,
-            board_draws=lambda: draws[0]) as hw:
+    with SimulatedLedBoard(uid="BRD") as board, start_table_hardware(
+            session, cfg, ledboard_port=board.path, pin_factory=factory,
+            companion_draws=lambda: draws[0]) as hw:
         assert hw.buttons is not None
         assert board.wait_for(lambda sim: sim.state is not None
                               and (sim.state.turn, sim.state.home) == (1, (0, 0)))

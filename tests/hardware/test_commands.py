@@ -18,7 +18,7 @@ from hardware.buttons import GpioSetupError, pin_factory_or_default
 from hardware.firmware.pawnled import LedBoardState
 from hardware.ledboardlink import LedBoardLink
 from hardware.pinplan import explain_gpio_error
-from hardware.simulator import SimulatedBoard
+from hardware.simulator import SimulatedLedBoard
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,7 +39,7 @@ def write_config(tmp_path: Path, text: str) -> str:
 
 
 def test_doctor_prints_what_works_and_exits_0(tmp_path, capsys, mock_gpio):
-    with SimulatedBoard(uid="DOC1") as sim:
+    with SimulatedLedBoard(uid="DOC1") as sim:
         cfg = write_config(tmp_path, f'[ledboard]\nport = "{sim.path}"\n[voice]\ncommand = "sh"\n')
         status = main(["--config", cfg, "doctor"])
     out = capsys.readouterr().out
@@ -127,7 +127,7 @@ def test_ledboard_sim_speaks_pawnled_and_prints_what_it_shows():
         first = lines.get(timeout=30)
         assert first.startswith("LED board simulator on /dev/")
         path = first.rsplit(" ", 1)[1]
-        assert lines.get(timeout=30) == (f"use it: sorry-companion run --board {path}   "
+        assert lines.get(timeout=30) == (f"use it: sorry-companion run --ledboard {path}   "
                                          f'(or [ledboard] port = "{path}")')
         link = LedBoardLink.open(path, hello_wait=20.0)  # awaited: a busy host is slow
         try:
@@ -159,11 +159,11 @@ def test_the_commands_module_imports_neither_gpiozero_nor_pyserial():
 
 
 def test_the_terminal_drawing_shows_each_seats_home_pawns_and_the_turn():
-    from hardware.firmware.board import Board
+    from hardware.firmware.ledboard import LedBoard
     from hardware.simulator import RecordingStrip
     from hardware.terminal import draw
 
-    board = Board(RecordingStrip(), "T", now=0)
+    board = LedBoard(RecordingStrip(), "T", now=0)
     board.receive(LedBoardState(3, 2, [1, 4, 0], "none", 64).line(5).encode(), 0)
     board.tick(1)
     plain = draw(board.pixels(1), board.state, waiting=False, color=False).splitlines()

@@ -2,7 +2,7 @@
 
 Everything is the product's own code on real parts: gpiozero Buttons on gpiozero's
 MockFactory, the LED board host talking PAWNLED/1 over a real pseudo-terminal to the
-firmware's Board class. Only the screen is missing (the Kivy end-to-end test is the UI's).
+firmware's LedBoard class. Only the screen is missing (the Kivy end-to-end test is the UI's).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from companion.config import Config, GpioConfig, LedBoardConfig
 from companion.games.revenge import Card, Play, Setup
 from companion.session import Session
 from hardware import StatusKind, start_table_hardware
-from hardware.firmware.board import OFF, SEAT_RGB, TURN_LED0, scaled
-from hardware.simulator import SimulatedBoard
+from hardware.firmware.ledboard import OFF, SEAT_RGB, TURN_LED0, scaled
+from hardware.simulator import SimulatedLedBoard
 
 BRIGHTNESS = 255
 
@@ -32,8 +32,8 @@ def test_a_game_with_a_steal_a_bust_and_a_block_ends_with_the_right_home_leds(
     ana, ben, cy, di, close = 17, 27, 22, 23, 25
     cfg = Config(gpio=GpioConfig(close_pin=close),
                  ledboard=LedBoardConfig(brightness=BRIGHTNESS))
-    with SimulatedBoard(uid="E2E") as board, start_table_hardware(
-            session, cfg, board_port=board.path, pin_factory=factory) as hw:
+    with SimulatedLedBoard(uid="E2E") as board, start_table_hardware(
+            session, cfg, ledboard_port=board.path, pin_factory=factory) as hw:
         assert hw.statuses["buttons"].kind is StatusKind.READY
 
         # Round 1: Ana reaches 21, Ben steals it; the close button ends the window.
@@ -66,7 +66,7 @@ def test_a_game_with_a_steal_a_bust_and_a_block_ends_with_the_right_home_leds(
         state = session.state
         assert state.winner == 1 and [state.home(s) for s in range(4)] == [2, 3, 1, 0]
 
-        def shows_the_end(sim: SimulatedBoard) -> bool:
+        def shows_the_end(sim: SimulatedLedBoard) -> bool:
             s = sim.state
             return s is not None and (s.home, s.turn, s.alert) == ((2, 3, 1, 0), None, "win")
 

@@ -1,6 +1,6 @@
 """Issues 9 and 21: no line, however long or strange, makes the board raise.
 
-Hypothesis feeds the parser and a Board random lines, mutations of valid =STATE lines
+Hypothesis feeds the parser and a LedBoard random lines, mutations of valid =STATE lines
 (re-checksummed, so they reach the field checks) and lines near and over the 120-character
 limit with long sequence numbers (issue 21: a 114-character line whose `-ERR` answer would
 be too long raised), then ticks the board across the pulse, blink and waiting periods.
@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hardware.firmware import pawnled
-from hardware.firmware.board import OFF, Board
+from hardware.firmware.ledboard import OFF, LedBoard
 
 LINES = int(os.environ.get("FIRMWARE_FUZZ_LINES", "2000"))
 BATCH = 50
@@ -96,7 +96,7 @@ LINE = st.one_of(
           suppress_health_check=list(HealthCheck), database=None)
 @given(st.lists(LINE, min_size=BATCH, max_size=BATCH), st.integers(0, 40_000))
 def test_no_line_the_parser_accepts_crashes_the_board(lines, start):
-    board = Board(Strip(), "fuzz", start)
+    board = LedBoard(Strip(), "fuzz", start)
     for n, text in enumerate(lines):
         FED["lines"] += 1
         try:
@@ -124,12 +124,12 @@ def test_no_line_the_parser_accepts_crashes_the_board(lines, start):
             FED["exceptions"] += 1
             if len(RAISED) < 5:
                 RAISED.append(f"{text[:140]!r}: {exc!r}")
-            board = Board(Strip(), "fuzz", now)  # as the Pico would after a reset
+            board = LedBoard(Strip(), "fuzz", now)  # as the Pico would after a reset
         assert board.faults == 0, f"the board answered code=fault to {text[:140]!r}"
 
 
 def test_the_crashing_line_of_the_issue_is_refused():
-    board = Board(Strip(), "u", 0)
+    board = LedBoard(Strip(), "u", 0)
     body = "=STATE seq=1 players=0 turn=0 home= alert=none bri=64"
     replies = board.receive(f"{body}*{pawnled.crc8(body):02X}\n".encode(), 0)
     assert replies == [pawnled.err_line(1, "bad")]
@@ -146,7 +146,7 @@ def test_unicode_digits_are_refused_not_a_valueerror():
 
 def test_a_line_whose_answer_would_be_too_long_is_refused_with_err():
     """Issue 21, finding 10: the `-ERR` answer echoed a 100-digit seq and was too long."""
-    board = Board(Strip(), "u", 0)
+    board = LedBoard(Strip(), "u", 0)
     for body in ("=STATE seq=" + "9" * 100 + " x", "?STATE seq=" + "1" * 105):
         replies = board.receive(f"{body}*00\n".encode(), 0)
         assert replies == [pawnled.err_line(None, "crc")], body
@@ -157,7 +157,7 @@ def test_a_line_whose_answer_would_be_too_long_is_refused_with_err():
 
 def test_a_fault_inside_the_board_is_answered_not_raised():
     """Anything the board fails on (a bug) is one `-ERR code=fault` and the board goes on."""
-    board = Board(Strip(), "u", 0)
+    board = LedBoard(Strip(), "u", 0)
 
     def broken(msg: object, now: int) -> list[str]:
         raise ZeroDivisionError("a firmware bug")

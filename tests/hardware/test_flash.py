@@ -13,7 +13,7 @@ import pytest
 
 from companion.cli import main
 from hardware.flash import FIRMWARE_DIR, FIRMWARE_FILES, MICROPYTHON_BUILDS
-from hardware.simulator import SimulatedBoard
+from hardware.simulator import SimulatedLedBoard
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -30,7 +30,7 @@ def fake_mpremote(tmp_path: Path, monkeypatch, *, status: int = 0, said: str = "
 
 def test_flash_copies_the_firmware_resets_and_checks_pawnled(tmp_path, monkeypatch, capsys):
     calls = fake_mpremote(tmp_path, monkeypatch)
-    with SimulatedBoard(uid="FLASH1") as sim:
+    with SimulatedLedBoard(uid="FLASH1") as sim:
         status = main(["ledboard", "flash", "--port", sim.path])
     out = capsys.readouterr()
     assert status == 0, out.err
@@ -45,7 +45,7 @@ def test_a_board_that_runs_the_firmware_gets_the_safe_mode_sentence(tmp_path, mo
                                                                     capsys):
     fake_mpremote(tmp_path, monkeypatch, status=1,
                   said="mpremote: could not enter raw repl")
-    with SimulatedBoard() as sim:
+    with SimulatedLedBoard() as sim:
         status = main(["ledboard", "flash", "--port", sim.path])
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 1 and len(err) == 1

@@ -15,7 +15,7 @@ from hardware.firmware import pawnled
 from hardware.ledboardhost import LedBoardHost
 from hardware.ledboardlink import check_baud
 from hardware.ports import PortConfigError, PortFinder, matching_ports, parse_usb_id
-from hardware.simulator import SimulatedBoard
+from hardware.simulator import SimulatedLedBoard
 from hardware.status import Status, StatusKind
 
 QUICK = {"hello_wait": 0.3, "answer_wait": 5.0, "rescan": 0.1}
@@ -61,7 +61,7 @@ def statuses() -> Statuses:
 
 @pytest.fixture
 def sim():
-    with SimulatedBoard(uid="SIMA") as board:
+    with SimulatedLedBoard(uid="SIMA") as board:
         yield board
 
 
@@ -81,7 +81,7 @@ def hosts():
 
 
 def showing(state: tuple):
-    def check(sim: SimulatedBoard) -> bool:
+    def check(sim: SimulatedLedBoard) -> bool:
         s = sim.state
         return s is not None and (s.players, s.turn, s.home, s.alert) == state
     return check
@@ -113,7 +113,7 @@ def test_a_state_change_reaches_the_board(sim, hosts, statuses, session: Session
 
 
 def test_the_board_is_replaced_and_the_new_one_shows_the_state(hosts, statuses, session):
-    current = [SimulatedBoard(uid="OLD")]
+    current = [SimulatedLedBoard(uid="OLD")]
     host = hosts(lambda: [current[0].path], statuses, hello_wait=3.0, rescan=1.0)
     host.follow(session)
     assert statuses.wait_for(StatusKind.CONNECTED).detail == "OLD"
@@ -124,7 +124,7 @@ def test_the_board_is_replaced_and_the_new_one_shows_the_state(hosts, statuses, 
     gone = statuses.wait_for(StatusKind.RECONNECTING)
     assert "went away" in gone.detail
     session.submit(Play(Card.parse("10")))  # the game goes on meanwhile
-    with SimulatedBoard(uid="NEW") as new:
+    with SimulatedLedBoard(uid="NEW") as new:
         current[0] = new
         assert statuses.wait_for(StatusKind.CONNECTED).detail == "NEW"
         assert new.wait_for(showing((4, 2, (1, 0, 0, 0), "none")))
@@ -137,7 +137,7 @@ def test_heartbeat_resends_the_whole_state_every_2_s_of_the_hosts_clock(sim, hos
     host.follow(session)
     assert sim.wait_for(lambda s: s.state is not None)
 
-    def states(s: SimulatedBoard) -> list[pawnled.Message]:
+    def states(s: SimulatedLedBoard) -> list[pawnled.Message]:
         return [m for m in s.received if m.verb == "=STATE"]
 
     first = len(states(sim))

@@ -9,12 +9,12 @@ from gpiozero import LED, Device
 
 from companion.config import Config, GpioConfig, LedBoardConfig
 from hardware import Status, StatusKind, start_table_hardware
-from hardware.simulator import SimulatedBoard
+from hardware.simulator import SimulatedLedBoard
 
 
 @pytest.fixture
 def sim():
-    with SimulatedBoard(uid="TABLE1") as board:
+    with SimulatedLedBoard(uid="TABLE1") as board:
         yield board
 
 
@@ -76,7 +76,7 @@ def test_no_pin_factory_means_touch_only_with_the_fix(session, monkeypatch):
 
 def test_parts_switched_off_stay_off_but_a_board_port_given_at_start_wins(session, sim, heard):
     cfg = config(gpio=GpioConfig(enabled=False), ledboard=LedBoardConfig(enabled=False))
-    with start_table_hardware(session, cfg, board_port=sim.path, on_status=heard.put) as hw:
+    with start_table_hardware(session, cfg, ledboard_port=sim.path, on_status=heard.put) as hw:
         assert str(hw.statuses["buttons"]) == "off: [gpio] enabled = false: touch buttons only"
         assert hw.statuses["buttons"].ok
         wait_for(heard, "ledboard", StatusKind.CONNECTED)

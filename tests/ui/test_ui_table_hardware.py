@@ -1,5 +1,5 @@
 """The whole table, end to end: the real app in the real Kivy window, gpiozero Buttons on
-mock pins, and the LED board simulator (the firmware's own Board) on a real pty.
+mock pins, and the LED board simulator (the firmware's own LedBoard) on a real pty.
 
 A game with a steal made by a GPIO button press: the simulator must end up showing, LED
 by LED, the HOME pawns the session counts, the stealer's included. tests/hardware's
@@ -13,9 +13,9 @@ import threading
 from ui_helpers import setup_by_touch
 
 from companion.config import Config, LedBoardConfig
-from hardware.firmware.board import OFF, SEAT_RGB, TURN_LED0, scaled
+from hardware.firmware.ledboard import OFF, SEAT_RGB, TURN_LED0, scaled
 from hardware.firmware.pawnled import PAWNS
-from hardware.simulator import SimulatedBoard
+from hardware.simulator import SimulatedLedBoard
 
 BOARD_UID = "UIE2E"
 BRIGHTNESS = 255  # the seats' colours at full strength: every pawn LED is plainly lit or off
@@ -54,7 +54,7 @@ def test_a_steal_by_gpio_button_ends_with_the_right_home_leds_on_the_board(drive
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     from gpiozero import Device
 
-    board = SimulatedBoard(uid=BOARD_UID)
+    board = SimulatedLedBoard(uid=BOARD_UID)
     config = Config(ledboard=LedBoardConfig(port=board.path, brightness=BRIGHTNESS))
     d = None
     try:
@@ -90,7 +90,7 @@ def test_a_steal_by_gpio_button_ends_with_the_right_home_leds_on_the_board(drive
         home = home_counts(d)
         assert home == (1, 2, 0)
 
-        def shows_home(sim: SimulatedBoard) -> bool:
+        def shows_home(sim: SimulatedLedBoard) -> bool:
             s = sim.state
             return (
                 s is not None

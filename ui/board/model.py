@@ -23,7 +23,15 @@ from companion.errors import CompanionError
 from ui.board import layout
 from ui.board.door import BoardDoor, BoardSnapshot
 from ui.board.picker import Picker
-from ui.board.texts import CARDS, bt, card_label, color_name, describe, loc_name, why
+from ui.board.texts import (
+    bt,
+    card_label,
+    color_name,
+    describe,
+    loc_name,
+    loc_on,
+    why,
+)
 from ui.gamemodel import GameModel
 
 Speaker = Callable[[str, str], None]
@@ -53,6 +61,7 @@ class BoardModel(GameModel):
     legs = ListProperty([])
 
     correcting = BooleanProperty(False)
+    picked = StringProperty("")  # correcting: the pawn tapped (board key), to be dragged
     adult = BooleanProperty(False)  # the adult variation: hands of 5, "no playable card"
     discarding = BooleanProperty(False)  # "no playable card" tapped: which card goes?
     winner_text = StringProperty("")
@@ -99,6 +108,8 @@ class BoardModel(GameModel):
         self.turn_text = bt("b_turn", lang, name=turn) if turn else ""
         self.card_text = card_label(st.get("card"), lang)
         remaining = st.get("remaining") or {}
+        from companion.games.board import CARDS  # loaded with the first board game
+
         self.left_rows = [{"card": card_label(c, lang), "n": int(remaining.get(c, 0))}
                           for c in CARDS if c in remaining]
         self.left_text = (
@@ -253,6 +264,16 @@ class BoardModel(GameModel):
             listed = p.remaining()
         self._show_picking(listed)
 
+    def tap_places(self, board_keys: list[str]) -> None:
+        """A tap covering several highlighted places closer together than a finger: the
+        options they may mean are listed to pick from (never a guess)."""
+        p = self.picker
+        if self.phase != "move" or p is None:
+            return
+        listed = p.fitting(board_keys)
+        self.message = bt("b_pick_one", self.lang)
+        self._show_picking(listed or p.remaining())
+
     def _blocked_why(self, board_key: str) -> str | None:
         """The engine's reason a tapped pawn of the mover's cannot move, if it has one."""
         color, location = layout.unkey(board_key)
@@ -296,18 +317,37 @@ class BoardModel(GameModel):
             self.why_text = why(self.snap.options[index], self.lang)
         if self.why_text and self.speak is not None:
             self.speak(self.why_text, self.lang)
-        return self.why_text
+        return str(self.why_text)
 
     # --- correcting the board ---
 
+    def pick(self, color: str, board_key: str) -> None:
+        """A pawn tapped while correcting: it is marked, and the screen says how to move
+        it (only a drag moves a pawn, so a tap never changes the board)."""
+        self.picked = board_key
+        location = layout.unkey(board_key)[1]
+        text = bt("b_correct_pick", self.lang, color=color_name(color, self.lang),
+                  where=loc_on(location, self.lang, color))
+        self.message = text[:1].upper() + text[1:]
+        self.why_text = ""
+
+    def on_correcting(self, *_: Any) -> None:
+        self.picked = ""
+
     def drop(self, color: str, frm: str, to: str | None) -> bool:
         """A pawn dragged while correcting: a `place` event, or why not."""
+        self.picked = ""
         lang = self.lang
         if to is None:
             self.message = bt("b_correct_bad", lang, color=color_name(color, lang))
             return False
         return self.attempt(lambda: self.door.place(color, layout.unkey(frm)[1],
                                                     layout.unkey(to)[1]))
+
+    def play_again(self) -> bool:
+        """Game over: the same table again (players, colours, edition, settings, who
+        draws the cards)."""
+        return self.attempt(self.door.play_again)
 
     def undo(self) -> bool:
         return self.attempt(self.door.undo)

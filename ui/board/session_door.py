@@ -15,9 +15,9 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.session import ResultKind
 from ui.board.door import BoardSnapshot
+from ui.i18n import LANGUAGES
 from ui.prefs import _read_json, _write_json
 
-LANGS = ("en", "fr")
 DRAWS_FILE = "board_draws.json"  # game id -> True when the companion draws that game's cards
 
 
@@ -98,7 +98,7 @@ class SessionDoor:
             what = type(o).__name__
             if what == "Forfeited":
                 last = {"what": "forfeit", "name": name, "card": o.card, "draw_again": o.again,
-                        "why": {lang: board.explain(o, lang) for lang in LANGS}}
+                        "why": {lang: board.explain(o, lang) for lang in LANGUAGES}}
             elif what == "Finished" and o.place == 1:
                 return {"what": "won", "name": name}
             elif what == "DrawAgain" and last is None:
@@ -157,6 +157,15 @@ class SessionDoor:
         session.new_game(session.setup(setup), abandon=True)
         self._remember_draws(companion_draws)
 
+    def play_again(self) -> None:
+        """A new game with the open game's setup, the cards drawn as before."""
+        state = self.session.state
+        if state is None:
+            from companion.errors import NoGame
+
+            raise NoGame("no board game is open; start a new game first", code="no_game")
+        self.new_game(state.setup.to_json(), companion_draws=self.companion_draws)
+
     def _submit(self, event: dict[str, Any] | Any) -> None:
         """Submit a board event (or its JSON, parsed by the board's rules first)."""
         session = self.session
@@ -191,4 +200,5 @@ class SessionDoor:
         self.session.redo()
 
     def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
-        return self.session.subscribe(lambda _update: listener())
+        unsubscribe: Callable[[], None] = self.session.subscribe(lambda _update: listener())
+        return unsubscribe

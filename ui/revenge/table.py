@@ -16,7 +16,7 @@ from kivy.properties import BooleanProperty, ListProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.games.revenge import MAX_SLIDE, Card, Play, Press
+from companion.games.revenge import MAX_SLIDE, Card, EndPlay2, Play, Press
 from ui.revenge.widgets import PlayerPanel
 from ui.touchguard import app_guard
 
@@ -61,7 +61,7 @@ class TableScreen(Screen):
 
     # --- following the model ---
 
-    def _sync_players(self, _model: object, players: list[dict]) -> None:
+    def _sync_players(self, _model: object, players: list[dict[str, Any]]) -> None:
         grid = self.ids.players_grid
         if len(grid.children) != len(players):
             grid.clear_widgets()
@@ -128,7 +128,7 @@ class TableScreen(Screen):
         self.app.submit(lambda: session.close_window(expected=window))
 
     def end_play2(self) -> None:
-        self.app.submit(self.app.session.end_play2)
+        self.app.submit(lambda: self.app.session.submit(EndPlay2()))
 
     def undo(self) -> None:
         self.app.submit(self.app.session.undo)

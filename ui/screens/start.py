@@ -6,6 +6,8 @@ whose sentence is shown; the last choices are kept in data_dir for the next game
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.app import App
 from kivy.properties import (
     BooleanProperty,
@@ -209,7 +211,7 @@ class NameScreen(Screen):
 class ResumeScreen(Screen):
     description = StringProperty("")
     damage = StringProperty("")
-    stored = None
+    stored: Any = None  # a companion.session.Preview
 
     def offer(self, stored: object) -> None:
         """Describe the unfinished game: who plays, which round, whose turn."""

@@ -42,7 +42,7 @@ def scaled(rgb, bri):
     return (rgb[0] * bri // 255, rgb[1] * bri // 255, rgb[2] * bri // 255)
 
 
-class Board:
+class LedBoard:
     """The board: answers host lines, announces itself, and lights the strip."""
 
     def __init__(self, strip, uid, now, ticks_diff=None):

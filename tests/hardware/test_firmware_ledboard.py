@@ -1,4 +1,4 @@
-"""The board's firmware behaviour (hardware/firmware/board.py) on CPython with a fake strip."""
+"""The board's firmware behaviour (hardware/firmware/ledboard.py) on CPython with a fake strip."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 
 from hardware.firmware import pawnled
-from hardware.firmware.board import (
+from hardware.firmware.ledboard import (
     ALERT_RGB,
     HELLO_EVERY_MS,
     OFF,
     SEAT_RGB,
     TURN_LED0,
     WAITING_AFTER_MS,
-    Board,
+    LedBoard,
     scaled,
 )
 from hardware.firmware.pawnled import LedBoardState
@@ -50,15 +50,15 @@ def strip() -> FakeStrip:
 
 
 @pytest.fixture
-def board(strip: FakeStrip) -> Board:
-    return Board(strip, "UID42", now=0)
+def board(strip: FakeStrip) -> LedBoard:
+    return LedBoard(strip, "UID42", now=0)
 
 
-def send_state(board: Board, state: LedBoardState, now: int, seq: int = 1):
+def send_state(board: LedBoard, state: LedBoardState, now: int, seq: int = 1):
     return lines(board.receive(state.line(seq).encode(), now))
 
 
-def test_it_says_hello_at_boot_and_once_a_second_until_greeted(board: Board):
+def test_it_says_hello_at_boot_and_once_a_second_until_greeted(board: LedBoard):
     (hello,) = lines(board.tick(0))
     assert hello.verb == "!HELLO" and hello.fields["uid"] == "UID42"
     assert hello.fields["proto"] == "1" and hello.fields["leds"] == "20"
@@ -69,7 +69,7 @@ def test_it_says_hello_at_boot_and_once_a_second_until_greeted(board: Board):
     assert board.tick(5000) == []
 
 
-def test_a_state_is_acknowledged_and_lights_home_pawns_and_the_turn(board: Board,
+def test_a_state_is_acknowledged_and_lights_home_pawns_and_the_turn(board: LedBoard,
                                                                     strip: FakeStrip):
     state = LedBoardState(3, 1, [2, 0, 4], "none", 255, "rbg")
     (ok,) = send_state(board, state, now=10, seq=77)
@@ -83,13 +83,13 @@ def test_a_state_is_acknowledged_and_lights_home_pawns_and_the_turn(board: Board
     assert px[TURN_LED0:] == [OFF, SEAT_RGB["b"], OFF, OFF]
 
 
-def test_brightness_scales_every_led(board: Board, strip: FakeStrip):
+def test_brightness_scales_every_led(board: LedBoard, strip: FakeStrip):
     send_state(board, LedBoardState(2, 0, [1, 0], "none", 64), now=0)
     board.tick(1)
     assert strip.frames[-1][0] == scaled(SEAT_RGB["r"], 64) == (64, 0, 0)
 
 
-def test_query_state_answers_with_the_current_state(board: Board):
+def test_query_state_answers_with_the_current_state(board: LedBoard):
     (none_yet,) = lines(board.receive(pawnled.query_state_line().encode(), 0))
     assert pawnled.state_from_message(none_yet).players == 0
     state = LedBoardState(2, 0, [1, 3], "bust", 90)
@@ -105,7 +105,7 @@ def test_query_state_answers_with_the_current_state(board: Board):
     (pawnled.build_line("=STATE seq=8 players=9 turn=0 home=1 alert=none bri=1"), "bad"),
     (pawnled.ok_line(8), "verb"),  # the board's own verb, sent to the board
 ])
-def test_refused_lines_get_err_with_their_code_and_change_nothing(board: Board, raw: str,
+def test_refused_lines_get_err_with_their_code_and_change_nothing(board: LedBoard, raw: str,
                                                                    code: str):
     good = LedBoardState(2, 1, [3, 3], "none", 100)
     send_state(board, good, now=0)
@@ -115,14 +115,14 @@ def test_refused_lines_get_err_with_their_code_and_change_nothing(board: Board, 
     assert board.state == good and board.errors == 1
 
 
-def test_garbage_then_a_good_line_still_works(board: Board):
+def test_garbage_then_a_good_line_still_works(board: LedBoard):
     replies = lines(board.receive(b"\x03\x03\xff junk junk\n" + LedBoardState(2, 0, [1, 1]).line(2)
                                   .encode(), 0))
     assert [r.verb for r in replies if isinstance(r, pawnled.Message)][-1] == "+OK"
 
 
 def test_after_6_s_without_a_state_it_pulses_slowly_instead_of_old_information(
-        board: Board, strip: FakeStrip):
+        board: LedBoard, strip: FakeStrip):
     send_state(board, LedBoardState(2, 0, [4, 4], "none", 255), now=1000)
     board.tick(1000 + WAITING_AFTER_MS - 1)
     assert strip.frames[-1][0] == SEAT_RGB["r"]  # still the state
@@ -143,14 +143,14 @@ def test_after_6_s_without_a_state_it_pulses_slowly_instead_of_old_information(
     assert strip.frames[-1][0] == SEAT_RGB["r"]  # a new state ends the pulse at once
 
 
-def test_it_announces_itself_again_once_the_host_went_quiet(board: Board):
+def test_it_announces_itself_again_once_the_host_went_quiet(board: LedBoard):
     board.tick(0)
     send_state(board, LedBoardState(2, 0, [0, 0]), now=100)
     assert board.tick(2000) == []
     assert len(board.tick(100 + WAITING_AFTER_MS)) == 1  # waiting: !HELLO for a new host
 
 
-def test_alerts_blink_the_turn_leds_in_the_alert_colour(board: Board, strip: FakeStrip):
+def test_alerts_blink_the_turn_leds_in_the_alert_colour(board: LedBoard, strip: FakeStrip):
     send_state(board, LedBoardState(2, 0, [0, 0], "steal", 255), now=0)
     board.tick(0)
     assert strip.frames[-1][TURN_LED0:] == [ALERT_RGB["steal"]] * 4
@@ -158,7 +158,7 @@ def test_alerts_blink_the_turn_leds_in_the_alert_colour(board: Board, strip: Fak
     assert strip.frames[-1][TURN_LED0:] == [SEAT_RGB["r"], OFF, OFF, OFF]
 
 
-def test_win_chases_the_seat_colours(board: Board, strip: FakeStrip):
+def test_win_chases_the_seat_colours(board: LedBoard, strip: FakeStrip):
     send_state(board, LedBoardState(2, None, [4, 1], "win", 255), now=0)
     board.tick(0)
     first = strip.frames[-1][TURN_LED0:]
@@ -167,7 +167,7 @@ def test_win_chases_the_seat_colours(board: Board, strip: FakeStrip):
     assert strip.frames[-1][TURN_LED0:] == [SEAT_RGB["b"], SEAT_RGB["r"]] * 2
 
 
-def test_the_strip_is_written_only_when_a_pixel_changes(board: Board, strip: FakeStrip):
+def test_the_strip_is_written_only_when_a_pixel_changes(board: LedBoard, strip: FakeStrip):
     send_state(board, LedBoardState(2, 0, [1, 1], "none", 255), now=0)
     board.tick(1)
     board.tick(2)
@@ -182,7 +182,7 @@ def test_a_wrapping_clock_works_with_its_ticks_diff():
     def ticks_diff(later: int, earlier: int) -> int:
         return ((later - earlier + period // 2) % period) - period // 2
 
-    board = Board(FakeStrip(), "W", now=period - 500, ticks_diff=ticks_diff)
+    board = LedBoard(FakeStrip(), "W", now=period - 500, ticks_diff=ticks_diff)
     send_state(board, LedBoardState(2, 0, [1, 1]), now=period - 100)
     assert not board.waiting(2000)  # 2.1 s later, across the wrap
     assert board.waiting(WAITING_AFTER_MS)
