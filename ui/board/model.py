@@ -196,6 +196,12 @@ class BoardModel(GameModel):
         self.picker = Picker(options, mover, before) if options else None
         self.single = len(options) == 1
         self.can_decline = any(o.get("kind") == "decline" for o in options)
+        # BOARD.md's second question ("must a 10 go back 1?") is answered as it arises:
+        # a compulsory back 1 shows its why without asking
+        forced = next((o for o in options
+                       if getattr(o.get("option"), "compulsory", False)), None)
+        if forced is not None and not self.message:
+            self.why_text, self.why_open = why(forced, self.lang), True
         self._show_picking(list(range(len(options))))
 
     def _show_picking(self, listed: list[int]) -> None:
