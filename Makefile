@@ -66,7 +66,8 @@ fuzz: $(STAMP) bench-tools
 # Pictures of every screen at the five displays, in English and French. `make test` draws
 # them only into screenshots/ (ignored by git, so a CI clone stays clean); this target
 # draws them afresh and copies them to docs/screenshots/<W>x<H>/ for the README.
-SHOT_TESTS := tests/ui/test_ui_screens.py tests/ui/test_ui_board_layouts.py
+SHOT_TESTS := tests/ui/test_ui_screens.py tests/ui/test_ui_board_layouts.py \
+	tests/ui/test_ui_board_answers.py
 screenshots: $(STAMP)
 	rm -rf screenshots
 	$(BIN)/python -m pytest -q $(SHOT_TESTS)

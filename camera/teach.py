@@ -13,8 +13,8 @@ from camera.cards import card_names, folder_name
 from camera.faces import TaughtFace, teach_face, too_alike
 from camera.locate import find_card, read_image
 from camera.model import Model, spot_from
+from camera.sources import PHOTO_SUFFIXES
 
-PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg")
 ALIKE_ADVICE = ("more light on the pile, the camera closer or straight above it, or "
                 "teach those faces again")
 

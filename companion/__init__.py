@@ -13,6 +13,8 @@ package, never the other way round, and only through its public API, the modules
 - `companion.system`: `notify_ready` (systemd) and `poweroff` (Menu > Turn off);
 - `companion.backup`: `make_backup`, `usb_stick`, `BackupRefused` (Menu > Back up; the
   `backup` and `restore` commands);
+- `companion.notices`: the journal's loss sentences kept until someone has read them
+  (`read`, `keep`, `dismiss`, `as_record`: the start screen's notices);
 - `companion.games`: the registry (`get`, `names`, `DEFAULT`), and each game's package
   (`companion.games.revenge`), whose names are that game's vocabulary.
 
@@ -32,4 +34,5 @@ PUBLIC_MODULES = (
     "companion.version",
     "companion.system",
     "companion.backup",
+    "companion.notices",
 )

@@ -249,21 +249,43 @@ class Journal:
             raise
 
     def _private_copy(self) -> Path:
-        """The journal and its -wal copied into a private folder, for a read-only look."""
+        """The journal and its -wal copied into a private folder, for a read-only look.
+
+        While the app writes, the copy is made inside a read transaction of our own, so the
+        app cannot restart its -wal between the two files' copies (the pair stays one
+        consistent journal); where SQLite cannot read it at all, the files are copied as
+        they are and the checks that follow say what is wrong."""
         try:
             with open(self.origin, "rb"):
                 pass  # unreadable or missing: said below with the real file's name
             self._copy_dir = Path(tempfile.mkdtemp(prefix="sorry-journal-"))
             copy = self._copy_dir / self.origin.name
-            shutil.copyfile(self.origin, copy)
-            wal = Path(f"{self.origin}-wal")
-            if wal.exists():
-                shutil.copyfile(wal, f"{copy}-wal")
+            with self._read_snapshot():
+                shutil.copyfile(self.origin, copy)
+                wal = Path(f"{self.origin}-wal")
+                if wal.exists():
+                    shutil.copyfile(wal, f"{copy}-wal")
         except OSError as exc:
             raise JournalError(
                 f"{self.origin} cannot be read ({exc.strerror or exc}); check that it exists "
                 "and that this user may read it and its folder") from exc
         return copy
+
+    @contextlib.contextmanager
+    def _read_snapshot(self) -> Iterator[None]:
+        """A read transaction on the real journal while the block runs, when SQLite can
+        open one without changing anything (a -wal reader's mark holds off its restart)."""
+        conn = None
+        with contextlib.suppress(sqlite3.Error):
+            conn = sqlite3.connect(f"{self.origin.resolve().as_uri()}?mode=ro", uri=True,
+                                   timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            conn.execute("BEGIN")
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        try:
+            yield
+        finally:
+            if conn is not None:
+                conn.close()
 
     def _drop_copy(self) -> None:
         if self._copy_dir is not None:

@@ -414,7 +414,8 @@ class Session:
     def stored_stats(self, cache: dict[int, GameStats] | None = None) -> list[Any]:
         """(record, figures or None) for every stored game, oldest first. `cache` keeps
         finished games' figures between calls (a finished game never changes). An
-        abandoned game has no figures: it is listed, never counted (stats.counted)."""
+        unfinished or abandoned game has no figures: it is listed, never counted
+        (stats.counted)."""
         journal = self._journal
         if journal is None:
             return []

@@ -78,11 +78,13 @@ def game_stats(game: Game) -> GameStats:
 
 
 def counted(record: Any) -> bool:
-    """Whether a stored game (a journal GameRecord) counts in the figures. An abandoned
-    game (given up for a new one before anyone won) stays in the history, marked so, but
-    its busts, steals and rounds never reach anyone's totals, and it is no game played:
-    a mistaken or interrupted game must not change the leaderboard."""
-    return not getattr(record, "abandoned", False)
+    """Whether a stored game (a journal GameRecord) counts in the figures: finished games
+    only (it has a winner). A game still open, or abandoned (given up for a new one before
+    anyone won), stays in the history, marked so, but its busts, steals and rounds never
+    reach anyone's totals, and it is no game played: "Games" on the leaderboard is games
+    played to the end, and a mistaken or interrupted game must not change it."""
+    return getattr(record, "winner", None) is not None and not getattr(record, "abandoned",
+                                                                       False)
 
 
 def aggregate(games: Iterable[GameStats]) -> list[PlayerStats]:

@@ -34,7 +34,7 @@ from ui.idle import ScreenRest, screen_rest
 from ui.kvload import load_kv, register_fonts
 from ui.layout import arrangement
 from ui.prefs import Choices, PrefsNotSaved, UiSettings
-from ui.touchguard import TouchGuard
+from ui.touchguard import TouchGuard, frames_drawn, window_targets
 from ui.voice import Voice, voice_for
 from ui.wording import card_name, sentence
 
@@ -119,7 +119,7 @@ class CompanionApp(App):
             voice if voice is not None else voice_for(settings, pi=on_raspberry_pi())
         )
         # Touches act on what the finger saw: every screen and popup tells it of a change.
-        self.guard = TouchGuard()
+        self.guard = TouchGuard(targets=window_targets, frame=frames_drawn)
         self.board_door = board_door  # None: the board game's door onto the session
         self.screens = dict(SCREENS)
         self.prewarm: list[str] = []

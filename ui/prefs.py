@@ -67,6 +67,9 @@ class Choices:
     pawns: int = 4
     variant: str = "standard"
     known_names: list[str] = field(default_factory=list)
+    # the board game's own choices, as its setup screen shows them: edition,
+    # companion_draws and the setup's settings (ui.board.setup_screen)
+    board: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def load(cls, data_dir: Path) -> Choices:
@@ -79,6 +82,8 @@ class Choices:
             out.pawns = min(MAX_PAWNS, max(1, int(data.get("pawns", MAX_PAWNS))))
             out.variant = "long" if data.get("variant") == "long" else "standard"
             out.known_names = [str(n) for n in data.get("known_names", [])][:MAX_KNOWN_NAMES]
+            board = data.get("board")
+            out.board = dict(board) if isinstance(board, dict) else {}
         # a hand-edited file may hold names the setup refuses: start from the valid ones
         out.players = [p for p in out.players if p.strip() and name_problem(p) is None]
         out.known_names = [n for n in out.known_names if n.strip() and name_problem(n) is None]

@@ -13,6 +13,18 @@ The guard is the app's (`CompanionApp.guard`, made with the app); widgets find i
 `app_guard()`. Nothing of Kivy's is patched: a screen manager or a popup tells the guard
 because it is one of the guarded classes of ui.widgets.
 
+Where the finger was counts too. Each change takes a snapshot of the rectangles that
+were tappable just before it (`targets`, in window coordinates); a touch inside the guard
+time that lands where nothing tappable stood (the SORRY! window panel over the players'
+column) is accepted at once, since the finger cannot have aimed at anything else: a
+touch-only SORRY! call is as fast as the fastest finger. Changes within one frame (no
+frame drawn between them) keep the first change's snapshot, as nobody saw the states in
+between; changes in later frames add theirs to it while the guard time runs.
+
+A bounce is the same key tapped again within BOUNCE_SECONDS with no other touch and no
+change in between: it is one tap (`bounces`), so a fast finger's double contact on "5"
+logs one 5, while a deliberate second tap after that logs a second card.
+
 `guard.clock` is the one clock for both the changes and the touch-down times (the
 tests put a manual clock there, so a "double tap 0.15 s later" is exact); a touch's
 down time is read from it when the touch reaches the window (or the first guarded
@@ -23,11 +35,23 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 GUARD_SECONDS = 0.35
+BOUNCE_SECONDS = 0.25
+FINGER_REACH_DP = 10  # how far beside a button a finger that aimed at it may land
 _DOWN_KEY = "touchguard.down"
+_POS_KEY = "touchguard.pos"
+_SEQ_KEY = "touchguard.seq"
+
+Rect = tuple[float, float, float, float]  # x, y, width, height in window coordinates
+EVERYWHERE: Sequence[Rect] = ((-1e9, -1e9, 2e9, 2e9),)  # a popup takes every touch
+
+
+def _inside(pos: tuple[float, float], rect: Rect) -> bool:
+    x, y, w, h = rect
+    return x <= pos[0] <= x + w and y <= pos[1] <= y + h
 
 
 class TouchGuard:
@@ -35,32 +59,83 @@ class TouchGuard:
     a finger in the air cannot know which part of the screen is about to change."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic,
-                 seconds: float = GUARD_SECONDS) -> None:
+                 seconds: float = GUARD_SECONDS, *,
+                 targets: Callable[[], Sequence[Rect]] = lambda: EVERYWHERE,
+                 frame: Callable[[], int] = lambda: 0,
+                 bounce_seconds: float = BOUNCE_SECONDS) -> None:
+        """`targets` lists what is tappable now (the app's: ui.guard_targets, which walks
+        the window); the default, everything, keeps the full guard everywhere. `frame`
+        counts frames drawn, to tell changes within one frame apart."""
         self.clock = clock
         self.seconds = seconds
+        self.bounce_seconds = bounce_seconds
+        self.targets = targets
+        self.frame = frame
         self.changed_at = -math.inf
+        self.before: list[Rect] = []  # tappable just before the current changes
+        self._changed_frame = -1
+        self._seq = 0  # touches seen so far
+        self._last_tap: tuple[object, int, float] | None = None  # key, touch seq, down
         self._watched: list[Any] = []
 
     def changed(self, *_: Any) -> None:
-        """What is under the finger was replaced (any arguments, so it can be bound)."""
-        self.changed_at = self.clock()
+        """What is under the finger is about to be replaced, or just was (any arguments,
+        so it can be bound). Call it before the new targets are in the window."""
+        now, frame = self.clock(), self.frame()
+        if frame != self._changed_frame:
+            stood = list(self.targets())
+            in_guard = now < self.changed_at + self.seconds
+            self.before = self.before + stood if in_guard else stood
+            self._changed_frame = frame
+        self.changed_at = now
 
     def reset(self) -> None:
-        """Forget the last change (a new app in the same process: the tests)."""
+        """Forget the last change and tap (a new app in the same process: the tests)."""
         self.changed_at = -math.inf
+        self.before = []
+        self._changed_frame = -1
+        self._last_tap = None
 
     def down_time(self, touch: Any) -> float:
-        """When `touch` came down, on `clock`: stamped the first time it is seen."""
+        """When `touch` came down, on `clock`: stamped the first time it is seen, with
+        its window position and its place in the order of touches."""
         ud = touch.ud
         down = ud.get(_DOWN_KEY)
         if down is None:
             down = ud[_DOWN_KEY] = self.clock()
+            ud[_POS_KEY] = (float(touch.x), float(touch.y))
+            self._seq += 1
+            ud[_SEQ_KEY] = self._seq
         return float(down)
 
     def blocks(self, touch: Any) -> bool:
-        """True for a touch that began before the last change or within `seconds` after
-        it: the finger aimed at what was there before."""
-        return self.down_time(touch) < self.changed_at + self.seconds
+        """True for a touch that began before the last change, or within `seconds` after
+        it where something tappable stood before: the finger aimed at what was there."""
+        down = self.down_time(touch)
+        if down < self.changed_at:
+            return True
+        if down >= self.changed_at + self.seconds:
+            return False
+        pos = touch.ud[_POS_KEY]
+        return any(_inside(pos, rect) for rect in self.before)
+
+    def bounces(self, touch: Any, key: object) -> bool:
+        """True for a second contact on the same `key` within `bounce_seconds` of the
+        last tap, with no other touch in between: one tap, not two (a change in between
+        is `blocks`'s, whose guard time is longer). Ask
+        once per touch (a bounce moves the count of touches on)."""
+        down = self.down_time(touch)
+        last = self._last_tap
+        bounce = (last is not None and last[0] is key and touch.ud[_SEQ_KEY] == last[1] + 1
+                  and down - last[2] < self.bounce_seconds)
+        if bounce and last is not None:  # a third contact of the same bounce is one too
+            self._last_tap = (key, touch.ud[_SEQ_KEY], last[2])
+        return bounce
+
+    def tapped(self, touch: Any, key: object) -> None:
+        """`key` took `touch` (a bounce check for the next one)."""
+        down = self.down_time(touch)
+        self._last_tap = (key, touch.ud[_SEQ_KEY], down)
 
     def began_before_change(self, touch: Any) -> bool:
         """True for a touch already down when the last change happened."""
@@ -83,6 +158,40 @@ class TouchGuard:
     def _stamp(self, _window: Any, touch: Any) -> bool:
         self.down_time(touch)
         return False  # only noted: the touch goes on to the widgets
+
+
+def window_targets() -> list[Rect]:
+    """The window rectangles a touch would act on now: every enabled, visible button,
+    text field or widget that says `guard_target = True` (the board); everywhere while
+    a popup is open, since a popup takes every touch. Each grows by FINGER_REACH: a
+    finger aimed at a button may land in the gap beside it."""
+    from kivy.core.window import Window
+    from kivy.metrics import dp
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.modalview import ModalView
+    from kivy.uix.textinput import TextInput
+
+    if any(isinstance(w, ModalView) for w in Window.children):
+        return list(EVERYWHERE)
+    reach = dp(FINGER_REACH_DP)
+    found: list[Rect] = []
+    stack = list(Window.children)
+    while stack:
+        w = stack.pop()
+        if w.disabled or w.opacity <= 0:
+            continue
+        if isinstance(w, ButtonBehavior | TextInput) or getattr(w, "guard_target", False):
+            x, y = w.to_window(w.x, w.y)
+            found.append((x - reach, y - reach, w.width + 2 * reach, w.height + 2 * reach))
+        else:
+            stack.extend(w.children)
+    return found
+
+
+def frames_drawn() -> int:
+    from kivy.clock import Clock
+
+    return int(Clock.frames)
 
 
 _SPARE = TouchGuard()  # for a widget shown outside the app (a lone widget in a test)

@@ -136,10 +136,18 @@ class TapButton(ButtonBehavior, FitLabel):
 
     def on_touch_down(self, touch: Any) -> bool:
         """A touch that began before, or just after, the layer under it changed is
-        swallowed: the finger aimed at what was there before (ui.touchguard)."""
+        swallowed where a target stood before: the finger aimed at that; a second
+        contact on this button just after a tap is a bounce, also swallowed
+        (ui.touchguard)."""
         if (self.collide_point(*touch.pos) and not touch.is_mouse_scrolling
-                and not self.disabled and app_guard().blocks(touch)):
-            return True
+                and not self.disabled):
+            guard = app_guard()
+            if guard.blocks(touch) or guard.bounces(touch, self):
+                return True
+            taken = bool(super().on_touch_down(touch))
+            if taken:
+                guard.tapped(touch, self)
+            return taken
         return bool(super().on_touch_down(touch))
 
     def on_touch_up(self, touch: Any) -> bool:

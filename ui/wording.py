@@ -157,7 +157,7 @@ STATUS_PARTS = ("buttons", "ledboard", "hardware")
 _STATUS_WORDS = {
     "off": "off",
     "ready": "ready",
-    "touch only": "none",  # no GPIO buttons work: touch only
+    "touch only": "touch",  # no GPIO buttons work: play by touch (the README's words)
     "absent": "none",
     "connected": "connected",
     "reconnecting": "reconnecting",

@@ -3,8 +3,9 @@
 Games, wins and the game's own counters (the card game's rounds won, busts, steals made and
 steals blocked), counted from each game's effective history (companion/stats.py): one table
 per game (the journal stores each game's name), headed by that name when there are several.
-Names differing only in case are one player. Abandoned games are left out
-(companion.stats.counted). `--json`: one list of player rows, each with its "game".
+Names differing only in case are one player. Finished games only: games still open and
+abandoned ones are left out (companion.stats.counted), and the table says how many.
+`--json`: one list of player rows, each with its "game".
 """
 
 from __future__ import annotations
@@ -29,12 +30,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     journal = open_journal(args)
     per_game: dict[str, list[GameStats]] = {}
+    uncounted = 0
     if journal is not None:
         with journal:
             seen = len(journal.damage)
             for record in journal.games():
                 if not counted(record):
-                    continue  # abandoned: listed by `history`, never counted
+                    uncounted += 1  # unfinished or abandoned: listed by `history`
+                    continue
                 game, problem = replay_events(journal.load(record.game_id).events)
                 if problem:
                     print(f"sorry-companion: game {record.game_id}: {problem}; "
@@ -47,11 +50,16 @@ def run(args: argparse.Namespace) -> int:
         print(json_text([{"game": name, **p.to_json()} for name, players in tables.items()
                          for p in players]))
         return 0
+    note = (f"Not counted (not finished or abandoned; `history` lists them): {uncounted}"
+            if uncounted else "")
     if not tables:
-        print("No games are stored yet.")
+        print("No games are stored yet." if not note
+              else f"No finished games are stored yet.\n{note}")
         return 0
     print("\n\n".join((f"{name}:\n" if len(tables) > 1 else "") + _table(players)
                       for name, players in tables.items()))
+    if note:
+        print(note)
     return 0
 
 

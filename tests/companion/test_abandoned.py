@@ -57,7 +57,7 @@ def test_the_journal_marks_only_the_given_up_game(root: Path) -> None:
     with Journal.open(root / "data") as journal:
         records = journal.games()
     assert [(r.winner, r.abandoned, counted(r)) for r in records] == [
-        (None, True, False), ("Ben", False, True), (None, False, True)]
+        (None, True, False), ("Ben", False, True), (None, False, False)]
 
 
 def test_history_lists_the_abandoned_game_as_abandoned(root: Path) -> None:
@@ -72,18 +72,20 @@ def test_history_lists_the_abandoned_game_as_abandoned(root: Path) -> None:
     assert [g["abandoned"] for g in listed] == [True, False, False]
 
 
-def test_stats_leave_the_abandoned_game_out(root: Path) -> None:
+def test_stats_leave_the_abandoned_and_the_unfinished_game_out(root: Path) -> None:
     done = cli("stats", "--json", root=root)
     assert done.returncode == 0 and done.stderr == ""
     rows = {p["name"]: (p["games"], p["wins"], p["busts"]) for p in json.loads(done.stdout)}
-    # Ana busted twice in the abandoned game: only game 2's bust counts.
-    assert rows == {"Ben": (2, 1, 0), "Ana": (1, 0, 1), "Cy": (1, 0, 1)}
+    # Ana busted twice in the abandoned game, Cy once in the open one: only game 2 counts
+    # ("Games" is games played to the end, issue 20).
+    assert rows == {"Ben": (1, 1, 0), "Ana": (1, 0, 1)}
+    table = cli("stats", root=root).stdout.splitlines()
+    assert table[-1] == "Not counted (not finished or abandoned; `history` lists them): 2"
 
 
 def test_the_session_gives_no_figures_for_an_abandoned_game(root: Path) -> None:
     with Journal.open(root / "data") as journal:
         listing: list[Any] = Session(journal).stored_stats({})
-    assert [figures is None for _record, figures in listing] == [True, False, False]
+    assert [figures is None for _record, figures in listing] == [True, False, True]
     leaders = aggregate(f for _r, f in listing if f is not None)
-    assert [(p.name, p.games, p.busts) for p in leaders] == [
-        ("Ben", 2, 0), ("Ana", 1, 1), ("Cy", 1, 1)]
+    assert [(p.name, p.games, p.busts) for p in leaders] == [("Ben", 1, 0), ("Ana", 1, 1)]

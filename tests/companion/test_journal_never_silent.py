@@ -247,3 +247,36 @@ def test_history_export_and_stats_say_a_damaged_wal_with_the_same_count(
     with Journal.open(folder) as journal:
         [note] = [n for n in journal.damage if n.code == "wal_lost"]
     assert said == [f"sorry-companion: {note.params['count']}"] * 3
+
+
+def test_a_read_only_look_while_the_app_writes_sees_one_consistent_journal(
+        tmp_path: Path) -> None:
+    """The CLI copies the journal and its -wal: the app restarting its -wal between the two
+    copies must not read as damage (the copy is made inside a read transaction)."""
+    import threading
+
+    stop = threading.Event()
+    with Journal.open(tmp_path) as writer:
+        writer._conn.execute("PRAGMA wal_autocheckpoint=4")  # restarts the -wal very often
+        game_id = writer.start_game({"type": "setup", "players": ["Ana", "Ben"]})
+
+        def write() -> None:
+            n = 0
+            while not stop.is_set():
+                writer.append(game_id, {"type": "play", "card": str(n % 11)})
+                n += 1
+
+        thread = threading.Thread(target=write)
+        thread.start()
+        try:
+            seen = 0
+            for _ in range(15):
+                with Journal(tmp_path / "journal.sqlite3", readonly=True) as look:
+                    assert look.damage == []
+                    count = len(look.load(game_id).events)
+                    assert count >= seen
+                    seen = count
+        finally:
+            stop.set()
+            thread.join()
+    assert seen > 1

@@ -105,9 +105,11 @@ class Scorekeeper:
                 tap_key(d, key(frm, mover))
                 target = land if option["kind"] in ("switch", "sorry") else to
                 tap_key(d, key(target, mover))
+            d.frames(2)  # the move's update reaches the screen
             if len(d.app.session.update.steps) == steps:
                 # the taps fit several options (an 11 forward onto a pawn and the switch
                 # with it): the list shows them, and the row is tapped
+                scroll_to(d, f"opt{index}")
                 d.tap_code(f"opt{index}")
         else:
             self.taps["list"] += 1
@@ -117,13 +119,22 @@ class Scorekeeper:
 
 
 def scroll_to(d: Any, code: str) -> None:
-    """Scroll the option list until the row is in view (a finger scrolls too)."""
+    """Scroll the option list until the row is in view (a finger scrolls too). Rows are as
+    tall as their words, so the list's height settles over a few frames: scroll again until
+    the row's centre is inside the list."""
     from kivy.uix.scrollview import ScrollView
 
-    button = next(w for w in d.widgets() if getattr(w, "code", None) == code)
-    node = button.parent
-    while node is not None and not isinstance(node, ScrollView):
-        node = node.parent
-    if node is not None:
-        node.scroll_to(button, padding=0, animate=False)
+    for _ in range(6):
         d.frames(2)
+        button = next(w for w in d.widgets() if getattr(w, "code", None) == code)
+        node = button.parent
+        while node is not None and not isinstance(node, ScrollView):
+            node = node.parent
+        if node is None:
+            return
+        _x, y = button.to_window(*button.center)
+        _sx, sy = node.to_window(node.x, node.y)
+        if sy <= y <= sy + node.height:
+            return
+        node.scroll_to(button, padding=0, animate=False)
+    raise AssertionError(f"{code} could not be scrolled into view")

@@ -61,6 +61,9 @@ class ScriptDoor:
     def new_game(self, setup: dict[str, Any], *, companion_draws: bool) -> None:
         self._call("new_game", setup, companion_draws)
 
+    def play_again(self) -> None:
+        self._call("play_again")
+
     def draw(self, card: str | None) -> None:
         self._call("draw", card)
 

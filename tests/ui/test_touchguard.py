@@ -8,7 +8,7 @@ from typing import Any
 from kivy.core.window import Window
 from kivy.tests.common import UnitTestTouch
 
-from ui.touchguard import GUARD_SECONDS, TouchGuard
+from ui.touchguard import BOUNCE_SECONDS, GUARD_SECONDS, TouchGuard
 from ui.widgets import ChoiceGrid, GuardedView, TapButton
 
 
@@ -21,8 +21,76 @@ class Clock:
 
 
 class Touch:
-    def __init__(self) -> None:
+    def __init__(self, x: float = 10, y: float = 10) -> None:
         self.ud: dict[str, Any] = {}
+        self.x, self.y = x, y
+
+
+PAD = (0.0, 0.0, 400.0, 480.0)  # tappable before the change: the pad, left half
+COLUMN = (600.0, 240.0)  # the players' column, right half: nothing tappable there
+
+
+def test_a_touch_where_nothing_tappable_stood_is_taken_at_once():
+    """The SORRY! panel appears over the players' column: a finger there cannot have
+    aimed at anything else, so its call counts at once; on the pad, whose keys stood
+    there before, the guard keeps its 350 ms."""
+    clock = Clock()
+    stood = [PAD]
+    guard = TouchGuard(clock, targets=lambda: stood)
+    guard.changed()
+    stood = [PAD, (400.0, 0.0, 400.0, 480.0)]  # the panel's buttons, after the change
+    for after in (0.0, 0.03, 0.1, 0.3):  # ten quick taps in 0.3 s: the first is a call
+        clock.now = 100.0 + after
+        assert not guard.blocks(Touch(*COLUMN)), after
+        assert guard.blocks(Touch(200, 240)), after  # a pad key: it replaced a pad key
+    clock.now = 100.35
+    assert not guard.blocks(Touch(200, 240))
+    # a second change 0.2 s later, in a later frame: the panel's buttons now stood too
+    clock.now = 100.5
+    guard.frame = lambda: 1
+    guard.changed()
+    clock.now = 100.6
+    assert guard.blocks(Touch(*COLUMN)) and guard.blocks(Touch(200, 240))
+
+
+def test_changes_within_one_frame_keep_what_stood_before_the_first():
+    """The panel is added and its buttons rebuilt in one frame: nobody saw the state in
+    between, so what stood before the first change decides."""
+    clock = Clock()
+    stood = [PAD]
+    guard = TouchGuard(clock, targets=lambda: stood)
+    guard.changed()
+    stood = [PAD, (400.0, 0.0, 400.0, 480.0)]
+    clock.now = 100.01
+    guard.changed()  # same frame: the snapshot stays the first one
+    clock.now = 100.1
+    assert not guard.blocks(Touch(*COLUMN))
+
+
+def test_without_a_picture_of_the_screen_the_guard_covers_everywhere():
+    guard = TouchGuard(Clock())
+    guard.changed()
+    assert guard.blocks(Touch(*COLUMN))
+
+
+def test_the_same_key_again_within_250_ms_is_a_bounce():
+    clock = Clock()
+    guard = TouchGuard(clock)
+    five, four = object(), object()
+    first = Touch()
+    assert not guard.bounces(first, five)
+    guard.tapped(first, five)
+    for gap, bounce in ((0.03, True), (0.1, True), (0.24, True), (BOUNCE_SECONDS, False),
+                        (0.4, False)):
+        clock.now = 100.0 + gap
+        assert guard.bounces(Touch(), five) is bounce, gap
+    clock.now = 100.1
+    assert not guard.bounces(Touch(), four)  # another key: a tap of its own
+    # another touch in between makes it a tap again
+    guard.tapped(Touch(), five)
+    guard.down_time(Touch())  # a finger elsewhere
+    clock.now = 100.2
+    assert not guard.bounces(Touch(), five)
 
 
 def test_the_rule_before_within_and_after_the_guard_time():

@@ -5,6 +5,7 @@ a scorekeeper means, and nothing else."""
 from __future__ import annotations
 
 import pytest
+from board_play import scroll_to
 from board_screen_helpers import ScriptDoor, position
 from kivy.tests.common import UnitTestTouch
 
@@ -123,11 +124,11 @@ def test_a_split_picked_from_the_list(board):
     d, door = board
     show(d, door, card="7", options=SEVEN)
     rows = [b.text for b in d.buttons() if b.code.startswith("opt")]
-    assert rows[0] == ("from square 2 of your long slide to square 2 of blue's short slide "
-                       "(at blue's safety zone)")
+    assert rows[0] == "from square 2 of your long slide to square 2 of blue's short slide"
     assert ("from square 2 of your long slide to the square past your long slide, then from "
             "square 2 of 5 in your safety zone to square 5 of 5 in your safety zone, bumps "
             "blue") in rows
+    scroll_to(d, "opt3")  # the rows hold their words in full: the list scrolls to it
     d.tap_code("opt3")
     assert door.calls == [("move", [["T10", "T14"], ["S2", "S5"]])]
 
@@ -229,6 +230,60 @@ def test_correct_the_board_by_dragging_a_pawn(board):
     assert not d.app.board.correcting
 
 
+def drag(d, frm, to):
+    (x0, y0), (x1, y1) = key_window(d, frm), key_window(d, to)
+    touch = UnitTestTouch(x0, y0)
+    touch.touch_down()
+    d.frames(1)
+    touch.touch_move(x1, y1)
+    touch.touch_up()
+    d.frames(2)
+
+
+def test_correcting_a_tap_only_picks_a_pawn_and_a_drag_moves_any_pawn(board):
+    """A plain tap (even a jittery one) never moves a pawn: it marks it and says how; only a
+    drag past about one square moves it, START pawns included."""
+    d, door = board
+    d.tap_id("board", "correct_button")
+    view = d.app.screen("board").ids.board
+    for key in ("T10", "red:START"):
+        x, y = key_window(d, key)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        touch.touch_move(x + view.cell * 0.4, y)  # a finger rolls a little
+        touch.touch_up()
+        d.frames(2)
+        assert door.calls == []
+        assert view.selected == key
+        said = d.label("board", "message_label")
+        assert said.startswith("Red pawn ") and "drag it" in said
+    assert "in red's START" in said
+    drag(d, "red:START", "T20")
+    drag(d, "T10", "T12")
+    assert door.calls == [("place", "red", "START", "T20"), ("place", "red", "T10", "T12")]
+    assert view.selected == ""
+
+
+def test_a_tap_between_two_close_destinations_is_never_a_guess(board):
+    """Destinations closer than a fingertip (48 px): a tap covering both lists the options
+    they may mean; a tap on one alone picks it, and never the neighbour a cell away."""
+    d, door = board
+    two = [{"kind": "forward", "legs": [["T10", "T16"]], "bumped": []},
+           {"kind": "forward", "legs": [["T10", "T17"]], "bumped": []}]
+    show(d, door, card="7", options=two)
+    view = d.app.screen("board").ids.board
+    assert view.cell < 48, "the squares are smaller than a finger at 800x480"
+    tap_key(d, "T10")
+    assert view.targets == ["T16", "T17"]
+    (x0, y0), (x1, y1) = key_window(d, "T16"), key_window(d, "T17")
+    tap_at(d, (x0 + x1) / 2, (y0 + y1) / 2)
+    assert door.calls == []
+    assert d.label("board", "message_label") == "These moves fit your taps: pick one"
+    assert [b.code for b in d.buttons() if b.code.startswith("opt")] == ["opt0", "opt1"]
+    tap_at(d, x1 + (x1 - x0) * 0.3, y1 + (y1 - y0) * 0.3)  # on T17, off its centre
+    assert door.calls == [("move", [["T10", "T17"]])]
+
+
 def test_a_touch_that_began_before_the_options_appeared_does_nothing(board):
     d, door = board
     show(d, door, card="5", options=[{"kind": "forward", "legs": [["T10", "T15"]],
@@ -261,7 +316,7 @@ def test_french(driver):
     assert d.label("board", "message_label") == "Ana ne peut pas jouer le 5 : le tour passe."
     rows = [b.text for b in d.buttons() if b.code.startswith("opt")]
     assert rows[0] == ("de la case 2 de votre grande glissade à la case 2 de la petite "
-                       "glissade côté bleu (devant la zone de sécurité bleue)")
+                       "glissade côté bleu")
 
 
 def test_the_win_shows_the_winner_and_a_new_game(board):
@@ -281,8 +336,7 @@ def test_the_language_changes_live(board):
     d.frames(3)
     assert d.label("board", "turn_label") == "À Ana de jouer"
     assert [b.text for b in d.buttons() if b.code == "opt0"] == [
-        "de la case 2 de votre grande glissade à la case 2 de la petite glissade côté bleu "
-        "(devant la zone de sécurité bleue)"]
+        "de la case 2 de votre grande glissade à la case 2 de la petite glissade côté bleu"]
 
 
 def test_a_move_says_what_it_did(board):

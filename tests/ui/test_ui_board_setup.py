@@ -90,3 +90,51 @@ def test_why_is_spoken_when_the_voice_is_on(driver, tmp_path):
     while not (log.exists() and "Five forward, exactly." in log.read_text()):
         assert time.monotonic() < deadline, "the why was never spoken"
         time.sleep(0.01)  # a file another process writes: no event to await
+
+
+def test_the_board_setup_is_remembered_for_the_next_game_after_a_restart(driver, tmp_path):
+    """Players, colours, edition, who draws and the settings, as for the card game."""
+    data = tmp_path / "kept"
+    door = ScriptDoor()
+    d = driver(data, board_door=door)
+    d.tap_id("start", "count_3")
+    for i, name in enumerate(["Ana", "Ben", "Cy"]):
+        type_name(d, f"slot{i}", name)
+    d.tap_id("start", "board_game_button")
+    d.tap_id("board_setup", "edition_2016")
+    d.tap_id("board_setup", "draws_real")
+    d.tap_id("board_setup", "start_circle")
+    d.tap_id("board_setup", "board_start")
+    assert door.calls and d.screen == "board"
+    d.stop()
+    d = driver(data, board_door=ScriptDoor())
+    assert [d.app.screen("start").names[i] for i in range(3)] == ["Ana", "Ben", "Cy"]
+    d.tap_id("start", "board_game_button")
+    setup = d.app.screen("board_setup")
+    assert (setup.edition, setup.companion_draws, setup.start_move) == ("2016", False, "circle")
+    assert setup.ids.edition_2016.selected and setup.ids.draws_real.selected
+
+
+def test_back_to_the_board_game_from_the_new_game_form(driver):
+    d = driver()
+    assert d.app.start_game({"type": "setup", "game": "board", "players": ["Ana", "Ben"]},
+                            companion_draws=True) is None
+    d.frames(2)
+    assert d.screen == "board"
+    d.tap_id("board", "board_menu_button")
+    d.tap_id("board_menu", "board_menu_new")
+    assert d.screen == "start"
+    d.tap_id("start", "back_to_game")
+    assert d.screen == "board"
+
+
+def test_play_again_on_the_game_over_screen(driver):
+    won = {"red": ["HOME"] * 4, "blue": ["START"] * 4}
+    door = ScriptDoor(BoardSnapshot(position(won, turn=None, winner="Ana"),
+                                    last={"what": "won", "name": "Ana"}))
+    d = driver(board_door=door)
+    d.app.board.refresh()
+    d.app.show("board")
+    d.frames(3)
+    d.tap_code("play_again")
+    assert door.calls == [("play_again",)]

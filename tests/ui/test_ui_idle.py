@@ -11,6 +11,7 @@ from pathlib import Path
 from ui_helpers import pixel_spread, setup_by_touch
 
 from companion.config import Config, DisplayConfig, GpioConfig, LedBoardConfig
+from companion.games.revenge import Press
 from ui.backlight import Backlight, find_backlight
 from ui.idle import ASLEEP, AWAKE, DIM, BacklightShade, OverlayShade, ScreenRest
 
@@ -30,13 +31,14 @@ def rest_on_manual_clock(d) -> ScreenRest:
 def count_presses(d, monkeypatch) -> list[str]:
     """Every SORRY! press that reaches the session (keys and GPIO buttons both call it)."""
     pressed: list[str] = []
-    real = d.app.session.press
+    real = d.app.session.submit
 
-    def press(player: str, t: float | None = None):
-        pressed.append(player)
-        return real(player, t)
+    def submit(event):
+        if isinstance(event, Press):
+            pressed.append(event.player)
+        return real(event)
 
-    monkeypatch.setattr(d.app.session, "press", press)
+    monkeypatch.setattr(d.app.session, "submit", submit)
     return pressed
 
 

@@ -8,6 +8,8 @@ import threading
 
 from ui_helpers import setup_by_touch
 
+from companion.games.revenge import Press
+
 
 def test_an_earlier_edge_replaces_the_caller_and_the_margin_is_shown(driver):
     d = driver()
@@ -17,7 +19,7 @@ def test_an_earlier_edge_replaces_the_caller_and_the_margin_is_shown(driver):
     d.tap(d.button(code="Ben"))  # Ben's touch: the first call the screen saw
     ben_t = d.app.session.state.window.caller_t
     # Ana's button edge was 12 ms earlier but is delivered late, on the GPIO thread.
-    late = threading.Thread(target=d.app.session.press, args=("Ana", ben_t - 0.012))
+    late = threading.Thread(target=d.app.session.submit, args=(Press("Ana", ben_t - 0.012),))
     late.start()
     late.join()
     d.wait_for(

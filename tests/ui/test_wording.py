@@ -12,7 +12,7 @@ from companion.errors import CompanionError
 from companion.games.revenge import Card, EndPlay2, Play, Press, Setup
 from companion.session import Session
 from ui.i18n import table
-from ui.wording import refusal, step_label
+from ui.wording import refusal, status_text, step_label
 
 CORE = Path(__file__).resolve().parents[2] / "companion"
 
@@ -87,3 +87,12 @@ def test_messages_become_full_sentences_and_names_keep_their_case():
     assert sentence("Cy a atteint 21 !") == "Cy a atteint 21 !"
     assert sentence("Which one?") == "Which one?"
     assert sentence("  ") == ""
+
+
+def test_the_status_line_says_touch_only_as_the_readme_does():
+    """No GPIO buttons (a desktop): the README says the status line reads "touch only"."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    said = status_text("buttons", "touch only", "no GPIO on this machine", "en")
+    assert said == "Buttons: none, touch only" and f'"{said}"' in readme
+    assert status_text("buttons", "touch only", "", "fr") == "Boutons : aucun, tactile seulement"
+    assert status_text("ledboard", "absent", "", "en") == "LED board: not found"

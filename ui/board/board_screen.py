@@ -15,9 +15,11 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
+from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
@@ -27,7 +29,7 @@ from ui.board.texts import bt, card_label
 from ui.screens.menu import ApplianceMenu
 from ui.theme import GO_RGBA
 from ui.touchguard import app_guard
-from ui.widgets import TapButton
+from ui.widgets import MIN_FONT, TapButton
 
 
 class GuardBox(BoxLayout):
@@ -37,6 +39,23 @@ class GuardBox(BoxLayout):
 
     def mark(self) -> None:
         app_guard().changed()
+
+
+class AnswerLabel(Label):
+    """What happened and why: wrapped to the panel's width at a fixed readable size
+    (>= 14 px), as tall as its text (board.kv), never shrunk or cut."""
+
+
+class WrapButton(TapButton):
+    """A button whose words wrap at a fixed readable size (16 sp, never under 14 px) and
+    whose row grows to hold them (board.kv OptionRow): an option is read in full."""
+
+    def _fit(self, *_: object) -> None:
+        if self.width <= 1:
+            return
+        self.shorten, self.clipped = False, False
+        self.text_size = (max(1.0, self.width - 2 * self.fit_padding), None)
+        self.font_size = max(MIN_FONT, min(float(self.max_font_size), sp(16)))
 
 
 class OptionRow(BoxLayout):
@@ -52,8 +71,24 @@ class OptionRow(BoxLayout):
         pass
 
 
+# What the panel keeps besides the answer and the action area (board.kv): the turn row,
+# undo/redo, padding and spacing, in dp.
+PANEL_FIXED = 52 + 56 + 8 + 4 * 3
+ROW = 54  # an option row (board.kv OptionRow)
+PAD_COLS = 6  # 11 cards and "no playable card": two rows of 48 px or more
+# the action area's least height per phase (dp), the rest going to the answer
+ACTION_MIN = {"correcting": 52, "card": 2 * 50 + 3, "draw": 56, "single": 64 + 3 + ROW,
+              "move": 2 * ROW + 3, "over": 200}
+
+
 class BoardScreen(Screen):
     why_shown = BooleanProperty(False)
+    # the least height the action area keeps while an answer takes the rest (dp)
+    action_min = NumericProperty(ROW * 2)
+    panel_reserve = NumericProperty(dp(PANEL_FIXED + ROW * 2))
+
+    def on_action_min(self, *_: Any) -> None:
+        self.panel_reserve = dp(PANEL_FIXED) + dp(self.action_min)
 
     def on_kv_post(self, *_: Any) -> None:
         model = self.model
@@ -88,7 +123,7 @@ class BoardScreen(Screen):
         return Factory.FitLabel(max_font_size=26, bold=True)
 
     def _make_pad(self) -> GridLayout:
-        grid = GridLayout(cols=4, spacing=3)
+        grid = GridLayout(cols=PAD_COLS, spacing=3)
         for card in CARDS:
             button = TapButton(code=f"card:{card}", max_font_size=34, bold=True)
             button.bind(on_release=lambda b: self.tap_card(b.code[5:]))
@@ -116,11 +151,20 @@ class BoardScreen(Screen):
         scroll.add_widget(rows)
         return scroll
 
-    def _make_new_game(self) -> TapButton:
-        button = TapButton(code="new_game", max_font_size=30, bold=True,
-                           bg=GO_RGBA)
-        button.bind(on_release=lambda _b: self.app.new_game_form())
-        return button
+    def _make_new_game(self) -> BoxLayout:
+        """Game over: the same table again in one tap, or the new-game form."""
+        row = BoxLayout(size_hint_y=None, height=64, spacing=3)
+        again = TapButton(code="play_again", max_font_size=30, bold=True,
+                          bg=GO_RGBA)
+        again.bind(on_release=lambda _b: self.play_again())
+        other = TapButton(code="new_game", max_font_size=24)
+        other.bind(on_release=lambda _b: self.app.new_game_form())
+        row.add_widget(again)
+        row.add_widget(other)
+        return row
+
+    def play_again(self) -> None:
+        self.model.play_again()
 
     def _rebuild(self, *_: Any) -> None:
         m = self.model
@@ -130,9 +174,12 @@ class BoardScreen(Screen):
             return
         self._built = shape
         box = self.ids.action
+        box.mark()  # first: the guard notes what stood before (ui.touchguard)
         box.clear_widgets()
-        box.mark()
         lang = m.lang
+        phase = ("correcting" if m.correcting else "single" if m.phase == "move" and m.single
+                 else m.phase)
+        self.action_min = ACTION_MIN.get(phase, ACTION_MIN["move"])
         if m.correcting:
             help_label = self._panel("help")
             help_label.text = bt("b_correct_help", lang)
@@ -162,9 +209,10 @@ class BoardScreen(Screen):
             figures = self.app.session.game_stats()
             if figures is not None and figures.players and "moves" in figures.players[0].counters:
                 box.add_widget(self._figures(figures))
-            button = self._panel("new_game")
-            button.text = bt("b_new_game", lang)
-            box.add_widget(button)
+            row = self._panel("new_game")
+            again, other = reversed(row.children)
+            again.text, other.text = bt("b_play_again", lang), bt("b_new_game", lang)
+            box.add_widget(row)
 
     def _fill_options(self) -> ScrollView:
         """The listed options, in rows made once and reused."""
@@ -223,6 +271,11 @@ class BoardScreen(Screen):
         if app_guard().began_before_change(touch) and self.model.phase != "move":
             return
         self.model.tap_place(board_key)
+
+    def tap_places(self, board_keys: list[str], touch: Any) -> None:
+        if app_guard().began_before_change(touch) and self.model.phase != "move":
+            return
+        self.model.tap_places(board_keys)
 
     def explain(self, index: int | None = None) -> None:
         self.model.explain(index)

@@ -9,6 +9,7 @@ screen decides what a tap means; this widget only says where it was.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -36,6 +37,7 @@ from kivy.uix.widget import Widget
 
 from companion.games.board import geometry as g
 from ui.board import layout
+from ui.layout import MIN_TARGET_PX, MIN_TEXT_PX
 from ui.theme import player_rgba
 
 BOARD_BG = (0.93, 0.91, 0.84, 1)
@@ -46,8 +48,9 @@ TARGET_RING = (0.85, 0.45, 0.0, 1)
 SELECTED_RING = (1, 0.45, 0.0, 1)
 OUTLINE = (0.08, 0.08, 0.08, 1)
 SEGMENTS = 28  # circles drawn every frame: round enough at these sizes, cheap to rasterise
-TAP_REACH = 1.6  # cells: a finger may miss a highlighted place by this much
+TAP_REACH = 1.6  # cells: correcting, a finger may miss the pawn it takes by half this
 ANY_REACH = 0.75  # cells: a tap on no highlighted place still names the place under it
+DRAG_MIN = 1.0  # cells: correcting the board, a finger must travel this far to move a pawn
 
 
 def _tint(rgba: tuple[float, ...], amount: float) -> tuple[float, float, float, float]:
@@ -73,9 +76,11 @@ def _text_texture(text: str, size: int, bold: bool = True) -> Any:
 class BoardView(Widget):
     """The board. `state` is a position like `replay --json` (players with colour and
     pawns); `sources`, `targets`, `selected` are board keys to highlight; `legs` the
-    legs tapped so far (drawn as lines). Events: on_place_tap(key), on_drop(color, from
+    legs tapped so far (drawn as lines). Events: on_place_tap(key), on_pawn_tap(color, key) (a
+    pawn tapped, not dragged, while correcting), on_drop(color, from
     key, to key) in `dragging` mode (correcting the board)."""
 
+    guard_target = True  # tappable all over, for the touch guard (ui.touchguard)
     state = DictProperty({})
     slide_colors = DictProperty({})  # triangle ("T1") -> colour; missing: its side's colour
     sources = ListProperty([])
@@ -87,7 +92,7 @@ class BoardView(Widget):
     home_label = StringProperty("HOME")
     drag_ghost = ObjectProperty(None, allownone=True)  # (color, x, y) while dragging
 
-    __events__ = ("on_place_tap", "on_drop")
+    __events__ = ("on_place_tap", "on_places_tap", "on_drop", "on_pawn_tap")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -206,7 +211,7 @@ class BoardView(Widget):
             Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r))
             Color(*rgba)
             Line(circle=(x, y, r), width=max(1.0, c * 0.08))
-            tex = _text_texture(label, max(8, int(c * 0.42)))
+            tex = _text_texture(label, max(MIN_TEXT_PX, int(c * 0.42)))
             Color(0.15, 0.15, 0.15, 1)
             Rectangle(texture=tex, size=tex.size, pos=(x - tex.width / 2, y + r * 0.38))
 
@@ -279,7 +284,7 @@ class BoardView(Widget):
         for i in range(min(n, 4)):
             px = x + (i - (min(n, 4) - 1) / 2) * c * 0.52
             self._pawn(color, px, y, c * 0.24)
-        tex = _text_texture(str(n), max(8, int(c * 0.55)))
+        tex = _text_texture(str(n), max(MIN_TEXT_PX, int(c * 0.55)))
         Color(0.1, 0.1, 0.1, 1)
         Rectangle(texture=tex, size=tex.size,
                   pos=(x - tex.width / 2, y - layout.ZONE_RADIUS * c * 0.5 - tex.height / 2))
@@ -300,13 +305,33 @@ class BoardView(Widget):
         keys = list(among) if among is not None else layout.every_key(tuple(g.COLORS))
         return layout.nearest(self.to_grid(x, y), keys, reach)
 
-    def tap_key(self, x: float, y: float) -> str | None:
-        """What a tap at (x, y) names: a highlighted place if the finger is near one,
-        else the place under it."""
-        wanted = list(self.targets) + list(self.sources)
-        if self.selected:
-            wanted.append(self.selected)
-        return self.place_at(x, y, wanted, TAP_REACH) or self.place_at(x, y)
+    def under_finger(self, x: float, y: float) -> list[str]:
+        """The highlighted places a fingertip (48 px, or the square if larger) at (x, y)
+        covers: the destinations once a pawn is picked, else the pawns that can move."""
+        half = max(0.5, MIN_TARGET_PX / 2 / max(self.cell, 1.0))
+        gx, gy = self.to_grid(x, y)
+        wanted = list(self.targets) if self.selected else list(self.sources)
+        out = []
+        for k in wanted:
+            kx, ky = layout.key_spot(k)
+            reach = half + (layout.ZONE_RADIUS - 0.5 if layout.is_zone(layout.unkey(k)[1])
+                            else 0)
+            if abs(kx - gx) <= reach and abs(ky - gy) <= reach:
+                out.append(k)
+        return out
+
+    def tap_key(self, x: float, y: float) -> str | list[str] | None:
+        """What a tap at (x, y) names: the one highlighted place under the finger; a list
+        when it covers several (too close to tell apart: the screen asks); else the
+        selected pawn or the place under it."""
+        covered = self.under_finger(x, y)
+        if len(covered) == 1:
+            return covered[0]
+        if covered:
+            return covered
+        if self.selected and self.place_at(x, y, [self.selected], 0.5):
+            return str(self.selected)
+        return self.place_at(x, y)
 
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):
@@ -320,9 +345,9 @@ class BoardView(Widget):
             touch.grab(self)
             self.drag_ghost = (self._drag[0], *touch.pos)
             return True
-        k = self.tap_key(*touch.pos)
-        if k is not None:
-            touch.ud["board_key"] = k
+        named = self.tap_key(*touch.pos)
+        if named is not None:
+            touch.ud["board_key"] = named
             touch.grab(self)
         return True
 
@@ -339,13 +364,19 @@ class BoardView(Widget):
         if self._drag is not None:
             color, frm = self._drag
             self._drag, self.drag_ghost = None, None
+            (x0, y0), (x1, y1) = self.to_grid(*touch.opos), self.to_grid(*touch.pos)
+            if math.hypot(x1 - x0, y1 - y0) < DRAG_MIN:  # a tap: the pawn is picked only
+                self.dispatch("on_pawn_tap", color, frm)
+                return True
             own = [k for k in layout.every_key((color,)) if k != frm]
             to = self.place_at(*touch.pos, own, ANY_REACH * 1.5)
             if to != frm:
                 self.dispatch("on_drop", color, frm, to)  # to None: dropped off the board
             return True
         k = touch.ud.get("board_key")
-        if k is not None:
+        if isinstance(k, list):
+            self.dispatch("on_places_tap", k, touch)
+        elif k is not None:
             self.dispatch("on_place_tap", k, touch)
         return True
 
@@ -353,4 +384,10 @@ class BoardView(Widget):
         pass
 
     def on_drop(self, color: str, frm: str, to: str) -> None:
+        pass
+
+    def on_pawn_tap(self, color: str, board_key: str) -> None:
+        pass
+
+    def on_places_tap(self, board_keys: list[str], touch: Any) -> None:
         pass

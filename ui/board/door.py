@@ -44,6 +44,9 @@ class BoardDoor(Protocol):
     def new_game(self, setup: dict[str, Any], *, companion_draws: bool) -> None:
         """Start a board game from its setup event (BOARD.md "Transcripts")."""
 
+    def play_again(self) -> None:
+        """Start a new game with the open (finished) game's setup."""
+
     def draw(self, card: str | None) -> None:
         """The card drawn for the player whose turn it is; None: the companion draws."""
 

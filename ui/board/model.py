@@ -23,7 +23,15 @@ from companion.errors import CompanionError
 from ui.board import layout
 from ui.board.door import BoardDoor, BoardSnapshot
 from ui.board.picker import Picker
-from ui.board.texts import bt, card_label, color_name, describe, loc_name, why
+from ui.board.texts import (
+    bt,
+    card_label,
+    color_name,
+    describe,
+    loc_name,
+    loc_on,
+    why,
+)
 from ui.gamemodel import GameModel
 
 Speaker = Callable[[str, str], None]
@@ -53,6 +61,7 @@ class BoardModel(GameModel):
     legs = ListProperty([])
 
     correcting = BooleanProperty(False)
+    picked = StringProperty("")  # correcting: the pawn tapped (board key), to be dragged
     adult = BooleanProperty(False)  # the adult variation: hands of 5, "no playable card"
     discarding = BooleanProperty(False)  # "no playable card" tapped: which card goes?
     winner_text = StringProperty("")
@@ -187,6 +196,12 @@ class BoardModel(GameModel):
         self.picker = Picker(options, mover, before) if options else None
         self.single = len(options) == 1
         self.can_decline = any(o.get("kind") == "decline" for o in options)
+        # BOARD.md's second question ("must a 10 go back 1?") is answered as it arises:
+        # a compulsory back 1 shows its why without asking
+        forced = next((o for o in options
+                       if getattr(o.get("option"), "compulsory", False)), None)
+        if forced is not None and not self.message:
+            self.why_text, self.why_open = why(forced, self.lang), True
         self._show_picking(list(range(len(options))))
 
     def _show_picking(self, listed: list[int]) -> None:
@@ -255,6 +270,16 @@ class BoardModel(GameModel):
             listed = p.remaining()
         self._show_picking(listed)
 
+    def tap_places(self, board_keys: list[str]) -> None:
+        """A tap covering several highlighted places closer together than a finger: the
+        options they may mean are listed to pick from (never a guess)."""
+        p = self.picker
+        if self.phase != "move" or p is None:
+            return
+        listed = p.fitting(board_keys)
+        self.message = bt("b_pick_one", self.lang)
+        self._show_picking(listed or p.remaining())
+
     def _blocked_why(self, board_key: str) -> str | None:
         """The engine's reason a tapped pawn of the mover's cannot move, if it has one."""
         color, location = layout.unkey(board_key)
@@ -302,14 +327,33 @@ class BoardModel(GameModel):
 
     # --- correcting the board ---
 
+    def pick(self, color: str, board_key: str) -> None:
+        """A pawn tapped while correcting: it is marked, and the screen says how to move
+        it (only a drag moves a pawn, so a tap never changes the board)."""
+        self.picked = board_key
+        location = layout.unkey(board_key)[1]
+        text = bt("b_correct_pick", self.lang, color=color_name(color, self.lang),
+                  where=loc_on(location, self.lang, color))
+        self.message = text[:1].upper() + text[1:]
+        self.why_text = ""
+
+    def on_correcting(self, *_: Any) -> None:
+        self.picked = ""
+
     def drop(self, color: str, frm: str, to: str | None) -> bool:
         """A pawn dragged while correcting: a `place` event, or why not."""
+        self.picked = ""
         lang = self.lang
         if to is None:
             self.message = bt("b_correct_bad", lang, color=color_name(color, lang))
             return False
         return self.attempt(lambda: self.door.place(color, layout.unkey(frm)[1],
                                                     layout.unkey(to)[1]))
+
+    def play_again(self) -> bool:
+        """Game over: the same table again (players, colours, edition, settings, who
+        draws the cards)."""
+        return self.attempt(self.door.play_again)
 
     def undo(self) -> bool:
         return self.attempt(self.door.undo)

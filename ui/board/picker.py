@@ -141,6 +141,16 @@ class Picker:
         return {i for i, ps in enumerate(self._paths) for p in ps
                 if len(p) == n and self._matches(p)}
 
+    def fitting(self, board_keys: Sequence[str]) -> list[int]:
+        """The options a finger covering several highlighted places may mean (places too
+        close together to tell apart): the next tap's pawn or destination among them."""
+        n, wanted = len(self.chosen), set(board_keys)
+        return sorted({
+            i for i, p in self._alive()
+            if (p[n][0] in wanted if self.selected is None
+                else p[n][0] == self.selected and bool(p[n][1] & wanted))
+        })
+
     # --- taps ---
 
     def reset(self) -> None:

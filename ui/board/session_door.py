@@ -157,6 +157,15 @@ class SessionDoor:
         session.new_game(session.setup(setup), abandon=True)
         self._remember_draws(companion_draws)
 
+    def play_again(self) -> None:
+        """A new game with the open game's setup, the cards drawn as before."""
+        state = self.session.state
+        if state is None:
+            from companion.errors import NoGame
+
+            raise NoGame("no board game is open; start a new game first", code="no_game")
+        self.new_game(state.setup.to_json(), companion_draws=self.companion_draws)
+
     def _submit(self, event: dict[str, Any] | Any) -> None:
         """Submit a board event (or its JSON, parsed by the board's rules first)."""
         session = self.session

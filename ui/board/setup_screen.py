@@ -61,10 +61,35 @@ class BoardSetupScreen(Screen):
         self._paint_slides()
 
     def offer(self, players: list[str], colors: list[str], first: str) -> None:
-        """The players chosen on the start screen."""
+        """The players chosen on the start screen; the board's own choices as the last
+        board game had them (ui.prefs.Choices.board)."""
         self.players, self.colors, self.first = list(players), list(colors), first
         self.players_text = ", ".join(players)
         self.message = ""
+        self.recall(App.get_running_app().choices.board)
+
+    def recall(self, kept: dict[str, Any]) -> None:
+        """Show remembered choices; anything missing or odd keeps today's value."""
+        found = kept.get("settings")
+        settings: dict[str, Any] = found if isinstance(found, dict) else {}
+        if kept.get("edition") in ("classic", "2016"):
+            self.edition = kept["edition"]
+        if isinstance(kept.get("companion_draws"), bool):
+            self.companion_draws = kept["companion_draws"]
+        self.start_move = "circle" if settings.get("start_move") == "circle" else "count"
+        self.deck_1939 = settings.get("deck") == "1939"
+        self.faster = settings.get("faster_start") is True
+        self.adult = settings.get("adult") is True
+        self.play_on = settings.get("play_on") is True
+        slides = settings.get("slide_colors")
+        self.slide_colors = ({t: c for t, c in slides.items() if c in g.COLORS
+                              and any(f"T{s.start}" == t for s in g.SLIDES)}
+                             if isinstance(slides, dict) else {})
+
+    def kept(self) -> dict[str, Any]:
+        """The board's choices to remember for the next game."""
+        return {"edition": self.edition, "companion_draws": self.companion_draws,
+                "settings": self.settings()}
 
     def slide_color(self, triangle: str) -> str:
         side = next(s.side for s in g.SLIDES if f"T{s.start}" == triangle)
@@ -124,3 +149,8 @@ class BoardSetupScreen(Screen):
         app = App.get_running_app()
         error = app.start_game(self.setup_json(), companion_draws=self.companion_draws)
         self.message = error or ""
+        if error is None:  # kept like the card game's: players, colours, edition, settings
+            c = app.choices
+            c.remember(list(self.players), list(self.colors), self.first, c.pawns, c.variant)
+            c.board = self.kept()
+            app.keep(c)

@@ -10,7 +10,7 @@ BOARD_COLUMNS = ("bumps", "sorrys", "pawns_home")
 # Each screen: its .kv file (under ui/), module and class (ui.games.GameSlice.screens).
 SCREENS = {
     "board": ("board/board.kv", "ui.board.board_screen", "BoardScreen"),
-    "board_menu": ("board/board.kv", "ui.board.board_screen", "BoardMenuScreen"),
+    "board_menu": ("board/board_menu.kv", "ui.board.board_screen", "BoardMenuScreen"),
     "board_rules": ("board/board_rules.kv", "ui.board.board_screen", "BoardRulesScreen"),
     "board_setup": ("board/board_setup.kv", "ui.board.setup_screen", "BoardSetupScreen"),
 }

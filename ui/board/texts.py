@@ -36,9 +36,16 @@ def color_name(color: str, lang: str) -> str:
 def loc_name(location: str, lang: str, owner: str | None = None) -> str:
     """A location in the words of the table ("blue's start circle"): the engine's own
     wording (companion.games.board.places), never a code."""
-    from companion.games.board.places import place
+    from companion.games.board import place
 
     return place(location, lang, owner)
+
+
+def loc_on(location: str, lang: str, owner: str | None = None) -> str:
+    """"on <place>" / "in START" in the words of the table (the engine's wording)."""
+    from companion.games.board import on_place
+
+    return on_place(location, lang, owner)
 
 
 def describe(option: dict[str, Any], lang: str, color: str | None = None) -> str:
@@ -47,7 +54,7 @@ def describe(option: dict[str, Any], lang: str, color: str | None = None) -> str
     engine_option = option.get("option")
     if engine_option is not None:
         return str(engine_option.label(lang))
-    from companion.games.board.explain import legs_text
+    from companion.games.board import legs_text
 
     return legs_text(option.get("legs") or [], lang, color, option.get("bumped") or ())
 

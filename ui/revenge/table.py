@@ -16,7 +16,7 @@ from kivy.properties import BooleanProperty, ListProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.games.revenge import MAX_SLIDE, Card, Play, Press
+from companion.games.revenge import MAX_SLIDE, Card, EndPlay2, Play, Press
 from ui.revenge.widgets import PlayerPanel
 from ui.touchguard import app_guard
 
@@ -78,13 +78,13 @@ class TableScreen(Screen):
         shown = self.app.model.awaiting in ("steal", "block")
         if shown == self.window_shown:
             return
+        app_guard().changed()  # first: the guard notes what stood before the panel
         panel = self._window_panel
         if shown:
             self.add_widget(panel)
         else:
             self.remove_widget(panel)
         self.window_shown = shown
-        app_guard().changed()
 
     def show_pad(self) -> None:
         self.ids.pad_manager.current = "pad"
@@ -128,7 +128,7 @@ class TableScreen(Screen):
         self.app.submit(lambda: session.close_window(expected=window))
 
     def end_play2(self) -> None:
-        self.app.submit(self.app.session.end_play2)
+        self.app.submit(lambda: self.app.session.submit(EndPlay2()))
 
     def undo(self) -> None:
         self.app.submit(self.app.session.undo)

@@ -1,7 +1,7 @@
 """The menu: the pages away from the game (rules, history, settings, hardware), the
 language, a new game and back to the game; a backup to a USB stick, turning the table off,
 and which version runs (ui/menu_actions.py). Its layout is in ui/menu.kv; the board game's
-menu (ui/board/board.kv) is an ApplianceMenu too."""
+menu (ui/board/board_menu.kv) is an ApplianceMenu too."""
 
 from __future__ import annotations
 

@@ -73,6 +73,9 @@ class HistoryScreen(PageScreen):
                 shown += 1
         if not shown:
             grid.add_widget(Factory.StatCell(text=tr("lb_none", lang)))
+        uncounted = sum(1 for record in records if record.winner is None)  # stats.counted
+        self.ids.recent_title.text = (tr("recent_games_uncounted", lang, n=uncounted)
+                                      if uncounted else tr("recent_games", lang))
         for record in reversed(records[-RECENT_SHOWN:]):
             date = short_date(record.started, lang)
             players = ", ".join(record.players)

@@ -44,7 +44,7 @@ from companion.games.board.cards import CARDS, SORRY, deck_counts
 from companion.games.board.deck import draw_card
 from companion.games.board.errors import BadPosition, IllegalMove, IllegalPlace
 from companion.games.board.events import BoardSetup, Draw, Move, NoPlay, Place
-from companion.games.board.explain import explain
+from companion.games.board.explain import explain, legs_text, on_place
 from companion.games.board.moves import Blocked, Leg, Option, blocked, generate
 from companion.games.board.outcomes import (
     DrawAgain,
@@ -57,6 +57,7 @@ from companion.games.board.outcomes import (
     Reshuffled,
     Returned,
 )
+from companion.games.board.places import place
 from companion.games.board.position import Position
 from companion.games.board.rules import RULES, options
 from companion.games.board.state import BoardState
@@ -66,5 +67,5 @@ __all__ = [
     "DrawAgain", "Drew", "Finished", "Forfeited", "IllegalMove", "IllegalPlace", "Leg", "Move",
     "Moved", "NoPlay", "NoPlayed", "Option", "Place", "Placed", "Position", "Reshuffled",
     "Returned", "blocked", "deck_counts", "draw_card", "explain", "generate", "geometry",
-    "options",
+    "legs_text", "on_place", "options", "place",
 ]

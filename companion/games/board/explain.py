@@ -107,6 +107,12 @@ TEXTS: dict[str, dict[str, str]] = {
                         "pawn first)",
         "square_twice": "two pawns are both {on_square}; a square holds one pawn",
         "pawn_on": "the pawn {on_square}",
+        "pawns_on": "the pawns {on_squares}",
+        "every_pawn": "every pawn",
+        "and": " and ",
+        "overshoot_many": "{a_card} would pass HOME, and pawns move into HOME only by exact "
+                          "count",
+        "own_pawn_many": "each would land on another of your pawns",
     },
     "fr": {
         "start_classic": "un 1 ou un 2 fait sortir un pion de DÉPART sur le rond sous DÉPART",
@@ -182,6 +188,12 @@ TEXTS: dict[str, dict[str, str]] = {
                         "d'abord ce pion)",
         "square_twice": "deux pions sont {on_square} ; une case ne tient qu'un pion",
         "pawn_on": "le pion {on_square}",
+        "pawns_on": "les pions {on_squares}",
+        "every_pawn": "chaque pion",
+        "and": " et ",
+        "overshoot_many": "un {card} dépasserait la MAISON, et on n'entre à la MAISON qu'au "
+                          "compte exact",
+        "own_pawn_many": "chacun tomberait sur un autre de vos pions",
     },
 }
 
@@ -255,26 +267,39 @@ def blocked_text(blocked: Blocked, lang: str = "en", words: bool = True) -> str:
 def forfeit_text(color: str, card: str, why: tuple[Blocked, ...], lang: str = "en",
                  again: bool = False, words: bool = True) -> str:
     """"No move for red with a 5: the pawn on square 3 of 5 in your safety zone: a 5
-    would pass HOME, ... The turn is forfeited." (`words` False: squares as codes, "S3")."""
+    would pass HOME, ... The turn is forfeited." With `words`, pawns stopped for one
+    reason are named together ("every pawn: ...") so the answer stays short enough to
+    read in full on the screen; without, squares are codes ("S3: ...") as --json has them."""
     lang = _lang(lang)
-    parts = []
+    t = TEXTS[lang]
     colon = " : " if lang == "fr" else ": "
-    for b in why:
-        if b.code == "home":
-            continue
-        text = blocked_text(b, lang, words)
-        if b.src < 0:
-            parts.append(text)
-            continue
-        loc = LOCATIONS[b.src]
-        pawn = (TEXTS[lang]["pawn_on"].format(on_square=on_place(loc, lang, color, color))
-                if words else _square(loc, lang))
-        parts.append(f"{pawn}{colon}{text}")
+    pawns = [b for b in why if b.code != "home" and b.src >= 0]
+    general = [blocked_text(b, lang, words) for b in why if b.code != "home" and b.src < 0]
+    parts = []
+    if not words:
+        parts = [f"{_square(LOCATIONS[b.src], lang)}{colon}{blocked_text(b, lang, False)}"
+                 for b in pawns]
+    else:
+        groups: dict[str, list[Blocked]] = {}
+        for b in pawns:
+            groups.setdefault(b.code, []).append(b)
+        for code, group in groups.items():
+            places = [on_place(LOCATIONS[b.src], lang, color, color) for b in group]
+            if len(group) == 1:
+                who = t["pawn_on"].format(on_square=places[0])
+                text = render(code, {**group[0].params, "you": color}, lang, words=True)
+            else:
+                who = (t["every_pawn"] if len(groups) == 1 else t["pawns_on"].format(
+                    on_squares=", ".join(places[:-1]) + t["and"] + places[-1]))
+                many = f"{code}_many"
+                text = (render(many, group[0].params, lang) if many in t
+                        else blocked_text(group[0], lang))
+            parts.append(f"{who}{colon}{text}")
     sep = _SEP[lang]
     sentence = render("forfeit", {"color": color, "card": card,
-                                  "reasons": sep.join(dict.fromkeys(parts))}, lang)
+                                  "reasons": sep.join(dict.fromkeys(parts + general))}, lang)
     if again:
-        sentence += sep + TEXTS[lang]["draw_again"]
+        sentence += sep + t["draw_again"]
     return sentence + "."
 
 

@@ -32,16 +32,22 @@ def test_options_json_from_stdin_as_the_contract_says():
     assert first["pawns"]["red"] == ["START", "T19", "S2", "HOME"]
 
 
-def test_a_forfeit_and_the_classic_two(tmp_path, capsys):
+def _red_two(tmp_path, capsys, red_first: str) -> tuple[str, dict]:
+    """A classic 2 for red, whose one pawn in play stands on `red_first` (the rest HOME):
+    the position's file and `--json`'s answer."""
     path = tmp_path / "p.json"
     path.write_text(json.dumps({"edition": "classic",
-                                "pawns": {"red": ["S5", "HOME", "HOME", "HOME"],
+                                "pawns": {"red": [red_first, "HOME", "HOME", "HOME"],
                                           "blue": ["START"] * 4}}))
     assert main(["board", "options", str(path), "--card", "2", "--color", "red", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    return str(path), json.loads(capsys.readouterr().out)
+
+
+def test_a_forfeit_and_the_classic_two(tmp_path, capsys):
+    path, out = _red_two(tmp_path, capsys, "S5")
     assert out["forfeit"] and out["draw_again"] and out["options"] == []
     assert "exact count" in out["reason"]
-    assert main(["board", "options", str(path), "--card", "2", "--color", "red"]) == 0
+    assert main(["board", "options", path, "--card", "2", "--color", "red"]) == 0
     text = capsys.readouterr().out
     assert "No move for red" in text and "draw again" in text
 
@@ -64,12 +70,7 @@ def test_bad_position_card_or_colour_is_one_sentence_and_exit_2(stdin, args, wor
 
 def test_a_classic_two_whose_every_option_wins_never_draws_again(tmp_path, capsys):
     """BOARD.md "A turn": never draw again after the move that wins."""
-    path = tmp_path / "p.json"
-    path.write_text(json.dumps({"edition": "classic",
-                                "pawns": {"red": ["S4", "HOME", "HOME", "HOME"],
-                                          "blue": ["START"] * 4}}))
-    assert main(["board", "options", str(path), "--card", "2", "--color", "red", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    path, out = _red_two(tmp_path, capsys, "S4")
     assert out["draw_again"] is False and len(out["options"]) == 1
-    assert main(["board", "options", str(path), "--card", "2", "--color", "red"]) == 0
+    assert main(["board", "options", path, "--card", "2", "--color", "red"]) == 0
     assert "draw again" not in capsys.readouterr().out.lower()
