@@ -408,7 +408,9 @@ def install(machine: Machine, name: str) -> tuple[int, str, float]:
     """As deploy/README.md says: the archive from the USB stick, then install.sh."""
     began = time.monotonic()
     rc, out = machine.sh(
-        "set -e; mkdir -p /mnt/stick; mountpoint -q /mnt/stick || mount -o ro /dev/sda /mnt/stick; "
+        # The emulated USB stick shows up a while after the machine is up, as a real one does.
+        "set -e; for i in $(seq 90); do [ -b /dev/sda ] && break; sleep 2; done; "
+        "mkdir -p /mnt/stick; mountpoint -q /mnt/stick || mount -o ro /dev/sda /mnt/stick; "
         f"cd /root && tar xzf /mnt/stick/{name}.tar.gz && cd {name} && deploy/install.sh",
         timeout=INSTALL_S)
     return rc, out, time.monotonic() - began
