@@ -10,17 +10,16 @@ refused one.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from native_shim import build_shim
 
 from companion.journal import Journal
 
 REPO = Path(__file__).resolve().parents[2]
-SHIM_SOURCE = Path(__file__).with_name("native") / "failsync.c"
 
 CHILD = """
 import os, sys
@@ -42,13 +41,7 @@ os._exit(0)
 
 @pytest.fixture(scope="module")
 def shim(tmp_path_factory) -> Path:
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        pytest.skip("no C compiler to build the fsync fault shim")
-    out = tmp_path_factory.mktemp("shim") / "failsync.so"
-    subprocess.run([cc, "-shared", "-fPIC", "-o", str(out), str(SHIM_SOURCE), "-ldl"],
-                   check=True, timeout=120)
-    return out
+    return build_shim(tmp_path_factory, "failsync", "fsync fault")
 
 
 @pytest.mark.parametrize("nth", [5, 6, 8, 11, 14])

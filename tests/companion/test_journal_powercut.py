@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -27,6 +26,7 @@ import time
 from pathlib import Path
 
 import pytest
+from native_shim import build_shim
 
 from companion.game import Game
 from companion.journal import Journal
@@ -34,7 +34,6 @@ from companion.resume_words import last_saved_words
 from companion.snapshots import load_unfinished
 
 REPO = Path(__file__).resolve().parents[2]
-SHIM_SOURCE = Path(__file__).with_name("native") / "powercut.c"
 CASES = int(os.environ.get("POWERCUT_CASES", "2"))
 SECTOR = 512
 MODES = ("dropped", "sectors", "prefix")
@@ -70,13 +69,7 @@ time.sleep(60)
 
 @pytest.fixture(scope="module")
 def shim(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        pytest.skip("no C compiler to build the power-cut shim")
-    out = tmp_path_factory.mktemp("shim") / "powercut.so"
-    subprocess.run([cc, "-shared", "-fPIC", "-o", str(out), str(SHIM_SOURCE), "-ldl"],
-                   check=True, timeout=120)
-    return out
+    return build_shim(tmp_path_factory, "powercut", "power-cut")
 
 
 def _torn(durable: bytes, current: bytes, mode: str, rng: random.Random) -> bytes:
