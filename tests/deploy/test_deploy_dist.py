@@ -107,3 +107,18 @@ def test_the_archives_installer_reads_its_release(release: Path, tmp_path: Path)
     assert f"release-switch stage {stated}" in result.stdout
     app_wheel = next((release / "wheels").glob("sorry_companion-*.whl"))
     assert f"--no-deps {app_wheel}" in result.stdout
+
+
+def test_the_app_wheel_carries_every_package_and_data_file_the_app_reads(release: Path):
+    """A screen's .kv, a locale or a package missing from the wheel works in a checkout and
+    fails only on the Pi (the card game's screens were once left out of it)."""
+    import zipfile
+
+    repo = DEPLOY.parent
+    app_wheel = next((release / "wheels").glob("sorry_companion-*.whl"))
+    carried = set(zipfile.ZipFile(app_wheel).namelist())
+    needed = {str(p.relative_to(repo)) for top in ("companion", "hardware", "ui", "camera")
+              for pattern in ("*.py", "*.kv", "*.json", "*.toml")
+              for p in (repo / top).rglob(pattern)
+              if "__pycache__" not in p.parts}
+    assert sorted(needed - carried) == []
