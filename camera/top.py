@@ -23,8 +23,8 @@ from camera.faces import flatten
 from camera.locate import CANON, Quad, upright
 
 SAME_CORRELATION = 0.75  # ECC correlation from which the picture is the same card's
-NUDGE_SHIFT = 0.07  # a nudge moves the card less than this share of its long edge ...
-NUDGE_TURN = 6.0  # ... and turns it less than this (degrees)
+NUDGE_SHIFT = 0.06  # a nudge moves the card's centre less than this share of its long edge ...
+NUDGE_TURN = 5.0  # ... and turns it less than this (degrees)
 ECC_STEPS = 40
 ECC_SCALE = 0.5  # aligned at half the upright size: quick, and blind to sensor noise
 
@@ -62,7 +62,10 @@ class Top:
                                                      criteria, _whole(now), 3)
         except cv2.error:  # no convergence: the picture is not this card's any more
             return None
-        shift = float(np.hypot(warp[0, 2], warp[1, 2])) / (CANON[1] * ECC_SCALE)
+        w, h = CANON[0] * ECC_SCALE, CANON[1] * ECC_SCALE
+        centre = np.array([w / 2, h / 2], np.float32)
+        moved = warp[:, :2] @ centre + warp[:, 2]
+        shift = float(np.hypot(*(moved - centre))) / h
         turn = abs(float(np.degrees(np.arctan2(warp[1, 0], warp[0, 0]))))
         if correlation < SAME_CORRELATION or shift > NUDGE_SHIFT or turn > NUDGE_TURN:
             return None
