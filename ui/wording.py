@@ -9,7 +9,6 @@ from companion.errors import CompanionError
 from companion.games.revenge import (
     Awaiting,
     Card,
-    CardKind,
     Close,
     EndPlay2,
     Event,
@@ -20,25 +19,14 @@ from companion.games.revenge import (
     Press,
     Tiebreak,
 )
+from companion.resume_words import card_words
 from ui.i18n import has, tr
-
-# The French edition's names; the English ones are the core's own (Card.label).
-_FRENCH_ACTIONS = {
-    CardKind.SWITCH: "Changement de direction",
-    CardKind.TAKE2: "Pigez-en 2",
-    CardKind.PLAY2: "Jouez-en 2",
-    CardKind.SORRY: "SORRY!",
-}
 
 
 def card_name(code: str, lang: str) -> str:
-    """The card as the edition in `lang` prints it: "Slide 15", "Glissade 15", "7"."""
-    card = Card.parse(code)
-    if lang != "fr" or card.kind is CardKind.NUMBER:
-        return card.label
-    if card.kind is CardKind.SLIDE:
-        return f"Glissade {card.value}"
-    return _FRENCH_ACTIONS[card.kind]
+    """The card as the edition in `lang` prints it: "Slide 15", "Glissade 15", "7" (the
+    catalogue's names, which the resume sentence uses too)."""
+    return card_words(Card.parse(code).code, lang)
 
 
 def step_label(event: Event, before: GameState, lang: str) -> str:
