@@ -22,6 +22,7 @@ from companion.games.revenge import (
 )
 from ui.i18n import has, tr
 
+
 def card_name(code: str, lang: str) -> str:
     """The card as the edition in `lang` prints it: "Slide 15", "Glissade 15", "7" (the
     catalogue's "revenge_card_<kind>"; English is the core's own Card.label)."""
