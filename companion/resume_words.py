@@ -44,14 +44,12 @@ def _mover(before: Any, lang: str) -> str:
 
 
 def card_words(code: object, lang: str = DEFAULT_LANGUAGE) -> str:
-    """A card as the edition in `lang` prints it: "7", "Slide 15", "Glissade 15",
-    "Pigez-en 2", "SORRY!"."""
+    """A card of the card game as the edition in `lang` prints it (the catalogue's
+    "revenge_card_<kind>", as the undo label): "7", "Glissade 15", "Pigez-en 2"."""
     code = str(code)
     if code.startswith("slide:"):
-        return text("card_slide", lang, n=code[6:])
-    if code in ("switch", "take2", "play2"):
-        return text(f"card_{code}", lang)
-    return "SORRY!" if code == "sorry" else code
+        return text("revenge_card_slide", lang, value=code[6:])
+    return text(f"revenge_card_{code}", lang) if has(f"revenge_card_{code}", lang) else code
 
 
 def step_words(event: Any, before: Any, lang: str = DEFAULT_LANGUAGE) -> str:

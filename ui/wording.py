@@ -9,6 +9,7 @@ from companion.errors import CompanionError
 from companion.games.revenge import (
     Awaiting,
     Card,
+    CardKind,
     Close,
     EndPlay2,
     Event,
@@ -19,14 +20,16 @@ from companion.games.revenge import (
     Press,
     Tiebreak,
 )
-from companion.resume_words import card_words
 from ui.i18n import has, tr
 
 
 def card_name(code: str, lang: str) -> str:
     """The card as the edition in `lang` prints it: "Slide 15", "Glissade 15", "7" (the
-    catalogue's names, which the resume sentence uses too)."""
-    return card_words(Card.parse(code).code, lang)
+    catalogue's "revenge_card_<kind>"; English is the core's own Card.label)."""
+    card = Card.parse(code)
+    if card.kind is CardKind.NUMBER:
+        return card.label
+    return tr(f"revenge_card_{card.kind}", lang, value=card.value)
 
 
 def step_label(event: Event, before: GameState, lang: str) -> str:

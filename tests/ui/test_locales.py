@@ -29,7 +29,10 @@ def _entries(lang: str) -> tuple[str, dict[str, Entry]]:
 
 
 def _fields(text_: str) -> set[str]:
-    return {field for _lit, field, _spec, _conv in string.Formatter().parse(text_) if field}
+    """The facts a text shows; "{color_f}" is the feminine form of "{color}" that French
+    needs after a feminine noun ("la zone de sécurité bleue"), the same fact."""
+    return {field.removesuffix("_f") for _lit, field, _spec, _conv
+            in string.Formatter().parse(text_) if field}
 
 
 def _nplurals(header: str) -> int:
