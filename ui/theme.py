@@ -18,6 +18,8 @@ INK_ON = {
 NEUTRAL = (0.35, 0.37, 0.42, 1)
 # The button that goes on with the game (start, play again, back to the game, move, draw).
 GO_RGBA = (0.16, 0.55, 0.28, 1)
+# The move under the finger, on the board: cyan, no player's colour, never red or green.
+PREVIEW_RGBA = (0.0, 0.78, 0.95, 1)
 # A player's colour as text on the dark background: the blue is too dark there.
 NAME_RGBA = {**PLAYER_RGBA, "blue": (0.45, 0.65, 1, 1)}
 
