@@ -30,7 +30,6 @@ import json
 import os
 import shutil
 import sqlite3
-import tempfile
 import threading
 import zlib
 from collections.abc import Iterator
@@ -42,6 +41,7 @@ from typing import Any
 from companion import notices
 from companion.errors import JournalError
 from companion.games import DEFAULT, game_of
+from companion.journal_copy import private_copy
 from companion.journal_pages import EventRow, file_events
 from companion.notices import Notice
 from companion.paths import journal_file
@@ -249,43 +249,15 @@ class Journal:
             raise
 
     def _private_copy(self) -> Path:
-        """The journal and its -wal copied into a private folder, for a read-only look.
-
-        While the app writes, the copy is made inside a read transaction of our own, so the
-        app cannot restart its -wal between the two files' copies (the pair stays one
-        consistent journal); where SQLite cannot read it at all, the files are copied as
-        they are and the checks that follow say what is wrong."""
+        """The journal and its -wal copied into a private folder, for a read-only look
+        (journal_copy: one consistent journal also while the app appends)."""
         try:
-            with open(self.origin, "rb"):
-                pass  # unreadable or missing: said below with the real file's name
-            self._copy_dir = Path(tempfile.mkdtemp(prefix="sorry-journal-"))
-            copy = self._copy_dir / self.origin.name
-            with self._read_snapshot():
-                shutil.copyfile(self.origin, copy)
-                wal = Path(f"{self.origin}-wal")
-                if wal.exists():
-                    shutil.copyfile(wal, f"{copy}-wal")
+            self._copy_dir, copy = private_copy(self.origin, BUSY_TIMEOUT_S)
         except OSError as exc:
             raise JournalError(
                 f"{self.origin} cannot be read ({exc.strerror or exc}); check that it exists "
                 "and that this user may read it and its folder") from exc
         return copy
-
-    @contextlib.contextmanager
-    def _read_snapshot(self) -> Iterator[None]:
-        """A read transaction on the real journal while the block runs, when SQLite can
-        open one without changing anything (a -wal reader's mark holds off its restart)."""
-        conn = None
-        with contextlib.suppress(sqlite3.Error):
-            conn = sqlite3.connect(f"{self.origin.resolve().as_uri()}?mode=ro", uri=True,
-                                   timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            conn.execute("BEGIN")
-            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-        try:
-            yield
-        finally:
-            if conn is not None:
-                conn.close()
 
     def _drop_copy(self) -> None:
         if self._copy_dir is not None:

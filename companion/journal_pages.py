@@ -166,6 +166,33 @@ def _checksum(data: bytes, big: bool, s0: int = 0, s1: int = 0) -> bytes:
     return struct.pack(">II", s0, s1)
 
 
+def committed_length(wal: bytes) -> int:
+    """The length of the `-wal`'s valid part as SQLite reads it: up to its last commit
+    frame whose checksums (cumulative from the header's) and salts hold; 0 when the header
+    itself does not hold (SQLite then ignores the whole file)."""
+    if len(wal) < WAL_HEADER or int.from_bytes(wal[0:4], "big") not in WAL_MAGIC:
+        return 0
+    big = wal[3] == 0x83
+    if _checksum(wal[0:24], big) != wal[24:32]:
+        return 0
+    size = int.from_bytes(wal[8:12], "big")
+    size = 65536 if size == 1 else size
+    s0, s1 = struct.unpack(">II", wal[24:32])
+    end = WAL_HEADER
+    step = FRAME_HEADER + size
+    for off in range(WAL_HEADER, len(wal) - step + 1, step):
+        head = wal[off:off + FRAME_HEADER]
+        if head[8:16] != wal[16:24]:
+            break
+        total = _checksum(head[0:8] + wal[off + FRAME_HEADER:off + step], big, s0, s1)
+        if total != head[16:24]:
+            break
+        s0, s1 = struct.unpack(">II", total)
+        if int.from_bytes(head[4:8], "big"):
+            end = off + step
+    return end
+
+
 def wal_pages(wal: bytes, page_size: int,
               committed_only: bool = True) -> list[tuple[int, bytes]]:
     """(page number, content) of the `-wal`'s frames of its current generation, up to its

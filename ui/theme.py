@@ -32,6 +32,8 @@ INK_ON: dict[str, Rgba] = {
 NEUTRAL: Rgba = (0.35, 0.37, 0.42, 1)
 # The button that goes on with the game (start, play again, back to the game, move, draw).
 GO_RGBA: Rgba = (0.16, 0.55, 0.28, 1)
+# The move under the finger, on the board: cyan, no player's colour, never red or green.
+PREVIEW_RGBA: Rgba = (0.0, 0.78, 0.95, 1)
 # A player's colour as text on the dark background: lighter shades of the same four.
 NAME_RGBA: dict[str, Rgba] = {
     "red": (0.95, 0.40, 0.30, 1),

@@ -20,7 +20,7 @@ from companion.games.revenge import (
     Press,
     Tiebreak,
 )
-from ui.i18n import table, tr
+from ui.i18n import has, tr
 
 # The French edition's names; the English ones are the core's own (Card.label).
 _FRENCH_ACTIONS = {
@@ -147,7 +147,7 @@ def refusal(exc: CompanionError, lang: str) -> str:
     language the same sentence built from the refusal's code and facts."""
     text = str(exc)
     key = f"refusal_{exc.code}"
-    if lang != "en" and exc.code and key in table(lang):
+    if lang != "en" and exc.code and has(key, lang):
         text = tr(key, lang, **exc.params)
     return sentence(text[:1].upper() + text[1:])
 

@@ -12,7 +12,8 @@ CIEDE2000 (ΔE00) in CIELAB under D65. Least differences of the palette (severit
     names on the dark table (lighter shades): normal 38.0, protan 11.8, deutan 16.1,
       tritan 13.4
     a seat colour against a highlight's white or black: normal 30.2, protan 27.9,
-      deutan 23.9, tritan 23.6
+      deutan 23.9, tritan 23.6; against the cyan of the move under the finger: normal
+      30.5, protan 21.9, deutan 20.5, tritan 20.3 (all with the blue)
 
 Machado's tritan matrices are an approximation (the paper's own caveat, which
 colour-science repeats as a warning, silenced here); protan and deutan are its core.
@@ -38,7 +39,7 @@ with warnings.catch_warnings():  # colour-science warns that matplotlib (its plo
 from ui import theme
 
 MIN_DELTA_E = 11.0  # the least ΔE00 every pair keeps, under every simulated deficiency
-MIN_AGAINST_HIGHLIGHT = 20.0  # a seat colour against a highlight's white or black
+MIN_AGAINST_HIGHLIGHT = 20.0  # a seat colour against a highlight (white, black, cyan)
 DEFICIENCIES = {"protan": "Protanomaly", "deutan": "Deuteranomaly", "tritan": "Tritanomaly"}
 VISIONS = ["normal", *DEFICIENCIES]
 
@@ -76,7 +77,7 @@ def test_every_pair_of_seat_colours_differs_in_every_vision(palette, vision):
 @pytest.mark.parametrize("vision", VISIONS)
 def test_highlights_stand_out_on_every_seat_colour(vision):
     for color, rgba in theme.PLAYER_RGBA.items():
-        for highlight in (theme.HIGHLIGHT_LIGHT, theme.HIGHLIGHT_DARK):
+        for highlight in (theme.HIGHLIGHT_LIGHT, theme.HIGHLIGHT_DARK, theme.PREVIEW_RGBA):
             diff = delta_e(rgba, highlight, vision)
             assert diff >= MIN_AGAINST_HIGHLIGHT, (color, highlight, vision, diff)
 

@@ -93,7 +93,7 @@ def test_language_switches_everything_at_once(driver):
     d.tap_code("play2")
     d.tap_code("switch")
     assert d.label("table", "message_label") == (
-        "Ben doit encore 2 carte(s) numéro pour Jouez-en 2 : notez une carte numéro ou "
+        "Ben doit encore 2 cartes numéro pour Jouez-en 2 : notez une carte numéro ou "
         "terminez le Jouez-en 2."
     )
 

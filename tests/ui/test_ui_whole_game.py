@@ -67,7 +67,7 @@ def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     assert d.label("table", "turn_label") == "▲ Ana's turn"
     assert d.label("table", "next_label") == "then Cy"
     d.tap_code("play2")
-    assert d.label("table", "owed_label") == "Play 2: 2 number card(s) still owed"
+    assert d.label("table", "owed_label") == "Play 2: 2 number cards still owed"
     assert d.button(code="switch").dim
     before = state(d).to_json()
     assert d.app.session.writer.flush(10)  # the journal writer has caught up
@@ -78,7 +78,7 @@ def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     assert d.app.session.writer.flush(10)
     assert len(Journal.open(d.app.data_dir).unfinished().events) == events_before
     d.tap_code("5")
-    assert d.label("table", "owed_label") == "Play 2: 1 number card(s) still owed"
+    assert d.label("table", "owed_label") == "Play 2: 1 number card still owed"
     d.tap_code("6")
     assert d.label("table", "owed_label") == ""
     assert d.label("table", "turn_label") == "● Cy's turn"

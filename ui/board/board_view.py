@@ -21,6 +21,7 @@ from kivy.graphics import (
     Color,
     Ellipse,
     Fbo,
+    InstructionGroup,
     Line,
     Mesh,
     Rectangle,
@@ -39,7 +40,14 @@ from companion.games.board import geometry as g
 from ui.board import layout
 from ui.layout import MIN_TARGET_PX, MIN_TEXT_PX
 from ui.marks import draw_mark
-from ui.theme import HIGHLIGHT_DARK, HIGHLIGHT_LIGHT, TARGET_FILL, ink_on, player_rgba
+from ui.theme import (
+    HIGHLIGHT_DARK,
+    HIGHLIGHT_LIGHT,
+    PREVIEW_RGBA,
+    TARGET_FILL,
+    ink_on,
+    player_rgba,
+)
 
 BOARD_BG = (0.93, 0.91, 0.84, 1)
 GRID_LINE = (0.55, 0.53, 0.48, 1)
@@ -107,6 +115,7 @@ class BoardView(Widget):
     start_label = StringProperty("START")
     home_label = StringProperty("HOME")
     drag_ghost = ObjectProperty(None, allownone=True)  # (color, x, y) while dragging
+    preview = ListProperty([])  # the legs ([from key, to key]) of the option under the finger
 
     __events__ = ("on_place_tap", "on_places_tap", "on_drop", "on_pawn_tap")
 
@@ -119,6 +128,10 @@ class BoardView(Widget):
         for prop in ("pos", "size", "state", "sources", "targets", "selected", "legs",
                      "drag_ghost"):
             self.fbind(prop, self._pawn_trigger)
+        self._preview_trigger = Clock.create_trigger(self.draw_preview, -1)
+        for prop in ("pos", "size", "preview"):
+            self.fbind(prop, self._preview_trigger)
+        self._preview = InstructionGroup()  # on top of the pawns, redrawn on its own
         self._drag: tuple[str, str] | None = None  # (colour, from key) while a pawn is held
         self._in_fbo = False  # drawing the board into its texture: coordinates from (0, 0)
         self._fbo: Fbo | None = None
@@ -283,6 +296,29 @@ class BoardView(Widget):
             if self.drag_ghost is not None:
                 color, x, y = self.drag_ghost
                 self._pawn(color, x, y, c * 0.45)
+        self.canvas.after.add(self._preview)
+
+    def draw_preview(self, *_: Any) -> None:
+        """The option under the finger: a ring on each leg's origin, a ring and a dot on
+        its destination, an arrow line between (one colour, told apart by shape)."""
+        group = self._preview
+        group.clear()
+        if self.side <= 1:
+            return
+        c = self.cell
+        for frm, to in self.preview:
+            (x0, y0), (x1, y1) = self.key_px(frm), self.key_px(to)
+            for rgba, extra in ((HIGHLIGHT_DARK, c * 0.06), (PREVIEW_RGBA, 0.0)):
+                width = max(1.5, c * 0.09) + extra
+                group.add(Color(*rgba))
+                group.add(Line(points=[x0, y0, x1, y1], width=width))
+                for x, y, k in ((x0, y0, frm), (x1, y1, to)):
+                    r = c * (layout.ZONE_RADIUS + 0.08 if layout.is_zone(layout.unkey(k)[1])
+                             else 0.62)
+                    group.add(Line(circle=(x, y, r, 0, 360, SEGMENTS), width=width))
+                dot = c * 0.16 + extra
+                group.add(Ellipse(pos=(x1 - dot, y1 - dot), size=(2 * dot, 2 * dot),
+                                  segments=SEGMENTS))
 
     def _draw_zone_pawns(self, color: str, location: str,
                          occupants: dict[str, tuple[str, int]]) -> None:

@@ -18,7 +18,7 @@ from kivy.uix.screenmanager import Screen
 from companion.config import BRIGHTNESS, VOLUME, WINDOW_SECONDS
 from ui import games
 from ui.dates import short_date
-from ui.i18n import table, tr
+from ui.i18n import has, tr
 
 LEADERS_SHOWN = 6
 RECENT_SHOWN = 4
@@ -190,7 +190,7 @@ class HardwareScreen(PageScreen):
         for check in app.link.checks():
             name, result = check["name"], check["result"]
             hint_key = f"hwf_{name}_{result}"
-            lines = [tr(hint_key, lang)] if hint_key in table("en") else []
+            lines = [tr(hint_key, lang)] if has(hint_key, "en") else []
             lines.append(tr("hw_details", lang, detail=check["detail"]))
             if check["fix"]:
                 lines.append(tr("hw_to_fix", lang, fix=check["fix"]))
