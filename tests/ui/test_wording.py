@@ -96,3 +96,13 @@ def test_the_status_line_says_touch_only_as_the_readme_does():
     assert said == "Buttons: none, touch only" and f'"{said}"' in readme
     assert status_text("buttons", "touch only", "", "fr") == "Boutons : aucun, tactile seulement"
     assert status_text("ledboard", "absent", "", "en") == "LED board: not found"
+
+
+def test_card_names_come_from_the_catalogue_and_english_is_the_cores_label():
+    from companion.games.revenge.cards import ALL_CARDS
+    from ui.wording import card_name
+
+    assert [card_name(c.code, "en") for c in ALL_CARDS] == [c.label for c in ALL_CARDS]
+    french = {card_name(c.code, "fr") for c in ALL_CARDS}
+    assert {"Glissade 15", "Changement de direction", "Pigez-en 2", "Jouez-en 2",
+            "SORRY!", "7"} <= french

@@ -187,7 +187,7 @@ class HardwareScreen(PageScreen):
         lang = app.lang
         rows = self.ids.hardware_list
         rows.clear_widgets()
-        for check in app.link.checks():
+        for check in app.link.checks(lang):
             name, result = check["name"], check["result"]
             hint_key = f"hwf_{name}_{result}"
             lines = [tr(hint_key, lang)] if has(hint_key, "en") else []
