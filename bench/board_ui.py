@@ -16,7 +16,7 @@ import tempfile
 import time
 from typing import Any
 
-from bench import Row, measure, met, percentile
+from bench import Measured, Row, measure, met, percentile
 from bench.ui import (
     FRAME_BUDGET_MS,
     IDLE_GOAL_MS,
@@ -133,10 +133,8 @@ def rows() -> list[Row]:
         draws = measure("bench.board_ui", "draw", os.path.join(tmp, "draws"),
                         env=_kivy_env(os.path.join(tmp, "kivy-draw")))
 
-    def pair(c: str, what: str, m: Any = taps) -> str:
-        if not m.runs.get(c):
-            return ""
-        return f"{m.cell(c, what + '_50')} / {m.cell(c, what + '_99')} ms"
+    def pair(c: str, what: str, m: Measured = taps) -> str:
+        return m.pair(c, what + "_50", what + "_99")
 
     out = []
     for kind, what in (("card", "card tapped to its pawns lit"),
