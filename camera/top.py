@@ -4,7 +4,7 @@ The same physical card seen again (after a hand, a change of light or a nudge) m
 nothing, and the recogniser's own answer cannot tell: its corners come from whichever
 taught photo matched best, so they wander by more than a nudge, and a re-read may name
 another face. So the picture itself is kept: the top card brought upright along its
-corners, with the light taken out (`faces.flatten`). A later frame brought upright along
+corners, with the light taken out (`light.flatten`). A later frame brought upright along
 the same corners is aligned to it by ECC (a correlation that a brighter or dimmer lamp
 does not change) allowing a small turn and shift: a high correlation after a small move
 is the same card; a new card laid on it (another face, or the same face laid elsewhere)
@@ -19,7 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from camera.faces import flatten
+from camera.light import ecc, flatten
 from camera.locate import CANON, Quad, upright
 
 SAME_CORRELATION = 0.75  # ECC correlation from which the picture is the same card's
@@ -34,10 +34,6 @@ def _look(frame: Any, quad: Quad) -> Any:
     small = cv2.resize(grey, (round(CANON[0] * ECC_SCALE), round(CANON[1] * ECC_SCALE)),
                        interpolation=cv2.INTER_AREA)
     return np.ascontiguousarray(flatten(small).astype(np.float32))
-
-
-def _whole(image: Any) -> Any:
-    return np.full(image.shape[:2], 255, np.uint8)
 
 
 @dataclass
@@ -55,13 +51,10 @@ class Top:
         """This card, followed to where it lies in `frame`, if it is still the one on top
         and has moved at most a nudge; None when another card (or nothing) is there."""
         now = _look(frame, self.quad)
-        warp: Any = np.eye(2, 3, dtype=np.float32)
-        criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ECC_STEPS, 1e-4)
-        try:
-            correlation, warp = cv2.findTransformECC(self.look, now, warp, cv2.MOTION_EUCLIDEAN,
-                                                     criteria, _whole(now), 3)
-        except cv2.error:  # no convergence: the picture is not this card's any more
+        found = ecc(self.look, now, cv2.MOTION_EUCLIDEAN, steps=ECC_STEPS)
+        if found is None:  # no convergence: the picture is not this card's any more
             return None
+        correlation, warp = found
         w, h = CANON[0] * ECC_SCALE, CANON[1] * ECC_SCALE
         centre = np.array([w / 2, h / 2], np.float32)
         moved = warp[:, :2] @ centre + warp[:, 2]
