@@ -8,7 +8,7 @@ thread never reads the camera and never waits for it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from kivy.clock import Clock
@@ -81,6 +81,39 @@ class Preview:
                 self.texture.flip_vertical()
             self.texture.blit_buffer(small.tobytes(), colorfmt="bgr", bufferfmt="ubyte")
         self.shown()
+
+
+class WorkerFrames:
+    """The frames a running camera worker reads, as a source: the camera is opened once,
+    by the worker, and a preview only looks over its shoulder (FEED_S apart)."""
+
+    FEED_S = 0.2
+
+    def __init__(self, worker: Any) -> None:
+        self.worker = worker
+        self._closed = threading.Event()
+
+    def frames(self) -> Iterator[Any]:
+        while not self._closed.wait(self.FEED_S):
+            frame = self.worker.latest
+            if frame is not None:
+                yield frame
+
+    def close(self) -> None:
+        self._closed.set()
+
+
+def camera_source(app: Any) -> Any:
+    """Where a screen's view reads from: the game's running camera worker, or the camera
+    of `[camera] source` opened for the screen (SourceError says why it cannot be)."""
+    from camera.sources import open_source
+    from companion.config import CameraConfig
+
+    worker = getattr(getattr(app, "camera", None), "worker", None)
+    if worker is not None:
+        return WorkerFrames(worker)
+    config = getattr(getattr(app, "link", None), "config", None)
+    return open_source((getattr(config, "camera", None) or CameraConfig()).source)
 
 
 def _marked(frame: Any, spot: tuple[float, float, float, float] | None) -> Any:

@@ -83,16 +83,16 @@ class TeachScreen(Screen):
 
     def open_camera(self, source: Any = None) -> None:
         """Show the camera of `[camera] source` (or `source`, a FrameSource: tests)."""
-        from camera.sources import SourceError, open_source
+        from camera.sources import SourceError
+        from ui.camera.preview import Preview, camera_source
 
         self._stop_preview()
         app = App.get_running_app()
         try:
-            source = source or open_source(_camera_config().source)
+            source = source or camera_source(app)
         except SourceError as exc:
             self.message = tr("teach_no_camera", app.lang, why=str(exc))
             return
-        from ui.camera.preview import Preview
 
         self.preview = Preview(source, self._spot(), shown=self._shown).start()
 
