@@ -8,7 +8,9 @@ corners, with the light taken out (`light.flatten`). A later frame brought uprig
 the same corners is aligned to it by ECC (a correlation that a brighter or dimmer lamp
 does not change) allowing a small turn and shift: a high correlation after a small move
 is the same card; a new card laid on it (another face, or the same face laid elsewhere)
-correlates poorly or needs a bigger move.
+correlates poorly or needs a bigger move. Between the two (another face of the same
+family laid almost square on it correlates well: only the print differs) the recogniser
+decides: the same face as the one logged is the same card.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ import numpy as np
 from camera.light import ecc, flatten
 from camera.locate import CANON, Quad, upright
 
-SAME_CORRELATION = 0.75  # ECC correlation from which the picture is the same card's
+SAME_CORRELATION = 0.9  # ECC correlation from which the picture is the same card's
+MAYBE_CORRELATION = 0.6  # from here (after a small move) the recogniser decides
 NUDGE_SHIFT = 0.06  # a nudge moves the card's centre less than this share of its long edge ...
 NUDGE_TURN = 5.0  # ... and turns it less than this (degrees)
 ECC_STEPS = 40
@@ -42,27 +45,33 @@ class Top:
 
     quad: Quad
     look: Any
+    cards: tuple[str, ...] = ()  # the face logged for it, or the candidates asked
 
     @classmethod
-    def seen(cls, frame: Any, quad: Quad) -> Top:
-        return cls(np.asarray(quad, np.float32), _look(frame, quad))
+    def seen(cls, frame: Any, quad: Quad, cards: tuple[str, ...] = ()) -> Top:
+        return cls(np.asarray(quad, np.float32), _look(frame, quad), cards)
 
-    def still_there(self, frame: Any) -> Top | None:
-        """This card, followed to where it lies in `frame`, if it is still the one on top
-        and has moved at most a nudge; None when another card (or nothing) is there."""
+    def is_card(self, cards: tuple[str, ...]) -> bool:
+        """Whether a reading (its face, or the candidates asked) can be this card's face."""
+        return bool(set(cards) & set(self.cards))
+
+    def still_there(self, frame: Any) -> tuple[Top | None, bool]:
+        """This card followed to where it lies in `frame`, if it has moved at most a nudge
+        and its picture correlates at least MAYBE_CORRELATION (else None); and whether it
+        correlates so well that it is surely the same card."""
         now = _look(frame, self.quad)
         found = ecc(self.look, now, cv2.MOTION_EUCLIDEAN, steps=ECC_STEPS)
         if found is None:  # no convergence: the picture is not this card's any more
-            return None
+            return None, False
         correlation, warp = found
         w, h = CANON[0] * ECC_SCALE, CANON[1] * ECC_SCALE
         centre = np.array([w / 2, h / 2], np.float32)
         moved = warp[:, :2] @ centre + warp[:, 2]
         shift = float(np.hypot(*(moved - centre))) / h
         turn = abs(float(np.degrees(np.arctan2(warp[1, 0], warp[0, 0]))))
-        if correlation < SAME_CORRELATION or shift > NUDGE_SHIFT or turn > NUDGE_TURN:
-            return None
-        return Top.seen(frame, self._followed(warp))
+        if correlation < MAYBE_CORRELATION or shift > NUDGE_SHIFT or turn > NUDGE_TURN:
+            return None, False
+        return Top.seen(frame, self._followed(warp), self.cards), correlation >= SAME_CORRELATION
 
     def _followed(self, warp: Any) -> Quad:
         """The corners after the move `warp` (in the small upright picture's pixels)."""
