@@ -85,7 +85,7 @@ class Choices:
             out.known_names = [str(n) for n in data.get("known_names", [])][:MAX_KNOWN_NAMES]
             board = data.get("board")
             out.board = dict(board) if isinstance(board, dict) else {}
-            out.game = data.get("game") if isinstance(data.get("game"), str) else ""
+            out.game = str(data.get("game") or "")
         # a hand-edited file may hold names the setup refuses: start from the valid ones
         out.players = [p for p in out.players if p.strip() and name_problem(p) is None]
         out.known_names = [n for n in out.known_names if n.strip() and name_problem(n) is None]
