@@ -73,7 +73,7 @@ def _orb() -> Any:
                           patchSize=15, fastThreshold=10)
 
 
-def _flatten(grey: Any) -> Any:
+def flatten(grey: Any) -> Any:
     """The print without the light: a glare, a shadow or a dim lamp is smooth across the
     card, so the local mean is taken away and the local contrast divided out."""
     x = grey.astype(np.float32)
@@ -84,7 +84,7 @@ def _flatten(grey: Any) -> Any:
 def _signatures(grey: Any) -> list[Any]:
     """The face at the correlation sizes, zero-mean and unit-norm (one vector each)."""
     out = []
-    flat = _flatten(grey)
+    flat = flatten(grey)
     for size in SCALES:
         small = cv2.resize(cv2.GaussianBlur(flat, (0, 0), 1.5), size,
                            interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -213,7 +213,7 @@ class Recogniser:
 
 
 def _fine(grey: Any) -> Any:
-    small = cv2.resize(cv2.GaussianBlur(_flatten(grey), (0, 0), 1.0), FINE,
+    small = cv2.resize(cv2.GaussianBlur(flatten(grey), (0, 0), 1.0), FINE,
                        interpolation=cv2.INTER_AREA).astype(np.float32)
     small -= small.mean()
     return small / (np.linalg.norm(small) + 1e-6)

@@ -30,7 +30,6 @@ import json
 import os
 import shutil
 import sqlite3
-import tempfile
 import threading
 import zlib
 from collections.abc import Iterator
@@ -39,9 +38,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion import notices
+from companion import journal_chain, notices
 from companion.errors import JournalError
 from companion.games import DEFAULT, game_of
+from companion.journal_copy import private_copy
 from companion.journal_pages import EventRow, file_events
 from companion.notices import Notice
 from companion.paths import journal_file
@@ -50,11 +50,12 @@ from companion.walcheck import WalCheck
 
 __all__ = ["GameRecord", "Journal", "StoredGame"]
 
-SCHEMA_VERSION = 2  # 2: each game's name in its row (format 1 is migrated on opening)
+SCHEMA_VERSION = 3  # 2: each game's name in its row; 3: the events' checksum chain
+# (older formats are migrated on opening)
 PREVIEW_NOTE = ("found by a read-only look at a copy: the journal itself is unchanged, and "
                 "the app does this when it next starts")
 BUSY_TIMEOUT_S = 5.0
-READABLE = (1, SCHEMA_VERSION)  # the formats this version opens
+READABLE = (1, 2, SCHEMA_VERSION)  # the formats this version opens
 _TABLES = {"games", "events", "set_aside"}
 _SCHEMA = f"""
 CREATE TABLE games (
@@ -73,6 +74,7 @@ CREATE TABLE events (
     at TEXT NOT NULL,                -- wall-clock time, ISO 8601 UTC
     json TEXT NOT NULL,              -- the event exactly as given
     crc INTEGER NOT NULL,            -- zlib.crc32 of the UTF-8 JSON text
+    chain INTEGER,                   -- journal_chain: the crc continued from the event before
     UNIQUE (game_id, seq)
 );
 CREATE TABLE set_aside (             -- damaged rows and the rows after them, kept as found
@@ -131,6 +133,21 @@ def _when(text: object) -> datetime:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
+# One event row written (game_id, seq, at, json, crc): its chain continues from the stored
+# chain of the event before it, read in the same transaction, so it is never out of step.
+INSERT_EVENT = ("INSERT INTO events (game_id, seq, at, json, crc, chain) VALUES (?1, ?2, ?3, ?4, "
+                "?5, chain_link(?1, ?2, (SELECT chain FROM events WHERE game_id = ?1 AND "
+                "seq = ?2 - 1), ?4))")
+
+
+def _chain_link(game_id: int, seq: int, before: int | None, text: str) -> int | None:
+    """The chain of event `seq` (SQL's chain_link); None (not checked) when the event
+    before it has none."""
+    if seq == 0:
+        before = journal_chain.start(game_id)
+    return None if before is None else journal_chain.link(before, text.encode("utf-8"))
+
+
 def encode_event(event: dict[str, Any]) -> str:
     """The stored text of one event; refuses what could not be read back (a JSON-less
     value, a lone surrogate, a bad name) with a JournalError, for both ways of writing."""
@@ -151,13 +168,17 @@ def encode_event(event: dict[str, Any]) -> str:
     return text
 
 
-def _read_row(seq: int, expected: int, raw: bytes | None,
-              crc: int | None) -> tuple[dict[str, Any] | None, str | None]:
-    """The stored event, parsed once, or why this row cannot be used."""
+def _read_row(seq: int, expected: int, raw: bytes | None, crc: int | None,
+              chain: int | None = None,
+              before: int | None = None) -> tuple[dict[str, Any] | None, str | None]:
+    """The stored event, parsed once, or why this row cannot be used (with `before`, the
+    chain of the event before it, the row must follow that event: journal_chain)."""
     if seq != expected:
         return None, f"event {expected} is missing"
     if raw is None or crc is None or zlib.crc32(raw) != crc:
         return None, "its checksum does not match"
+    if chain is not None and before is not None and journal_chain.link(before, raw) != chain:
+        return None, "it does not follow the event before it (its checksum chain breaks)"
     try:
         obj = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
@@ -249,43 +270,15 @@ class Journal:
             raise
 
     def _private_copy(self) -> Path:
-        """The journal and its -wal copied into a private folder, for a read-only look.
-
-        While the app writes, the copy is made inside a read transaction of our own, so the
-        app cannot restart its -wal between the two files' copies (the pair stays one
-        consistent journal); where SQLite cannot read it at all, the files are copied as
-        they are and the checks that follow say what is wrong."""
+        """The journal and its -wal copied into a private folder, for a read-only look
+        (journal_copy: one consistent journal also while the app appends)."""
         try:
-            with open(self.origin, "rb"):
-                pass  # unreadable or missing: said below with the real file's name
-            self._copy_dir = Path(tempfile.mkdtemp(prefix="sorry-journal-"))
-            copy = self._copy_dir / self.origin.name
-            with self._read_snapshot():
-                shutil.copyfile(self.origin, copy)
-                wal = Path(f"{self.origin}-wal")
-                if wal.exists():
-                    shutil.copyfile(wal, f"{copy}-wal")
+            self._copy_dir, copy = private_copy(self.origin, BUSY_TIMEOUT_S)
         except OSError as exc:
             raise JournalError(
                 f"{self.origin} cannot be read ({exc.strerror or exc}); check that it exists "
                 "and that this user may read it and its folder") from exc
         return copy
-
-    @contextlib.contextmanager
-    def _read_snapshot(self) -> Iterator[None]:
-        """A read transaction on the real journal while the block runs, when SQLite can
-        open one without changing anything (a -wal reader's mark holds off its restart)."""
-        conn = None
-        with contextlib.suppress(sqlite3.Error):
-            conn = sqlite3.connect(f"{self.origin.resolve().as_uri()}?mode=ro", uri=True,
-                                   timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            conn.execute("BEGIN")
-            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-        try:
-            yield
-        finally:
-            if conn is not None:
-                conn.close()
 
     def _drop_copy(self) -> None:
         if self._copy_dir is not None:
@@ -347,8 +340,10 @@ class Journal:
     # --- opening, checking, repairing ---
 
     def _connect(self, path: Path) -> sqlite3.Connection:
-        return sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                check_same_thread=False)
+        conn.create_function("chain_link", 4, _chain_link, deterministic=True)
+        return conn
 
     def _configure(self, conn: sqlite3.Connection) -> None:
         mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -394,7 +389,7 @@ class Journal:
                 f"database disk image is malformed ({one_line(problems[0], 80)})")
         self._configure(conn)
         if version < SCHEMA_VERSION:
-            _migrate(conn)
+            _migrate(conn, version)
         self._check_count(conn)
 
     def _check_count(self, conn: sqlite3.Connection) -> None:
@@ -641,22 +636,19 @@ class Journal:
             cur = conn.execute("INSERT INTO games (started, players, game) VALUES (?, ?, ?)",
                                (at, json.dumps(names, ensure_ascii=False), game_of(setup)))
             game_id = int(cur.lastrowid or 0)
-            conn.execute(
-                "INSERT INTO events (game_id, seq, at, json, crc) VALUES (?, 0, ?, ?, ?)",
-                (game_id, at, text, zlib.crc32(text.encode("utf-8"))))
+            conn.execute(INSERT_EVENT, (game_id, 0, at, text, zlib.crc32(text.encode("utf-8"))))
             count_added(conn, 1)
         return game_id
 
     def append(self, game_id: int, event: dict[str, Any]) -> None:
         """Store one event after the game's last; committed and durable when it returns."""
         text = encode_event(event)
-        crc = zlib.crc32(text.encode("utf-8"))
         try:
             with self._transaction("saving the event") as conn:
-                conn.execute(
-                    "INSERT INTO events (game_id, seq, at, json, crc) "
-                    "SELECT ?, COALESCE(MAX(seq), -1) + 1, ?, ?, ? FROM events WHERE game_id = ?",
-                    (game_id, _now(), text, crc, game_id))
+                seq = conn.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM events "
+                                   "WHERE game_id = ?", (game_id,)).fetchone()[0]
+                conn.execute(INSERT_EVENT, (game_id, seq, _now(), text,
+                                            zlib.crc32(text.encode("utf-8"))))
                 count_added(conn, 1)
         except JournalError as exc:
             cause = exc.__cause__
@@ -716,13 +708,15 @@ class Journal:
         events: list[dict[str, Any]] = []
         try:
             rows = self._conn.execute(
-                "SELECT seq, CAST(json AS BLOB), crc FROM events WHERE game_id = ? "
+                "SELECT seq, CAST(json AS BLOB), crc, chain FROM events WHERE game_id = ? "
                 "ORDER BY seq", (game_id,)).fetchall()
-            for seq, raw, crc in rows:
-                obj, why = _read_row(seq, len(events), raw, crc)
+            before = journal_chain.start(game_id)
+            for seq, raw, crc, chain in rows:
+                obj, why = _read_row(seq, len(events), raw, crc, chain, before)
                 if obj is None:
                     return events, self._set_aside(game_id, len(events), str(why))
                 events.append(obj)
+                before = journal_chain.link(before, raw)
         except sqlite3.DatabaseError as exc:
             if self._repair_live(exc):
                 return self._good_events(game_id)
@@ -811,16 +805,29 @@ def _stored_game(raw: object) -> str:
         return DEFAULT
 
 
-def _migrate(conn: sqlite3.Connection) -> None:
-    """Format 1 to 2 in one transaction: each game's name in its row, read from its setup,
-    so history and stats tell games apart without replaying them."""
+def _migrate(conn: sqlite3.Connection, version: int) -> None:
+    """An older format to this one, in one transaction: 1 to 2, each game's name in its
+    row, read from its setup (history and stats tell games apart without replaying them);
+    2 to 3, each event's checksum chain (journal_chain), computed over the rows as stored
+    (a damaged row is still found by its own checksum when its game is loaded)."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        conn.execute(f"ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT '{DEFAULT}'")
-        named = [(_stored_game(raw), gid) for gid, raw in conn.execute(
-            f"SELECT g.id, {SETUP_SQL} FROM games g")]
-        conn.executemany("UPDATE games SET game = ? WHERE id = ?",
-                         [row for row in named if row[0] != DEFAULT])
+        if version < 2:
+            conn.execute(f"ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT '{DEFAULT}'")
+            named = [(_stored_game(raw), gid) for gid, raw in conn.execute(
+                f"SELECT g.id, {SETUP_SQL} FROM games g")]
+            conn.executemany("UPDATE games SET game = ? WHERE id = ?",
+                             [row for row in named if row[0] != DEFAULT])
+        conn.execute("ALTER TABLE events ADD COLUMN chain INTEGER")
+        chains: list[tuple[int, int]] = []
+        game, before = None, 0
+        for row_id, game_id, raw in conn.execute(
+                "SELECT id, game_id, CAST(json AS BLOB) FROM events ORDER BY game_id, seq"):
+            if game_id != game:
+                game, before = game_id, journal_chain.start(int(game_id))
+            before = journal_chain.link(before, bytes(raw or b""))
+            chains.append((before, row_id))
+        conn.executemany("UPDATE events SET chain = ? WHERE id = ?", chains)
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
@@ -893,15 +900,17 @@ def _events_held(conn: sqlite3.Connection) -> int:
 
 def _with_uncounted(src: sqlite3.Connection,
                     counts: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
-    """The salvage's counts, its lost events raised to what the header's count says
-    was stored (rows a cut or a lost page took without a trace)."""
+    """The salvage's counts, its lost events exactly what the header's count says was
+    stored less what was kept or set aside (each an event of its own: journal_chain), so
+    rows a cut or a lost page took without a trace are counted too. A journal that never
+    kept the count keeps the estimate from the highest event numbers found."""
     games, events, set_aside, lost = counts
     try:
         stored = int(src.execute("PRAGMA application_id").fetchone()[0])
     except sqlite3.DatabaseError:
         return counts
     if stored > 0:
-        lost = max(lost, stored - 1 - events - set_aside)
+        lost = max(0, stored - 1 - events - set_aside)
     return games, events, set_aside, lost
 
 
@@ -937,14 +946,18 @@ def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection,
     """Copy every usable game and each game's clean prefix of events; the rest set aside.
 
     Rows are read through the tables' b-trees, then from the leaf pages themselves (`leaf_rows`,
-    journal_pages) for the rows a damaged interior page hides. Returns the games and events
-    kept, the rows set aside and the events known to have existed that no copy holds.
+    journal_pages) for the rows a damaged interior page hides. Each game's events are put
+    in place from its setup by their checksum chain (journal_chain): a row whose position or
+    game the damage changed still goes where its chain says, a copy of a placed row is not
+    an event of its own. Returns the games and events kept, the rows set aside and the
+    events known to have existed that no copy holds.
     """
     games = {r[0]: r for r in _readable(old, "SELECT id, started, finished, players, winner, "
                                              "abandoned FROM games WHERE rowid > ? "
                                              "ORDER BY rowid")}
-    rows = _readable(old, "SELECT id, game_id, seq, at, CAST(json AS BLOB), crc FROM events "
-                          "WHERE rowid > ? ORDER BY rowid")
+    chain = "chain" if _has_chain(old) else "NULL"
+    rows = _readable(old, f"SELECT id, game_id, seq, at, CAST(json AS BLOB), crc, {chain} "
+                          "FROM events WHERE rowid > ? ORDER BY rowid")
     seen = {(r[1], r[2]) for r in rows}
     with contextlib.suppress(sqlite3.DatabaseError):
         moved = _readable(old, "SELECT id, game_id, seq, at, json, crc, reason, moved "
@@ -964,26 +977,18 @@ def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection,
             aside.append(row[1:])
         elif isinstance(row[1], int) and isinstance(row[2], int):
             by_game.setdefault(row[1], []).append(row)
-        elif row[4] is not None:  # a row without any content is nothing to keep
-            aside.append((*row[1:], "a row of the damaged journal without a game or a "
-                          "position", now))
     games = {k: v for k, v in games.items() if isinstance(k, int)}
+    placer = _Placer([r for r in rows if r[0] is not None])
     new.execute("BEGIN")
     kept_games = kept_events = 0
     lost = 0
     for gid in sorted(set(games) | set(by_game)):
-        evs = sorted({r[2]: r for r in reversed(by_game.get(gid, []))}.values(),
-                     key=lambda r: r[2])  # one row per seq, the b-tree's first
-        good: list[tuple[Any, ...]] = []
-        for row in evs:
-            _, why = _read_row(row[2], len(good), row[4], row[5])
-            if why is not None:
-                reason = (f"game {gid}: event {len(good)} could not be recovered from the "
-                          f"damaged journal ({why}); the events after it were set aside")
-                aside += [(gid, r[2], r[3], r[4], r[5], reason, now) for r in evs[len(good):]]
-                break
-            good.append(row)
-        accounted = {r[2] for r in evs} | {a[1] for a in aside if a[0] == gid}
+        good = placer.place(gid, by_game.get(gid, []))
+        reason = (f"game {gid}: event {len(good)} could not be recovered from the damaged "
+                  "journal; the events after it were set aside")
+        rest = placer.leftovers(by_game.get(gid, []))
+        aside += [(gid, r[2], r[3], r[4], r[5], reason, now) for r in rest]
+        accounted = {r[2] for r in by_game.get(gid, [])} | {a[1] for a in aside if a[0] == gid}
         lost += sum(1 for seq in range(top.get(gid, -1) + 1) if seq not in accounted)
         if gid in games:
             _, started, finished, players, winner, abandoned = games[gid]
@@ -1001,11 +1006,85 @@ def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection,
         else:
             continue
         kept_games += 1
-        for _, game_id, seq, at, raw, crc in good:
-            new.execute("INSERT INTO events (game_id, seq, at, json, crc) VALUES (?, ?, ?, ?, ?)",
-                        (game_id, seq, at, bytes(raw).decode("utf-8"), crc))
+        link = journal_chain.start(gid)
+        for seq, row in enumerate(good):
+            link = journal_chain.link(link, bytes(row[4]))
+            new.execute("INSERT INTO events (game_id, seq, at, json, crc, chain) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (gid, seq, row[3], bytes(row[4]).decode("utf-8"), row[5], link))
             kept_events += 1
+    aside += [(*r[1:6], "a row of the damaged journal without a game or a position", now)
+              for r in placer.unplaced()]
     new.executemany("INSERT INTO set_aside (game_id, seq, at, json, crc, reason, moved) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)", aside)
     new.execute("COMMIT")
     return kept_games, kept_events, len(aside), lost
+
+
+def _has_chain(conn: sqlite3.Connection) -> bool:
+    """Whether the events table has its chain column (format 3)."""
+    try:
+        return any(r[1] == "chain" for r in conn.execute("PRAGMA table_info(events)"))
+    except sqlite3.DatabaseError:
+        return False
+
+
+class _Placer:
+    """Puts a damaged journal's event rows (id, game, seq, at, json, crc, chain) back in
+    place, game by game, by their checksum chain; each row is used once."""
+
+    RESCUES = 256  # searches of every row for one that fits a gap, at most per repair
+
+    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
+        self.used: set[int] = set()
+        self.placed: set[tuple[int, bytes]] = set()  # (chain, text) of the rows kept
+        self.rescues = self.RESCUES
+        self.rows = rows
+        self.chained = [r for r in rows if isinstance(r[6], int) and isinstance(r[4], bytes)]
+
+    def place(self, game_id: int, claimed: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        """The game's clean prefix of events, from its setup on."""
+        by_seq: dict[int, list[tuple[Any, ...]]] = {}
+        for row in claimed:
+            by_seq.setdefault(row[2], []).append(row)
+        good: list[tuple[Any, ...]] = []
+        before = journal_chain.start(game_id)
+        while True:
+            found = next((r for r in by_seq.get(len(good), []) if id(r) not in self.used
+                          and _read_row(len(good), len(good), r[4], r[5], r[6], before)[0]
+                          is not None), None) or self._rescue(len(good), before)
+            if found is None:
+                return good
+            self.used.add(id(found))
+            before = journal_chain.link(before, bytes(found[4]))
+            self.placed.add((before, bytes(found[4])))
+            good.append(found)
+
+    def _rescue(self, seq: int, before: int) -> tuple[Any, ...] | None:
+        """A row whose chain says it is this event though its game or position says not."""
+        if self.rescues <= 0:
+            return None
+        self.rescues -= 1
+        for row in self.chained:
+            raw = bytes(row[4])
+            if (id(row) not in self.used and journal_chain.link(before, raw) == row[6]
+                    and _read_row(seq, seq, raw, row[5])[0] is not None):
+                return row
+        return None
+
+    def _copy(self, row: tuple[Any, ...]) -> bool:
+        """A second copy of a row already kept (an old version of its page, a row whose
+        position the damage changed): the same event, nothing more to keep."""
+        return isinstance(row[4], bytes) and (row[6], bytes(row[4])) in self.placed
+
+    def leftovers(self, claimed: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        """The game's rows not kept in it, by position, to be set aside."""
+        rest = [r for r in claimed if id(r) not in self.used and not self._copy(r)]
+        self.used |= {id(r) for r in claimed}
+        return sorted(rest, key=lambda r: r[2])
+
+    def unplaced(self) -> list[tuple[Any, ...]]:
+        """Rows without a game or a position that no chain placed (a row without any
+        content is nothing to keep)."""
+        return [r for r in self.rows if id(r) not in self.used and r[4] is not None
+                and not (isinstance(r[1], int) and isinstance(r[2], int)) and not self._copy(r)]

@@ -58,7 +58,7 @@ def test_a_forfeit_is_said_in_french_with_its_why(driver):
     assert d.label("board", "message_label") == "Ana ne peut pas jouer le 5 : le tour passe."
     # the why of a forfeit is shown at once, without asking
     assert d.label("board", "why_label").startswith("Aucun coup pour rouge avec un 5")
-    assert d.label("board", "turn_label") == "À Ben de jouer"
+    assert d.label("board", "turn_label") == "■ À Ben de jouer"
 
 
 def test_a_tapped_pawn_that_cannot_move_says_the_engines_reason(driver):

@@ -23,7 +23,7 @@ def test_the_board_game_is_set_up_by_touch(driver):
     to_board_setup(d)
     assert d.screen == "board_setup"
     setup = d.app.screen("board_setup")
-    assert d.label("board_setup", "setup_players") == "Ana, Ben, Cy"
+    assert d.label("board_setup", "setup_players") == "▲ Ana, ■ Ben, ● Cy"
     d.tap_id("board_setup", "edition_2016")
     assert "3 pawns" in setup.ids.edition_2016.parent.parent.help
     d.tap_id("board_setup", "draws_real")
@@ -32,7 +32,7 @@ def test_the_board_game_is_set_up_by_touch(driver):
     setup.ids.slides_row.parent.parent.scroll_y = 0  # the last settings, scrolled to
     d.frames(2)
     d.tap(d.button(code="slide_T9"))  # red's long slide is printed blue on this board
-    assert d.button(code="slide_T9").text == "9\nblue"
+    assert d.button(code="slide_T9").text == "9\n■ blue"
     d.tap_id("board_setup", "board_start")
     assert door.calls == [("new_game", {
         "type": "setup", "game": "board", "edition": "2016", "players": ["Ana", "Ben", "Cy"],

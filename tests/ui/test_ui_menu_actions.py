@@ -61,7 +61,7 @@ def test_back_up_says_when_no_stick_is_there_then_writes_to_the_stick(driver, tm
     d.tap_id("menu", "menu_backup")
     d.wait_for(lambda: note(d).startswith("Sauvegarde écrite"), "the backup's result")
     (written,) = stick.glob("sorry-companion-backup-*.sqlite3")
-    assert note(d) == f"Sauvegarde écrite : {written} (parties : 1)."
+    assert note(d) == f"Sauvegarde écrite : {written} (1 partie)."
     summary, files = read_backup(written)
     assert (summary.games, summary.events) == (1, 1)
     assert "choices.json" in files

@@ -75,7 +75,7 @@ def test_language_switches_everything_at_once(driver):
     d.tap_id("menu", "menu_language")
     d.tap_id("menu", "menu_back")
     assert d.screen == "table"
-    assert d.label("table", "turn_label") == "À Ben de jouer"
+    assert d.label("table", "turn_label") == "■ À Ben de jouer"
     assert d.label("table", "undo_button") == "Annuler : Ana a joué Glissade 10"
     assert d.label("table", "draw_label") == f"Pioche : {d.app.session.state.draw_pile}"
     assert d.button(code="switch").text == "Changement de direction"
@@ -93,7 +93,7 @@ def test_language_switches_everything_at_once(driver):
     d.tap_code("play2")
     d.tap_code("switch")
     assert d.label("table", "message_label") == (
-        "Ben doit encore 2 carte(s) numéro pour Jouez-en 2 : notez une carte numéro ou "
+        "Ben doit encore 2 cartes numéro pour Jouez-en 2 : notez une carte numéro ou "
         "terminez le Jouez-en 2."
     )
 

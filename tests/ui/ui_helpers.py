@@ -295,6 +295,23 @@ def pixel_spread(path: Path) -> float:
     return (sum((g - mean) ** 2 for g in greys) / len(greys)) ** 0.5
 
 
+def holds_colour(path: Path, rgba: tuple[float, ...], least: int = 20) -> bool:
+    """Whether at least `least` pixels of a PNG are `rgba` (each channel within one
+    level of 255): a colour the tests reason about is the one drawn."""
+    image = CoreImage.load(str(path), keep_data=True)
+    data = image.image._data[0].data
+    step = 4 if image.image._data[0].fmt in ("rgba", "bgra") else 3
+    order = (2, 1, 0) if image.image._data[0].fmt.startswith("bgr") else (0, 1, 2)
+    want = [round(v * 255) for v in rgba[:3]]
+    found = 0
+    for i in range(0, len(data) - step, step):
+        if all(abs(data[i + o] - w) <= 1 for o, w in zip(order, want, strict=True)):
+            found += 1
+            if found >= least:
+                return True
+    return False
+
+
 def image_size(path: Path) -> tuple[int, int]:
     image = CoreImage.load(str(path), keep_data=True)
     return image.width, image.height

@@ -16,7 +16,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.games.board import geometry as g
 from ui.board.texts import color_name
-from ui.theme import ink_on, player_rgba
+from ui.theme import ink_on, marked, player_rgba
 from ui.widgets import TapButton
 
 
@@ -54,7 +54,8 @@ class BoardSetupScreen(Screen):
         self._slide_buttons: dict[str, TapButton] = {}
         for slide in g.SLIDES:
             triangle = f"T{slide.start}"
-            button = TapButton(code=f"slide_{triangle}", max_font_size=16)
+            button = TapButton(code=f"slide_{triangle}", max_font_size=16,
+                               font_name="Symbols")
             button.bind(on_release=lambda b, t=triangle: self.next_slide_color(t))
             self._slide_buttons[triangle] = button
             row.add_widget(button)
@@ -66,7 +67,7 @@ class BoardSetupScreen(Screen):
         """The players chosen on the start screen; the board's own choices as the last
         board game had them (ui.prefs.Choices.board)."""
         self.players, self.colors, self.first = list(players), list(colors), first
-        self.players_text = ", ".join(players)
+        self.players_text = ", ".join(marked(c, p) for p, c in zip(players, colors, strict=False))
         self.message = ""
         self.recall(App.get_running_app().choices.board)
 
@@ -120,7 +121,7 @@ class BoardSetupScreen(Screen):
         for triangle, button in self._slide_buttons.items():
             color = self.slide_color(triangle)
             button.bg, button.color = player_rgba(color), ink_on(color)
-            button.text = f"{triangle[1:]}\n{color_name(color, lang)}"
+            button.text = f"{triangle[1:]}\n{marked(color, color_name(color, lang))}"
 
     def settings(self) -> dict[str, Any]:
         """The setup's `settings`, only what differs from the printed rules."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from kivy.factory import Factory
 
-from ui.i18n import tr
+from ui.i18n import number, tr
 
 # The screens that follow the game's phase: a table that goes to a tiebreak or game over
 # follows it there; other screens (a page, the menu) stay put.
@@ -83,7 +83,8 @@ class RevengeSlice:
         for p in leaders:
             for value in (p.name, p.games, p.wins, p.rounds_won, p.busts, p.steals):
                 # a long name may end in "…"; a figure never
-                grid.add_widget(Factory.StatCell(text=str(value), ellipsis_ok=value is p.name))
+                shown = value if isinstance(value, str) else number(value, lang)
+                grid.add_widget(Factory.StatCell(text=shown, ellipsis_ok=value is p.name))
 
 
 SLICE = RevengeSlice()

@@ -18,7 +18,7 @@ from kivy.uix.screenmanager import Screen
 from companion.config import BRIGHTNESS, VOLUME, WINDOW_SECONDS
 from ui import games
 from ui.dates import short_date
-from ui.i18n import table, tr
+from ui.i18n import has, tr
 
 LEADERS_SHOWN = 6
 RECENT_SHOWN = 4
@@ -187,10 +187,10 @@ class HardwareScreen(PageScreen):
         lang = app.lang
         rows = self.ids.hardware_list
         rows.clear_widgets()
-        for check in app.link.checks():
+        for check in app.link.checks(lang):
             name, result = check["name"], check["result"]
             hint_key = f"hwf_{name}_{result}"
-            lines = [tr(hint_key, lang)] if hint_key in table("en") else []
+            lines = [tr(hint_key, lang)] if has(hint_key, "en") else []
             lines.append(tr("hw_details", lang, detail=check["detail"]))
             if check["fix"]:
                 lines.append(tr("hw_to_fix", lang, fix=check["fix"]))

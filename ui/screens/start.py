@@ -290,7 +290,8 @@ class ResumeScreen(Screen):
         from ui import games
 
         self.description = games.get(games.game_of(state)).describe_stored(state, lang)
-        last = getattr(stored, "last", None)
+        words = getattr(stored, "last_words", None)
+        last = words(lang) if callable(words) else None
         if last:  # after a power cut the table re-taps what came after it
             self.description += "\n" + tr("resumed_after", lang, what=last)
         self.damage = tr("damage", lang, damage=unplayable) if unplayable else ""
