@@ -65,7 +65,7 @@ def test_more_choices_and_back_keep_what_was_chosen_on_either_screen(driver):
     d.tap(d.app.screen("start").form("board").ids.edition_2016)
     to_board_setup(d)
     setup = d.app.screen("board_setup")
-    assert setup.edition == "2016" and setup.players_text == "Ana, Ben"
+    assert setup.edition == "2016" and setup.players == ["Ana", "Ben"]
     d.tap_id("board_setup", "edition_classic")
     d.tap_id("board_setup", "draws_real")
     d.tap_id("board_setup", "setup_back")
