@@ -26,6 +26,7 @@ from kivy.uix.screenmanager import Screen
 from companion.errors import CompanionError
 from companion.games import MAX_NAME, revenge
 from companion.games.revenge import MAX_PLAYERS, Setup
+from ui import games
 from ui.i18n import tr
 from ui.kvload import load_kv
 from ui.widgets import TapButton
@@ -64,8 +65,6 @@ class StartScreen(Screen):
     message = StringProperty("")
 
     def on_kv_post(self, *_: object) -> None:
-        from ui import games
-
         self._forms: dict[str, Any] = {}
         tabs = self.ids.game_tabs
         for name in games.names():  # one equal choice per game, in the registry's order
@@ -94,8 +93,6 @@ class StartScreen(Screen):
         """The options form of `game` (its slice's), made the first time it is shown."""
         found = self._forms.get(game)
         if found is None:
-            from ui import games
-
             kv, module, cls = games.get(game).options
             load_kv(kv)
             app = App.get_running_app()
@@ -112,8 +109,6 @@ class StartScreen(Screen):
         self.message = ""
 
     def _name_games(self, *_: object) -> None:
-        from ui import games
-
         lang = App.get_running_app().lang
         for tab in self.ids.game_tabs.children:
             tab.text = games.get(tab.code[5:]).title(lang)
@@ -130,14 +125,10 @@ class StartScreen(Screen):
 
     def show_rules(self) -> None:
         """The rules of the game chosen."""
-        from ui import games
-
         App.get_running_app().show(games.get(self.game).rules_screen)
 
     def load_choices(self) -> None:
         """Fill in the last game's choices (or the configuration's defaults)."""
-        from ui import games
-
         app = App.get_running_app()
         c = app.choices
         players = c.players[:MAX_PLAYERS]
@@ -287,8 +278,6 @@ class ResumeScreen(Screen):
             self.description = tr("damage", lang, damage=unplayable)
             self.damage = ""
             return
-        from ui import games
-
         self.description = games.get(games.game_of(state)).describe_stored(state, lang)
         words = getattr(stored, "last_words", None)
         last = words(lang) if callable(words) else None
