@@ -35,8 +35,8 @@ def rebuild(old: sqlite3.Connection, new: sqlite3.Connection,
 
 
 def read_row(seq: int, expected: int, raw: bytes | None, crc: int | None,
-              chain: int | None = None,
-              before: int | None = None) -> tuple[dict[str, Any] | None, str | None]:
+             chain: int | None = None,
+             before: int | None = None) -> tuple[dict[str, Any] | None, str | None]:
     """The stored event, parsed once, or why this row cannot be used (with `before`, the
     chain of the event before it, the row must follow that event: journal_chain)."""
     if seq != expected:
