@@ -17,6 +17,7 @@ from companion.game import Game
 from companion.games.revenge import Card, Play
 from companion.journal import Journal
 from companion.resume_words import last_saved_words
+from ui.theme import marked
 from ui.wording import step_label
 
 ACKS_BEFORE_KILL = 14
@@ -79,7 +80,8 @@ def test_sigkill_mid_game_then_resume_shows_the_journal_state(driver, tmp_path):
     assert d.screen == "table"
     assert d.app.session.state.to_json() == expected.to_json()
     assert d.label("table", "total_label") == str(expected.total)
-    assert d.label("table", "turn_label") == f"{expected.name(expected.turn)}'s turn"
+    color = expected.setup.colors[expected.turn].value
+    assert d.label("table", "turn_label") == marked(color, f"{expected.name(expected.turn)}'s turn")
     assert d.label("table", "round_label") == f"Round {expected.round}"
     assert d.label("table", "draw_label") == f"Draw pile: {expected.draw_pile}"
     last = game.undo_step

@@ -28,7 +28,7 @@ def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     setup_by_touch(d, ["Ana", "Ben", "Cy"], pawns=1, variant="long")
     table = d.app.screen("table")
     ids = table.ids
-    assert d.label("table", "turn_label") == "Ana's turn"
+    assert d.label("table", "turn_label") == "▲ Ana's turn"
 
     # Round 1: Cy reaches 21, Ana calls SORRY!, Cy blocks with Don't Be SORRY!
     for card in ("10", "10", "1"):
@@ -59,12 +59,12 @@ def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     d.tap_id("table", "window_close")
     assert state(d).progress == (0, 0, 0)
     assert "Cy moves a pawn back" in d.label("table", "message_label")
-    assert d.label("table", "turn_label") == "Ben's turn"
+    assert d.label("table", "turn_label") == "■ Ben's turn"
 
     # Round 3: Switch, then Play 2 for Ana, who may not play Switch meanwhile.
     d.tap_code("switch")
     assert ids.direction_arrow.direction == -1
-    assert d.label("table", "turn_label") == "Ana's turn"
+    assert d.label("table", "turn_label") == "▲ Ana's turn"
     assert d.label("table", "next_label") == "then Cy"
     d.tap_code("play2")
     assert d.label("table", "owed_label") == "Play 2: 2 number cards still owed"
@@ -81,7 +81,7 @@ def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     assert d.label("table", "owed_label") == "Play 2: 1 number card still owed"
     d.tap_code("6")
     assert d.label("table", "owed_label") == ""
-    assert d.label("table", "turn_label") == "Cy's turn"
+    assert d.label("table", "turn_label") == "● Cy's turn"
     # A wrong tap, taken back and put back, and taken back again.
     d.tap_code("9")
     assert d.label("table", "total_label") == "20"
@@ -99,7 +99,7 @@ def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     d.tap_id("table", "window_close")
     assert "Ben stole the round from Cy" in d.label("table", "message_label")
     assert state(d).progress == (0, 1, 0)
-    assert d.label("table", "turn_label") == "Ben's turn"
+    assert d.label("table", "turn_label") == "■ Ben's turn"
 
     # Round 4: a Slide to 12 (any total, by a second tap), then Ben busts.
     d.tap_id("table", "slide_other")
