@@ -71,6 +71,12 @@ class Measured:
             return f"{mid}{unit}"
         return f"{mid} ({fmt.format(min(values))}-{fmt.format(max(values))}){unit}"
 
+    def pair(self, condition: str, low: str, high: str, unit: str = " ms") -> str:
+        """"p50 / p99 unit" of two keys (each as `cell` gives it); "" when not measured."""
+        if not self.runs.get(condition):
+            return ""
+        return f"{self.cell(condition, low)} / {self.cell(condition, high)}{unit}"
+
     @property
     def load(self) -> str:
         if not self.loads:
@@ -95,6 +101,13 @@ def measure(module: str, mode: str, *args: str, env: dict[str, str] | None = Non
             out.runs.setdefault(condition, []).append(json.loads(text.strip().splitlines()[-1]))
     out.loads.append(os.getloadavg()[0])
     return out
+
+
+def figures(measured: Measured, text: Callable[[str], str]) -> tuple[str, str]:
+    """A row's two figures, this machine's and the Pi model's: `text(condition)`, or ""
+    where `measured` has no run under that condition."""
+    normal, pi = (text(c) if measured.runs.get(c) else "" for c in ("normal", "pi"))
+    return normal, pi
 
 
 def met(measured: Measured, key: str | Callable[[dict[str, Any]], float],

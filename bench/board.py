@@ -15,7 +15,7 @@ import tempfile
 import time
 from typing import Any
 
-from bench import Row, measure, met, percentile
+from bench import Row, figures, measure, met, percentile
 from companion.games.board import RULES, draw_card, options
 from companion.games.board.cards import CARDS
 from companion.games.board.events import Draw, Place
@@ -143,28 +143,22 @@ def rows() -> list[Row]:
         write_journal(data_dir, game)
         resume = measure("bench.board", "resume", data_dir)
 
-    def options_cell(c: str) -> str:
-        if not opts.runs.get(c):
-            return ""
-        return (f"{opts.cell(c, 'positions', '{:,.0f}')} positions/s "
-                f"({opts.cell(c, 'options', '{:,.0f}')} options/s)")
-
-    def sims_cell(c: str) -> str:
-        if not sims.runs.get(c):
-            return ""
-        return (f"classic {sims.cell(c, 'classic')}, 2016 {sims.cell(c, '2016')} games/s")
-
+    positions = figures(opts, lambda c: (
+        f"{opts.cell(c, 'positions', '{:,.0f}')} positions/s "
+        f"({opts.cell(c, 'options', '{:,.0f}')} options/s)"))
+    games = figures(sims, lambda c: (
+        f"classic {sims.cell(c, 'classic')}, 2016 {sims.cell(c, '2016')} games/s"))
     return [
         Row(f"board positions worked out per second ({POSITIONS:,} random positions and "
-            "cards: every option built)", options_cell("normal"), options_cell("pi"),
+            "cards: every option built)", *positions,
             f">= {POSITIONS_GOAL:,} positions/s (Pi model too)",
             met(opts, "positions", lambda r: r >= POSITIONS_GOAL), opts.load),
         Row(f"board simulated games per second ({SIM_GAMES} per edition, 4 players, bots "
-            "through the rules)", sims_cell("normal"), sims_cell("pi"), load=sims.load),
+            "through the rules)", *games, load=sims.load),
         Row(f"resume a {RESUME_MOVES:,}-move board game ({len(game):,} events: open journal "
             "+ unfinished + open_game)",
-            resume.cell("normal", lambda r: r["s"] * 1000, "{:,.0f}", " ms"),
-            resume.cell("pi", lambda r: r["s"] * 1000, "{:,.0f}", " ms"), load=resume.load),
+            *figures(resume, lambda c: resume.cell(c, lambda r: r["s"] * 1000, "{:,.0f}", " ms")),
+            load=resume.load),
     ]
 
 

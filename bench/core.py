@@ -107,11 +107,20 @@ def journal_long_game(data_dir: str, events: list[dict[str, Any]]) -> list[float
 def write_with_writer(data_dir: str, events: list[dict[str, Any]]) -> None:
     """The game as the app journals it: through a session with the writer thread."""
     with Journal.open(data_dir) as journal:
-        session = Session(journal, background=True)
-        session.new_game(Session.setup(events[0]))
-        for obj in events[1:]:
-            session.submit(session.parse_event(obj))
-        session.close()
+        play_with_writer(journal, events)
+
+
+def play_with_writer(journal: Journal, events: list[dict[str, Any]]) -> int:
+    """Play the game (setup first) into `journal` as the app does, through a session with
+    the writer thread, every event durable when it returns; the game's id."""
+    session = Session(journal, background=True)
+    session.new_game(Session.setup(events[0]))
+    for obj in events[1:]:
+        session.submit(session.parse_event(obj))
+    game_id = session.game_id
+    session.close()
+    assert game_id is not None
+    return game_id
 
 
 def resume_seconds(data_dir: str, expected_events: int, repeats: int = 5,

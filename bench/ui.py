@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import Measured, Row, measure, met, percentile
+from bench import Row, figures, measure, met, percentile
 
 FRAME_BUDGET_MS = 1000 / 60  # what is on screen by the next frame, before rasterising
 IDLE_GOAL_MS = 5.0  # tap-to-label p50 on this machine
@@ -294,13 +294,6 @@ def child(mode: str, *args: str) -> dict[str, float]:
     raise SystemExit(f"unknown mode {mode!r}")
 
 
-def _pair(m: Measured, condition: str, part: str) -> str:
-    """"p50 / p99 ms" of one part of a tap, each the median (lowest-highest) of the runs."""
-    if not m.runs.get(condition):
-        return ""
-    return f"{m.cell(condition, part + '_50')} / {m.cell(condition, part + '_99')} ms"
-
-
 def rows() -> list[Row]:
     with tempfile.TemporaryDirectory(prefix="sorry-bench-ui-") as tmp:
         env = _kivy_env(os.path.join(tmp, "kivy"))
@@ -311,7 +304,8 @@ def rows() -> list[Row]:
         resume = measure("bench.ui", "resume", template, env=env)
 
     def split(what: str, part: str, goal: str = "", ok: bool | None = None) -> Row:
-        return Row(f"UI {what}, p50 / p99", _pair(taps, "normal", part), _pair(taps, "pi", part),
+        return Row(f"UI {what}, p50 / p99", taps.pair("normal", part + "_50", part + "_99"),
+                   taps.pair("pi", part + "_50", part + "_99"),
                    goal, ok, taps.load)
 
     label_ok = (met(taps, "label_99", lambda p: p <= FRAME_BUDGET_MS)
@@ -320,24 +314,16 @@ def rows() -> list[Row]:
     def ratio(key: str) -> Any:
         return lambda r: r[f"app_{key}"] / r[f"hello_{key}"]
 
-    def start_cell(c: str) -> str:
-        if not starts.runs.get(c):
-            return ""
-        return (f"{starts.cell(c, ratio('s'), '{:.2f}', 'x')} Kivy hello "
-                f"(app {starts.cell(c, lambda r: r['app_s'] * 1000, '{:,.0f}', ' ms')}, "
-                f"hello {starts.cell(c, lambda r: r['hello_s'] * 1000, '{:,.0f}', ' ms')})")
-
-    def rss_cell(c: str) -> str:
-        if not starts.runs.get(c):
-            return ""
-        return (f"{starts.cell(c, ratio('kib'), '{:.2f}', 'x')} Kivy hello "
-                f"(app {starts.cell(c, lambda r: r['app_kib'] / 1024, '{:,.0f}', ' MiB')})")
-
-    def resume_cell(c: str) -> str:
-        if not resume.runs.get(c):
-            return ""
-        return (f"{resume.cell(c, 'issued', '{:,.0f}', ' ms')}; rasterised (software) "
-                f"{resume.cell(c, 'drawn', '{:,.0f}', ' ms')}")
+    starts_figures = figures(starts, lambda c: (
+        f"{starts.cell(c, ratio('s'), '{:.2f}', 'x')} Kivy hello "
+        f"(app {starts.cell(c, lambda r: r['app_s'] * 1000, '{:,.0f}', ' ms')}, "
+        f"hello {starts.cell(c, lambda r: r['hello_s'] * 1000, '{:,.0f}', ' ms')})"))
+    rss_figures = figures(starts, lambda c: (
+        f"{starts.cell(c, ratio('kib'), '{:.2f}', 'x')} Kivy hello "
+        f"(app {starts.cell(c, lambda r: r['app_kib'] / 1024, '{:,.0f}', ' MiB')})"))
+    resume_figures = figures(resume, lambda c: (
+        f"{resume.cell(c, 'issued', '{:,.0f}', ' ms')}; rasterised (software) "
+        f"{resume.cell(c, 'drawn', '{:,.0f}', ' ms')}"))
 
     return [
         split("tap-to-state (event applied, listener heard)", "state"),
@@ -350,13 +336,13 @@ def rows() -> list[Row]:
         split("tap-to-total (tap to frame rasterised, software-drawn)", "total"),
         Row("UI cold start to first frame (median of "
             f"{START_RUNS} starts a run, against a bare Kivy hello in the same run)",
-            start_cell("normal"), start_cell("pi"), f"<= {RATIO_GOAL}x (Pi model too)",
+            *starts_figures, f"<= {RATIO_GOAL}x (Pi model too)",
             met(starts, ratio("s"), lambda r: r <= RATIO_GOAL), starts.load),
-        Row("UI resident memory after first frame", rss_cell("normal"), rss_cell("pi"),
+        Row("UI resident memory after first frame", *rss_figures,
             f"<= {RATIO_GOAL}x", met(starts, ratio("kib"), lambda r: r <= RATIO_GOAL),
             starts.load),
         Row("UI Resume tapped to the game's screen issued (a 10,000-event card game, from "
-            "its snapshot)", resume_cell("normal"), resume_cell("pi"),
+            "its snapshot)", *resume_figures,
             f"<= {RESUME_DRAWN_GOAL_MS:g} ms (Pi model too)",
             met(resume, "issued", lambda ms: ms <= RESUME_DRAWN_GOAL_MS), resume.load),
     ]

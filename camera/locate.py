@@ -1,7 +1,10 @@
 """Finding a card in a photo and bringing it to one upright rectangle (needs the extra).
 
-A teaching photo shows one card on the table, so the card is the largest region whose
-colour differs from the table's (taken from the photo's edges). Its four corners, in the
+A teaching photo shows one card on the table: its outline is the strongest closed edge
+in the picture, a convex four-sided shape with a card's proportions (the largest such
+one; the white box printed inside a face is smaller). When no outline is found (a card
+with no border, a busy table), the largest region whose colour differs from the table's
+(taken from the photo's edges) stands in. Its four corners, in the
 order top-left, top-right, bottom-right, bottom-left of an upright card (short edge
 first), warp it to CANON: every face is compared at that size, whatever the camera.
 """
@@ -17,6 +20,9 @@ CANON = (120, 168)  # (w, h) of a card brought upright, pixels
 WORK_WIDTH = 320  # teaching photos are searched at this width (any size up to 1920x1080)
 MIN_CARD_SHARE = 0.015  # a card covers at least this share of the picture
 MAX_CARD_SHARE = 0.6
+CANNY_LEVELS = ((30, 90), (15, 45), (50, 150))  # tried in turn until an outline is found
+CARD_RATIO = (0.55, 0.85)  # short / long edge of a card seen from above, with perspective
+FILLED = 0.9  # an outline covers this much of its bounding rectangle: four straight edges
 
 Quad = Any  # 4x2 float32 corners in the image's pixels
 
@@ -51,6 +57,38 @@ def find_card(image: Any) -> Quad | None:
     h, w = image.shape[:2]
     scale = WORK_WIDTH / w
     small = cv2.resize(image, (WORK_WIDTH, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    corners = _outline(small)
+    if corners is None:
+        corners = _by_colour(small)
+    return None if corners is None else order_corners(corners / scale)
+
+
+def _outline(small: Any) -> Any:
+    """The largest card-shaped closed edge, as 4 corners, or None."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    sh, sw = grey.shape
+    for low, high in CANNY_LEVELS:
+        edges = cv2.dilate(cv2.Canny(grey, low, high), np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        best: tuple[float, Any] | None = None
+        for contour in contours:
+            hull = cv2.convexHull(contour)
+            area = cv2.contourArea(hull)
+            if not MIN_CARD_SHARE <= area / (sw * sh) <= MAX_CARD_SHARE:
+                continue
+            approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+            rw, rh = cv2.minAreaRect(hull)[1]
+            ratio = min(rw, rh) / max(rw, rh, 1e-6)
+            if (len(approx) == 4 and CARD_RATIO[0] <= ratio <= CARD_RATIO[1]
+                    and area >= FILLED * rw * rh and (best is None or area > best[0])):
+                best = (area, approx.reshape(4, 2).astype(np.float32))
+        if best is not None:
+            return best[1]
+    return None
+
+
+def _by_colour(small: Any) -> Any:
+    """The largest region unlike the table's colour, as 4 corners, or None."""
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     sh, sw = lab.shape[:2]
     b = max(2, sw // 25)
@@ -77,7 +115,7 @@ def find_card(image: Any) -> Quad | None:
     approx = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
     four = len(approx) == 4
     corners = approx.reshape(4, 2) if four else cv2.boxPoints(cv2.minAreaRect(hull))
-    return order_corners(np.asarray(corners, np.float32) / scale)
+    return np.asarray(corners, np.float32)
 
 
 def upright(image: Any, quad: Quad) -> Any:

@@ -7,10 +7,10 @@ been still for STILL_FRAMES frames *and* differs from the last picture it judged
 - anything moving (a hand, an arm, a card being slid) resets the stillness;
 - a still change that reaches the frame's edge is an arm resting over the table: wait
   (after LONG_STILL frames it is taken as the new normal, e.g. a lamp switched on);
-- the table's brightness (the median) is divided out, so a change of light alone is no
-  change;
-- a card at (nearly) the same place, not confidently another face, is the same card
-  again or a nudge: nothing; the same face moved well away is another copy played.
+- the light is divided out (each small pixel over its surroundings), so a change of
+  light alone is no change;
+- the card judged last, still on top (camera.top: its own picture, light taken out,
+  found again after at most a nudge), is the same card again: nothing.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from camera.faces import Reading, Recogniser
+from camera.faces import Recogniser
 from camera.model import Model
+from camera.top import Top
 
 MOTION_SIZE = (80, 60)
 MOTION_LEVEL = 0.10  # a small pixel changed by this share of the mean brightness moved
@@ -30,8 +31,8 @@ MOTION_SHARE = 0.004  # this share of the small picture changed: something moves
 CHANGE_SHARE = 0.01  # of the pile spot changed since the last judged picture: look again
 STILL_FRAMES = 3
 LONG_STILL = 20
-SAME_PLACE = 0.07  # a card's centre moved less than this share of its long edge ...
-SAME_ANGLE = 5.0  # ... and turned less than this (degrees): the same card
+EDGE_BAND = 3  # small pixels along the border where an arm shows
+LIGHT_SIGMA = 6.0  # small pixels over which the light is taken as even
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,12 @@ class Seen:
 
 
 def _small(frame: Any) -> Any:
+    """The frame, small and with the light divided out: each pixel over the brightness
+    around it, so a lamp switched, dimmed or tinted, or its glare moved, changes nothing
+    while a hand or a card does."""
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     small = cv2.resize(grey, MOTION_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
-    return small / (float(np.median(small)) + 1.0)  # the table's brightness: cards are few
+    return small / (cv2.GaussianBlur(small, (0, 0), LIGHT_SIGMA) + 1.0)
 
 
 class Watcher:
@@ -65,7 +69,7 @@ class Watcher:
         self._previous: Any = None
         self._judged: Any = None  # the small picture last judged
         self._still = 0
-        self._top: Reading | None = None
+        self._top: Top | None = None
         self._spot_small: tuple[int, int, int, int] = model.spot_pixels(*MOTION_SIZE)
         self.recognitions = 0
 
@@ -93,30 +97,26 @@ class Watcher:
     def _judge(self, frame: Any, small: Any, *, log: bool) -> Seen | None:
         self._judged = small
         h, w = frame.shape[:2]
+        followed, sure = (None, False) if self._top is None else self._top.still_there(frame)
+        if followed is not None and sure:  # the same card again, or nudged
+            self._top = followed
+            return None
         self.recognitions += 1
         reading = self.recogniser.read(frame, self.model.spot_pixels(w, h))
         if reading is None:
             return None
-        top, self._top = self._top, reading
-        if not log or (top is not None and _same_card(top, reading)):
+        if followed is not None and followed.is_card(reading.candidates):
+            self._top = followed  # the same face where that card lay: that card
+            return None
+        self._top = Top.seen(frame, reading.quad, reading.candidates)
+        if not log:
             return None
         return Seen(self.frame, reading.card, reading.confidence, reading.candidates)
 
 
 def _reaches_edge(changed: Any) -> bool:
-    """Whether the changed pixels touch the picture's border (an arm comes from there)."""
-    return bool(changed[0].any() or changed[-1].any() or changed[:, 0].any()
-                or changed[:, -1].any())
-
-
-def _same_card(before: Reading, now: Reading) -> bool:
-    """The card on top is the one judged before: it lies where that one lay (a nudge at
-    most) and is not confidently another face. A copy of the same face laid on top lies
-    elsewhere: cards are never laid exactly square on the pile."""
-    ax, ay, aa = before.pose()
-    bx, by, ba = now.pose()
-    turned = abs(aa - ba) % 180
-    turned = min(turned, 180 - turned)
-    if not (np.hypot(ax - bx, ay - by) < SAME_PLACE * before.size() and turned < SAME_ANGLE):
-        return False
-    return now.card is None or now.card in before.candidates or before.card is None
+    """Whether the changed pixels touch the picture's border band (an arm comes from
+    there; its sleeve may match the table in the very last row)."""
+    b = EDGE_BAND
+    return bool(changed[:b].any() or changed[-b:].any() or changed[:, :b].any()
+                or changed[:, -b:].any())

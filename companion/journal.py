@@ -3,8 +3,9 @@
 One SQLite file (data_dir/journal.sqlite3) in WAL mode with synchronous=FULL, so a
 committed append survives a killed process or a pulled power plug, and a torn write is
 rolled back by SQLite itself. Each event row keeps the event's JSON text exactly as
-given, the wall-clock time and a CRC32 of the text, so a row damaged on disk is found
-when its game is loaded instead of being replayed as a different game.
+given, the wall-clock time, a CRC32 of the text and a checksum chain that ties it to the
+event before it (journal_chain), so a row damaged or moved on disk is found when its game
+is loaded instead of being replayed as a different game, and every loss is counted.
 
 Damage never loses what was saved:
 - a bad row (checksum or JSON) ends its game's events there; that row and the rows after
@@ -30,7 +31,6 @@ import json
 import os
 import shutil
 import sqlite3
-import tempfile
 import threading
 import zlib
 from collections.abc import Iterator
@@ -39,10 +39,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion import notices
+from companion import journal_chain, notices
 from companion.errors import JournalError
 from companion.games import DEFAULT, game_of
-from companion.journal_pages import EventRow, file_events
+from companion.journal_copy import private_copy
+from companion.journal_pages import file_events
+from companion.journal_salvage import read_row, rebuild, stored_game
 from companion.notices import Notice
 from companion.paths import journal_file
 from companion.safe_text import name_problem, one_line, quote
@@ -50,11 +52,12 @@ from companion.walcheck import WalCheck
 
 __all__ = ["GameRecord", "Journal", "StoredGame"]
 
-SCHEMA_VERSION = 2  # 2: each game's name in its row (format 1 is migrated on opening)
+SCHEMA_VERSION = 3  # 2: each game's name in its row; 3: the events' checksum chain
+# (older formats are migrated on opening)
 PREVIEW_NOTE = ("found by a read-only look at a copy: the journal itself is unchanged, and "
                 "the app does this when it next starts")
 BUSY_TIMEOUT_S = 5.0
-READABLE = (1, SCHEMA_VERSION)  # the formats this version opens
+READABLE = (1, 2, SCHEMA_VERSION)  # the formats this version opens
 _TABLES = {"games", "events", "set_aside"}
 _SCHEMA = f"""
 CREATE TABLE games (
@@ -73,6 +76,7 @@ CREATE TABLE events (
     at TEXT NOT NULL,                -- wall-clock time, ISO 8601 UTC
     json TEXT NOT NULL,              -- the event exactly as given
     crc INTEGER NOT NULL,            -- zlib.crc32 of the UTF-8 JSON text
+    chain INTEGER,                   -- journal_chain: the crc continued from the event before
     UNIQUE (game_id, seq)
 );
 CREATE TABLE set_aside (             -- damaged rows and the rows after them, kept as found
@@ -131,6 +135,21 @@ def _when(text: object) -> datetime:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
+# One event row written (game_id, seq, at, json, crc): its chain continues from the stored
+# chain of the event before it, read in the same transaction, so it is never out of step.
+INSERT_EVENT = ("INSERT INTO events (game_id, seq, at, json, crc, chain) VALUES (?1, ?2, ?3, ?4, "
+                "?5, chain_link(?1, ?2, (SELECT chain FROM events WHERE game_id = ?1 AND "
+                "seq = ?2 - 1), ?4))")
+
+
+def _chain_link(game_id: int, seq: int, before: int | None, text: str) -> int | None:
+    """The chain of event `seq` (SQL's chain_link); None (not checked) when the event
+    before it has none."""
+    if seq == 0:
+        before = journal_chain.start(game_id)
+    return None if before is None else journal_chain.link(before, text.encode("utf-8"))
+
+
 def encode_event(event: dict[str, Any]) -> str:
     """The stored text of one event; refuses what could not be read back (a JSON-less
     value, a lone surrogate, a bad name) with a JournalError, for both ways of writing."""
@@ -149,22 +168,6 @@ def encode_event(event: dict[str, Any]) -> str:
         if problem:
             raise JournalError(f"the name {quote(name)} {problem}; the event was not stored")
     return text
-
-
-def _read_row(seq: int, expected: int, raw: bytes | None,
-              crc: int | None) -> tuple[dict[str, Any] | None, str | None]:
-    """The stored event, parsed once, or why this row cannot be used."""
-    if seq != expected:
-        return None, f"event {expected} is missing"
-    if raw is None or crc is None or zlib.crc32(raw) != crc:
-        return None, "its checksum does not match"
-    try:
-        obj = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return None, "it is not valid JSON"
-    if not isinstance(obj, dict):
-        return None, "it is not a JSON object"
-    return obj, None
 
 
 def _sync_dir(folder: Path) -> None:
@@ -249,43 +252,15 @@ class Journal:
             raise
 
     def _private_copy(self) -> Path:
-        """The journal and its -wal copied into a private folder, for a read-only look.
-
-        While the app writes, the copy is made inside a read transaction of our own, so the
-        app cannot restart its -wal between the two files' copies (the pair stays one
-        consistent journal); where SQLite cannot read it at all, the files are copied as
-        they are and the checks that follow say what is wrong."""
+        """The journal and its -wal copied into a private folder, for a read-only look
+        (journal_copy: one consistent journal also while the app appends)."""
         try:
-            with open(self.origin, "rb"):
-                pass  # unreadable or missing: said below with the real file's name
-            self._copy_dir = Path(tempfile.mkdtemp(prefix="sorry-journal-"))
-            copy = self._copy_dir / self.origin.name
-            with self._read_snapshot():
-                shutil.copyfile(self.origin, copy)
-                wal = Path(f"{self.origin}-wal")
-                if wal.exists():
-                    shutil.copyfile(wal, f"{copy}-wal")
+            self._copy_dir, copy = private_copy(self.origin, BUSY_TIMEOUT_S)
         except OSError as exc:
             raise JournalError(
                 f"{self.origin} cannot be read ({exc.strerror or exc}); check that it exists "
                 "and that this user may read it and its folder") from exc
         return copy
-
-    @contextlib.contextmanager
-    def _read_snapshot(self) -> Iterator[None]:
-        """A read transaction on the real journal while the block runs, when SQLite can
-        open one without changing anything (a -wal reader's mark holds off its restart)."""
-        conn = None
-        with contextlib.suppress(sqlite3.Error):
-            conn = sqlite3.connect(f"{self.origin.resolve().as_uri()}?mode=ro", uri=True,
-                                   timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            conn.execute("BEGIN")
-            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-        try:
-            yield
-        finally:
-            if conn is not None:
-                conn.close()
 
     def _drop_copy(self) -> None:
         if self._copy_dir is not None:
@@ -347,8 +322,10 @@ class Journal:
     # --- opening, checking, repairing ---
 
     def _connect(self, path: Path) -> sqlite3.Connection:
-        return sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                check_same_thread=False)
+        conn.create_function("chain_link", 4, _chain_link, deterministic=True)
+        return conn
 
     def _configure(self, conn: sqlite3.Connection) -> None:
         mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -394,7 +371,7 @@ class Journal:
                 f"database disk image is malformed ({one_line(problems[0], 80)})")
         self._configure(conn)
         if version < SCHEMA_VERSION:
-            _migrate(conn)
+            _migrate(conn, version)
         self._check_count(conn)
 
     def _check_count(self, conn: sqlite3.Connection) -> None:
@@ -517,9 +494,7 @@ class Journal:
             try:
                 new.execute("PRAGMA synchronous=FULL")
                 new.executescript(_SCHEMA)
-                counts = _copy_readable(src, new, file_events(copy))
-                _copy_other_tables(src, new)
-                counts = _with_uncounted(src, counts)
+                counts = rebuild(src, new, file_events(copy), _now(), skip=_TABLES)
                 new.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 new.execute(f"PRAGMA application_id={_events_held(new) + 1}")
             finally:
@@ -641,22 +616,19 @@ class Journal:
             cur = conn.execute("INSERT INTO games (started, players, game) VALUES (?, ?, ?)",
                                (at, json.dumps(names, ensure_ascii=False), game_of(setup)))
             game_id = int(cur.lastrowid or 0)
-            conn.execute(
-                "INSERT INTO events (game_id, seq, at, json, crc) VALUES (?, 0, ?, ?, ?)",
-                (game_id, at, text, zlib.crc32(text.encode("utf-8"))))
+            conn.execute(INSERT_EVENT, (game_id, 0, at, text, zlib.crc32(text.encode("utf-8"))))
             count_added(conn, 1)
         return game_id
 
     def append(self, game_id: int, event: dict[str, Any]) -> None:
         """Store one event after the game's last; committed and durable when it returns."""
         text = encode_event(event)
-        crc = zlib.crc32(text.encode("utf-8"))
         try:
             with self._transaction("saving the event") as conn:
-                conn.execute(
-                    "INSERT INTO events (game_id, seq, at, json, crc) "
-                    "SELECT ?, COALESCE(MAX(seq), -1) + 1, ?, ?, ? FROM events WHERE game_id = ?",
-                    (game_id, _now(), text, crc, game_id))
+                seq = conn.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM events "
+                                   "WHERE game_id = ?", (game_id,)).fetchone()[0]
+                conn.execute(INSERT_EVENT, (game_id, seq, _now(), text,
+                                            zlib.crc32(text.encode("utf-8"))))
                 count_added(conn, 1)
         except JournalError as exc:
             cause = exc.__cause__
@@ -716,13 +688,15 @@ class Journal:
         events: list[dict[str, Any]] = []
         try:
             rows = self._conn.execute(
-                "SELECT seq, CAST(json AS BLOB), crc FROM events WHERE game_id = ? "
+                "SELECT seq, CAST(json AS BLOB), crc, chain FROM events WHERE game_id = ? "
                 "ORDER BY seq", (game_id,)).fetchall()
-            for seq, raw, crc in rows:
-                obj, why = _read_row(seq, len(events), raw, crc)
+            before = journal_chain.start(game_id)
+            for seq, raw, crc, chain in rows:
+                obj, why = read_row(seq, len(events), raw, crc, chain, before)
                 if obj is None:
                     return events, self._set_aside(game_id, len(events), str(why))
                 events.append(obj)
+                before = journal_chain.link(before, raw)
         except sqlite3.DatabaseError as exc:
             if self._repair_live(exc):
                 return self._good_events(game_id)
@@ -801,79 +775,35 @@ class Journal:
 SETUP_SQL = "(SELECT CAST(json AS BLOB) FROM events e WHERE e.game_id = g.id AND e.seq = 0)"
 
 
-def _stored_game(raw: object) -> str:
-    """The game a stored setup's text belongs to; unreadable: the default game."""
-    if not isinstance(raw, bytes | str):
-        return DEFAULT
-    try:
-        return game_of(json.loads(raw))
-    except ValueError:  # a damaged setup (UnicodeDecodeError is a ValueError)
-        return DEFAULT
-
-
-def _migrate(conn: sqlite3.Connection) -> None:
-    """Format 1 to 2 in one transaction: each game's name in its row, read from its setup,
-    so history and stats tell games apart without replaying them."""
+def _migrate(conn: sqlite3.Connection, version: int) -> None:
+    """An older format to this one, in one transaction: 1 to 2, each game's name in its
+    row, read from its setup (history and stats tell games apart without replaying them);
+    2 to 3, each event's checksum chain (journal_chain), computed over the rows as stored
+    (a damaged row is still found by its own checksum when its game is loaded)."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        conn.execute(f"ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT '{DEFAULT}'")
-        named = [(_stored_game(raw), gid) for gid, raw in conn.execute(
-            f"SELECT g.id, {SETUP_SQL} FROM games g")]
-        conn.executemany("UPDATE games SET game = ? WHERE id = ?",
-                         [row for row in named if row[0] != DEFAULT])
+        if version < 2:
+            conn.execute(f"ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT '{DEFAULT}'")
+            named = [(stored_game(raw), gid) for gid, raw in conn.execute(
+                f"SELECT g.id, {SETUP_SQL} FROM games g")]
+            conn.executemany("UPDATE games SET game = ? WHERE id = ?",
+                             [row for row in named if row[0] != DEFAULT])
+        conn.execute("ALTER TABLE events ADD COLUMN chain INTEGER")
+        chains: list[tuple[int, int]] = []
+        game, before = None, 0
+        for row_id, game_id, raw in conn.execute(
+                "SELECT id, game_id, CAST(json AS BLOB) FROM events ORDER BY game_id, seq"):
+            if game_id != game:
+                game, before = game_id, journal_chain.start(int(game_id))
+            before = journal_chain.link(before, bytes(raw or b""))
+            chains.append((before, row_id))
+        conn.executemany("UPDATE events SET chain = ? WHERE id = ?", chains)
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
         raise
-
-
-def _readable(conn: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
-    """Rows of `sql` (which selects rowid first, `WHERE rowid > ?`) that can be read.
-
-    A scan stops at the first damaged page; the next readable rows are found by seeking
-    further and further past it, so one bad page does not hide the rest of the table.
-    Each rowid is read once: a damaged page that sends the scan back to rows already read
-    counts as damage, not as more rows.
-    """
-    rows: list[tuple[Any, ...]] = []
-    after = -(2**63)
-    for _ in range(64):  # a bound on the damaged stretches skipped
-        try:
-            for row in conn.execute(sql, (after,)):
-                if not isinstance(row[0], int) or row[0] <= after:
-                    raise sqlite3.DatabaseError("the scan went back to rows already read")
-                rows.append(row)
-                after = row[0]
-            return rows
-        except sqlite3.DatabaseError:
-            pass
-        for step in (2**k for k in range(40)):
-            try:
-                nxt = conn.execute(sql.replace("ORDER BY rowid", "ORDER BY rowid LIMIT 1"),
-                                   (after + step,)).fetchone()
-            except sqlite3.DatabaseError:
-                continue
-            if nxt is None:
-                return rows
-            after = nxt[0] - 1
-            break
-        else:
-            return rows
-    return rows
-
-
-def _index_seqs(conn: sqlite3.Connection) -> dict[int, int]:
-    """Each game's highest event number by the (game_id, seq) index, a b-tree of its own:
-    what the table held even where the table's own pages are lost."""
-    top: dict[int, int] = {}
-    with contextlib.suppress(sqlite3.DatabaseError):
-        for gid, seq in conn.execute("SELECT game_id, seq FROM events "
-                                     "INDEXED BY sqlite_autoindex_events_1"):
-            if isinstance(gid, int) and isinstance(seq, int) and 0 <= seq < 2**31:
-                top[gid] = max(seq, top.get(gid, -1))
-    return top
 
 
 def count_added(conn: sqlite3.Connection, added: int) -> None:
@@ -889,123 +819,3 @@ def count_added(conn: sqlite3.Connection, added: int) -> None:
 def _events_held(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT (SELECT COUNT(*) FROM events) + "
                             "(SELECT COUNT(*) FROM set_aside)").fetchone()[0])
-
-
-def _with_uncounted(src: sqlite3.Connection,
-                    counts: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
-    """The salvage's counts, its lost events raised to what the header's count says
-    was stored (rows a cut or a lost page took without a trace)."""
-    games, events, set_aside, lost = counts
-    try:
-        stored = int(src.execute("PRAGMA application_id").fetchone()[0])
-    except sqlite3.DatabaseError:
-        return counts
-    if stored > 0:
-        lost = max(lost, stored - 1 - events - set_aside)
-    return games, events, set_aside, lost
-
-
-def _copy_other_tables(old: sqlite3.Connection, new: sqlite3.Connection) -> None:
-    """Every table of the damaged journal beyond the journal's own (the snapshots), with
-    the rows that can still be read: a repair keeps every table (a snapshot is checked
-    against the events before it is used, so a damaged one costs nothing but time)."""
-    try:
-        tables = old.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' "
-                             "AND name NOT LIKE 'sqlite_%'").fetchall()
-    except sqlite3.DatabaseError:
-        tables = []
-    for name, sql in tables:
-        if name in _TABLES or not isinstance(sql, str):
-            continue
-        try:
-            new.execute(sql)
-            rows = _readable(old, f'SELECT rowid, * FROM "{name}" WHERE rowid > ? ORDER BY rowid')
-            if not rows:
-                continue
-            marks = ", ".join("?" * (len(rows[0]) - 1))
-            new.execute("BEGIN")
-            new.executemany(f'INSERT OR IGNORE INTO "{name}" VALUES ({marks})',
-                            [r[1:] for r in rows])
-            new.execute("COMMIT")
-        except sqlite3.DatabaseError:
-            with contextlib.suppress(sqlite3.Error):
-                new.execute("ROLLBACK")
-
-
-def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection,
-                   leaf_rows: dict[tuple[int, int], EventRow]) -> tuple[int, int, int, int]:
-    """Copy every usable game and each game's clean prefix of events; the rest set aside.
-
-    Rows are read through the tables' b-trees, then from the leaf pages themselves (`leaf_rows`,
-    journal_pages) for the rows a damaged interior page hides. Returns the games and events
-    kept, the rows set aside and the events known to have existed that no copy holds.
-    """
-    games = {r[0]: r for r in _readable(old, "SELECT id, started, finished, players, winner, "
-                                             "abandoned FROM games WHERE rowid > ? "
-                                             "ORDER BY rowid")}
-    rows = _readable(old, "SELECT id, game_id, seq, at, CAST(json AS BLOB), crc FROM events "
-                          "WHERE rowid > ? ORDER BY rowid")
-    seen = {(r[1], r[2]) for r in rows}
-    with contextlib.suppress(sqlite3.DatabaseError):
-        moved = _readable(old, "SELECT id, game_id, seq, at, json, crc, reason, moved "
-                               "FROM set_aside WHERE rowid > ? ORDER BY rowid")
-        seen |= {(r[1], r[2]) for r in moved}
-        rows += [(None, *r[1:]) for r in moved]
-    rows += [(-1, *row) for key, row in sorted(leaf_rows.items()) if key not in seen]
-    top = _index_seqs(old)
-    for row in rows:
-        if row[0] is not None and isinstance(row[1], int) and isinstance(row[2], int):
-            top[row[1]] = max(row[2], top.get(row[1], -1))
-    by_game: dict[int, list[tuple[Any, ...]]] = {}
-    aside: list[tuple[Any, ...]] = []
-    now = _now()
-    for row in rows:
-        if row[0] is None:
-            aside.append(row[1:])
-        elif isinstance(row[1], int) and isinstance(row[2], int):
-            by_game.setdefault(row[1], []).append(row)
-        elif row[4] is not None:  # a row without any content is nothing to keep
-            aside.append((*row[1:], "a row of the damaged journal without a game or a "
-                          "position", now))
-    games = {k: v for k, v in games.items() if isinstance(k, int)}
-    new.execute("BEGIN")
-    kept_games = kept_events = 0
-    lost = 0
-    for gid in sorted(set(games) | set(by_game)):
-        evs = sorted({r[2]: r for r in reversed(by_game.get(gid, []))}.values(),
-                     key=lambda r: r[2])  # one row per seq, the b-tree's first
-        good: list[tuple[Any, ...]] = []
-        for row in evs:
-            _, why = _read_row(row[2], len(good), row[4], row[5])
-            if why is not None:
-                reason = (f"game {gid}: event {len(good)} could not be recovered from the "
-                          f"damaged journal ({why}); the events after it were set aside")
-                aside += [(gid, r[2], r[3], r[4], r[5], reason, now) for r in evs[len(good):]]
-                break
-            good.append(row)
-        accounted = {r[2] for r in evs} | {a[1] for a in aside if a[0] == gid}
-        lost += sum(1 for seq in range(top.get(gid, -1) + 1) if seq not in accounted)
-        if gid in games:
-            _, started, finished, players, winner, abandoned = games[gid]
-            new.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",  # damaged: defaults
-                        (gid, started if isinstance(started, str) else _now(), finished,
-                         players if isinstance(players, str) else "[]", winner,
-                         abandoned if isinstance(abandoned, int) else 0,
-                         _stored_game(good[0][4] if good else None)))
-        elif good:  # the game's own row is lost: rebuild it from its setup
-            setup = json.loads(bytes(good[0][4]).decode("utf-8"))
-            players = setup.get("players") if isinstance(setup.get("players"), list) else []
-            new.execute("INSERT INTO games (id, started, players, game) VALUES (?, ?, ?, ?)",
-                        (gid, good[0][3], json.dumps(players, ensure_ascii=False),
-                         game_of(setup)))
-        else:
-            continue
-        kept_games += 1
-        for _, game_id, seq, at, raw, crc in good:
-            new.execute("INSERT INTO events (game_id, seq, at, json, crc) VALUES (?, ?, ?, ?, ?)",
-                        (game_id, seq, at, bytes(raw).decode("utf-8"), crc))
-            kept_events += 1
-    new.executemany("INSERT INTO set_aside (game_id, seq, at, json, crc, reason, moved) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)", aside)
-    new.execute("COMMIT")
-    return kept_games, kept_events, len(aside), lost

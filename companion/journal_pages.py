@@ -4,7 +4,7 @@ SQLite reads a table through its b-tree: one zeroed interior page hides every ro
 it, and a damaged frame in the `-wal` makes SQLite drop that frame and every later one
 without a word. The rows themselves usually survive on their leaf pages. This module
 finds them there, page by page, each page once: every cell of every table leaf page that
-has the shape of an `events` row (NULL id, game, seq, time, JSON, CRC) and whose CRC
+has the shape of an `events` row (NULL id, game, seq, time, JSON, CRC[, chain]) and whose CRC
 matches its JSON. The journal uses it to count what a damaged file held and to recover
 what its b-tree no longer reaches.
 """
@@ -21,9 +21,10 @@ WAL_MAGIC = (0x377F0682, 0x377F0683)
 WAL_HEADER = 32
 FRAME_HEADER = 24
 LEAF_TABLE = 13
+SQLITE_MAGIC = b"SQLite format 3\0"  # the first bytes of every SQLite database file
 
-# (game_id, seq, at, json bytes, crc), keyed by rowid
-EventRow = tuple[int, int, str, bytes, int]
+# (game_id, seq, at, json bytes, crc, chain or None before format 3), keyed by rowid
+EventRow = tuple[int, int, str, bytes, int, int | None]
 # (started, finished, players, winner, abandoned) of a games row, keyed by its id
 GameRow = tuple[str, str | None, str, str | None, int]
 
@@ -77,16 +78,18 @@ def _record(payload: bytes) -> list[object] | None:
 
 
 def _event(values: list[object]) -> EventRow | None:
-    if len(values) != 6 or values[0] is not None:
+    if len(values) not in (6, 7) or values[0] is not None:
         return None
-    _, game_id, seq, at, raw, crc = values
-    if not (isinstance(game_id, int) and isinstance(seq, int) and isinstance(crc, int)):
+    _, game_id, seq, at, raw, crc, *more = values
+    chain = more[0] if more else None
+    if not (isinstance(game_id, int) and isinstance(seq, int) and isinstance(crc, int)
+            and (chain is None or isinstance(chain, int))):
         return None
     if isinstance(raw, tuple):
         raw = raw[1]
     if not isinstance(raw, bytes) or not isinstance(at, tuple) or zlib.crc32(raw) != crc:
         return None
-    return game_id, seq, bytes(at[1]).decode("utf-8", "replace"), raw, crc
+    return game_id, seq, bytes(at[1]).decode("utf-8", "replace"), raw, crc, chain
 
 
 def page_events(page: bytes, usable: int, first: bool = False) -> Iterator[tuple[int, EventRow]]:
@@ -166,6 +169,33 @@ def _checksum(data: bytes, big: bool, s0: int = 0, s1: int = 0) -> bytes:
     return struct.pack(">II", s0, s1)
 
 
+def committed_length(wal: bytes) -> int:
+    """The length of the `-wal`'s valid part as SQLite reads it: up to its last commit
+    frame whose checksums (cumulative from the header's) and salts hold; 0 when the header
+    itself does not hold (SQLite then ignores the whole file)."""
+    if len(wal) < WAL_HEADER or int.from_bytes(wal[0:4], "big") not in WAL_MAGIC:
+        return 0
+    big = wal[3] == 0x83
+    if _checksum(wal[0:24], big) != wal[24:32]:
+        return 0
+    size = int.from_bytes(wal[8:12], "big")
+    size = 65536 if size == 1 else size
+    s0, s1 = struct.unpack(">II", wal[24:32])
+    end = WAL_HEADER
+    step = FRAME_HEADER + size
+    for off in range(WAL_HEADER, len(wal) - step + 1, step):
+        head = wal[off:off + FRAME_HEADER]
+        if head[8:16] != wal[16:24]:
+            break
+        total = _checksum(head[0:8] + wal[off + FRAME_HEADER:off + step], big, s0, s1)
+        if total != head[16:24]:
+            break
+        s0, s1 = struct.unpack(">II", total)
+        if int.from_bytes(head[4:8], "big"):
+            end = off + step
+    return end
+
+
 def wal_pages(wal: bytes, page_size: int,
               committed_only: bool = True) -> list[tuple[int, bytes]]:
     """(page number, content) of the `-wal`'s frames of its current generation, up to its
@@ -195,7 +225,7 @@ def wal_count(db_path: Path) -> int:
     wal = Path(f"{db_path}-wal").read_bytes()
     count = 0
     for number, page in wal_pages(wal, _page_size(db, wal)):
-        if number == 1 and len(page) >= 72 and page[:16] == b"SQLite format 3\0":
+        if number == 1 and len(page) >= 72 and page[:16] == SQLITE_MAGIC:
             count = int.from_bytes(page[68:72], "big", signed=True)
     return max(0, count)
 

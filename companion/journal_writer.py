@@ -30,7 +30,7 @@ from typing import Any
 from companion import snapshots
 from companion.errors import JournalError
 from companion.game import Game, Step
-from companion.journal import Journal, count_added, encode_event
+from companion.journal import INSERT_EVENT, Journal, count_added, encode_event
 
 __all__ = ["LAG_MARK_S", "InFlight", "JournalWriter"]
 
@@ -220,9 +220,7 @@ class JournalWriter:
         try:
             with self.journal.transaction("saving the event") as conn:
                 self._set_aside_leftovers(conn, game_id, first)
-                conn.executemany(
-                    "INSERT INTO events (game_id, seq, at, json, crc) VALUES (?, ?, ?, ?, ?)",
-                    rows)
+                conn.executemany(INSERT_EVENT, rows)
                 count_added(conn, len(rows))
                 if snapshot is not None and snapped is not None:
                     snapshots.write(conn, game_id, snapped[0].seq, snapped[1], snapshot)

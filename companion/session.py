@@ -82,7 +82,18 @@ class Preview:
     game_id: int
     state: Any | None
     damage: str | None
-    last: str | None = None  # the newest saved event in words (companion.resume_words)
+    last_step: Any | None = None  # the newest saved event in effect (its undo step)
+
+    def last_words(self, lang: str = "en") -> str | None:
+        """The newest saved event in the words of `lang` (companion.resume_words)."""
+        from companion.resume_words import step_words
+
+        step = self.last_step
+        return None if step is None else step_words(step.event, step.before, lang)
+
+    @property
+    def last(self) -> str | None:
+        return self.last_words()
 
 
 class Session:
@@ -229,15 +240,13 @@ class Session:
         stored = self._unfinished()
         if stored is None:
             return None
-        from companion.resume_words import last_saved_words
-
         if hasattr(stored, "replay"):  # found through its snapshot: no whole replay
             game = stored.replay().game
-            return Preview(stored.game_id, game.state, stored.damage, last_saved_words(game))
+            return Preview(stored.game_id, game.state, stored.damage, game.undo_step)
         game, unplayable = replay_events(stored.events)
         damage = " ".join(d for d in (stored.damage, unplayable) if d) or None
         return Preview(stored.game_id, None if game is None else game.state, damage,
-                       None if game is None else last_saved_words(game))
+                       None if game is None else game.undo_step)
 
     def resume(self, game_id: int | None = None) -> Update | None:
         """Open the journal's unfinished game (or game `game_id`) to play on; None when

@@ -85,7 +85,7 @@ class WalCheck:
                 "SELECT game_id, seq FROM events UNION SELECT game_id, seq FROM set_aside"))
         except sqlite3.Error:
             recovered = set()
-        missing = sorted(set(self.held) - recovered)
+        missing = self._distinct(conn, sorted(set(self.held) - recovered))
         if self.cut:
             return self._cut_short(conn, missing)
         unseen = self._unseen(conn, len(missing))
@@ -116,6 +116,24 @@ class WalCheck:
             f"{len(missing) + unseen} saved events ({where}) were in the journal's -wal file "
             f"but could not be read back because that file is damaged; they are missing from "
             f"the games{winners}, and {kept}", "wal_lost", **facts)
+
+    def _distinct(self, conn: sqlite3.Connection,
+                  missing: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Each missing event once: a row whose game or number a damaged frame changed is
+        the event its checksum chain (journal_chain) says, recovered or counted already."""
+        try:
+            seen = {c for (c,) in conn.execute(
+                "SELECT chain FROM events WHERE chain IS NOT NULL")}
+        except sqlite3.Error:
+            seen = set()
+        distinct = []
+        for key in missing:
+            chain = self.held[key][5]
+            if chain is None or chain not in seen:
+                distinct.append(key)
+                if chain is not None:
+                    seen.add(chain)
+        return distinct
 
     def _unseen(self, conn: sqlite3.Connection, found_missing: int) -> int:
         """Saved events the -wal's newest page 1 counts that no frame still shows (their

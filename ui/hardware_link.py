@@ -19,8 +19,6 @@ from companion.config import Config
 from companion.session import Session
 from ui.wording import status_text
 
-NO_HARDWARE = "started with --no-hardware: touch only"
-
 
 class HardwareLink(EventDispatcher):
     status = StringProperty("")  # the status line, in `lang`
@@ -50,7 +48,7 @@ class HardwareLink(EventDispatcher):
     def start(self) -> None:
         """Buttons and LED board if this machine has them; else touch only, saying why."""
         if not self.enabled:
-            self._set("hardware", "off", NO_HARDWARE)
+            self._set("hardware", "off", "")  # the page says why (--no-hardware)
             return
         try:
             from hardware import start_table_hardware
@@ -83,22 +81,19 @@ class HardwareLink(EventDispatcher):
             for part, (kind, detail) in self._parts.items()
         )
 
-    def checks(self) -> list[dict[str, str]]:
-        """The Hardware page's rows (name, result, detail, fix), from the doctor's checks:
-        the buttons and LED board as they are now, the configuration, voice and display."""
+    def checks(self, lang: str) -> list[dict[str, str]]:
+        """The Hardware page's rows (name, result, detail, fix) in `lang`, from the
+        doctor's checks: the buttons and LED board as they are now, the configuration,
+        voice and display."""
         from hardware.doctor import app_checks
 
         config = self.config if isinstance(self.config, Config) else Config()
         statuses = dict(self._parts)
         whole = statuses.pop("hardware", None)  # not started at all: both parts say why
-        if whole is not None:
-            kind, detail = whole
-            fix = "start the app without --no-hardware" if kind == "off" else ""
-            for part in ("buttons", "ledboard"):
-                statuses[part] = (kind, f"{detail}; {fix}" if fix else detail)
         return [
-            {"name": c.name, "result": c.result, "detail": c.detail, "fix": c.fix}
-            for c in app_checks(config, statuses)
+            {"name": c.name, "result": c.result, "detail": c.detail_in(lang),
+             "fix": c.fix_in(lang)}
+            for c in app_checks(config, statuses, not_started=whole)
         ]
 
     def set_brightness(self, brightness: int) -> None:

@@ -1,36 +1,19 @@
-"""English and French texts, read from locales/<lang>.json (no Kivy needed).
+"""English and French texts for the screens: the one catalogue of `companion.catalogue`
+(companion/locales/<lang>.po, no Kivy needed).
 
 Every visible sentence goes through `tr`, so switching the language at run time is
 re-reading one property; a key missing from a language falls back to English rather
-than showing nothing.
+than showing nothing, and a count picks the language's plural form ("1 carte").
 """
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from pathlib import Path
-from typing import Any
-
+from companion.catalogue import DEFAULT_LANGUAGE as DEFAULT_LANGUAGE
+from companion.catalogue import has as has
+from companion.catalogue import number as number
+from companion.catalogue import text as tr
 from companion.config import LANGUAGES as LANGUAGES  # the screens' languages
 
-DEFAULT_LANGUAGE = "en"
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "LANGUAGE_NAMES", "has", "number", "tr"]
+
 LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
-_LOCALES = Path(__file__).with_name("locales")
-
-
-@cache
-def table(lang: str) -> dict[str, str]:
-    """All texts of one language (cached: the files never change while running)."""
-    with open(_LOCALES / f"{lang}.json", encoding="utf-8") as f:
-        texts: dict[str, str] = json.load(f)
-        return texts
-
-
-def tr(key: str, lang: str = DEFAULT_LANGUAGE, **values: Any) -> str:
-    """The text for `key` in `lang`, with {placeholders} filled from `values`."""
-    texts = table(lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
-    text = texts.get(key)
-    if text is None:
-        text = table(DEFAULT_LANGUAGE)[key]
-    return text.format(**values) if values else text

@@ -2,11 +2,11 @@
 scorekeeper taps OK, in the current language.
 
 The journal's sentences (companion.notices.Notice) carry a code and their facts, so
-each is said in French from `notice_<code>` in ui/locales; one without a translation is
-shown in English as the journal wrote it. Notices not yet dismissed are kept in
-`notices.json` in the data folder (companion.notices: the journal makes each durable
-before it uses what it repaired), so a crash or a power cut before anyone read them does
-not hide them: they come back at the next start until OK is tapped.
+each is said in French from `notice_<code>` in the catalogue (companion/locales); one
+without a translation is shown in English as the journal wrote it. Notices not yet
+dismissed are kept in `notices.json` in the data folder (companion.notices: the journal
+makes each durable before it uses what it repaired), so a crash or a power cut before
+anyone read them does not hide them: they come back at the next start until OK is tapped.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.notices import as_record, dismiss, keep, read
-from ui.i18n import table, tr
+from ui.i18n import has, tr
 from ui.widgets import FitLabel, GuardedView, TapButton
 
 
@@ -30,7 +30,7 @@ def notice_text(note: Any, lang: str) -> str:
                                                else {})
     text = note.get("text", "") if isinstance(note, dict) else str(note)
     key = f"notice_{code}"
-    if lang != "en" and code and key in table(lang):
+    if lang != "en" and code and has(key, lang):
         with contextlib.suppress(KeyError, IndexError, ValueError):
             return tr(key, lang, **params)
     return text

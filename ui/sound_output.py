@@ -13,7 +13,7 @@ The cards are read from /proc/asound:
   the cards) the speech program's own default output.
 
 A chosen output that is not there is NoSoundOutput, which the Settings screen says in
-one sentence ("sound_missing_<output>" in ui/locales), never a silent voice.
+one sentence ("sound_missing_<output>" in the catalogue, companion/locales), never a silent voice.
 """
 
 from __future__ import annotations

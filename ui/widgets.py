@@ -28,7 +28,7 @@ from kivy.uix.screenmanager import ScreenManager
 
 from ui.layout import MIN_TEXT_PX
 from ui.textfit import fit_size, fits, measured
-from ui.theme import ink_on, player_rgba
+from ui.theme import ink_on, marked, player_rgba
 from ui.touchguard import app_guard
 
 MIN_FONT = sp(MIN_TEXT_PX)  # 14 px on the 800x480 display: readable at arm's length
@@ -162,7 +162,8 @@ class TapButton(ButtonBehavior, FitLabel):
 
 
 class ChoiceGrid(GridLayout):
-    """A grid of TapButtons made from `choices` (dicts: text, code, optional color);
+    """A grid of TapButtons made from `choices` (dicts: text, code, optional seat color
+    or other bg);
     a tap dispatches on_choice(code). Used wherever the choices depend on the game:
     SORRY! buttons per player, flip-back targets, Slide totals, earlier names."""
 
@@ -175,9 +176,13 @@ class ChoiceGrid(GridLayout):
         self.clear_widgets()
         for choice in self.choices:
             button = TapButton(text=choice["text"], code=choice["code"], max_font_size=self.font)
-            if choice.get("color"):
+            if choice.get("color"):  # a seat: its colour and its shape
                 button.bg = player_rgba(choice["color"])
                 button.color = ink_on(choice["color"])
+                button.text = marked(choice["color"], choice["text"])
+                button.font_name = "Symbols"
+            elif choice.get("bg"):
+                button.bg = choice["bg"]
             button.bind(on_release=self._tapped)
             self.add_widget(button)
 

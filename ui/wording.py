@@ -20,25 +20,16 @@ from companion.games.revenge import (
     Press,
     Tiebreak,
 )
-from ui.i18n import table, tr
-
-# The French edition's names; the English ones are the core's own (Card.label).
-_FRENCH_ACTIONS = {
-    CardKind.SWITCH: "Changement de direction",
-    CardKind.TAKE2: "Pigez-en 2",
-    CardKind.PLAY2: "Jouez-en 2",
-    CardKind.SORRY: "SORRY!",
-}
+from ui.i18n import has, tr
 
 
 def card_name(code: str, lang: str) -> str:
-    """The card as the edition in `lang` prints it: "Slide 15", "Glissade 15", "7"."""
+    """The card as the edition in `lang` prints it: "Slide 15", "Glissade 15", "7" (the
+    catalogue's "revenge_card_<kind>"; English is the core's own Card.label)."""
     card = Card.parse(code)
-    if lang != "fr" or card.kind is CardKind.NUMBER:
+    if card.kind is CardKind.NUMBER:
         return card.label
-    if card.kind is CardKind.SLIDE:
-        return f"Glissade {card.value}"
-    return _FRENCH_ACTIONS[card.kind]
+    return tr(f"revenge_card_{card.kind}", lang, value=card.value)
 
 
 def step_label(event: Event, before: GameState, lang: str) -> str:
@@ -147,7 +138,7 @@ def refusal(exc: CompanionError, lang: str) -> str:
     language the same sentence built from the refusal's code and facts."""
     text = str(exc)
     key = f"refusal_{exc.code}"
-    if lang != "en" and exc.code and key in table(lang):
+    if lang != "en" and exc.code and has(key, lang):
         text = tr(key, lang, **exc.params)
     return sentence(text[:1].upper() + text[1:])
 

@@ -18,7 +18,7 @@ import pytest
 
 from companion import games
 from companion.cli import main
-from companion.journal import Journal
+from companion.journal import SCHEMA_VERSION, Journal
 from companion.session import Session
 from companion.stats import replay_events
 
@@ -116,7 +116,8 @@ def test_history_and_stats_read_a_journal_from_before_issue_17_as_they_did(old_j
         with Journal(file, readonly=readonly) as journal:
             assert [r.game for r in journal.games()] == names
         with contextlib.closing(sqlite3.connect(file)) as conn:  # read-only left it as it was
-            assert conn.execute("PRAGMA user_version").fetchone()[0] == (1 if readonly else 2)
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            assert version == (1 if readonly else SCHEMA_VERSION)
         Journal.open(old_journal).close()  # migrates it
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import journal_chain
 from companion.journal import Journal
 
 REPO = Path(__file__).resolve().parents[2]
@@ -116,8 +117,9 @@ def crafted_journal(data: Path) -> None:
         journal.start_game({"type": "setup", "players": ["Ana", "Ben"]})
     conn = sqlite3.connect(data / "journal.sqlite3")
     text = json.dumps({"type": "setup", "players": [NASTY, "Ben"]}, ensure_ascii=False)
-    conn.execute("UPDATE events SET json = ?, crc = ? WHERE seq = 0",
-                 (text, zlib.crc32(text.encode())))
+    raw = text.encode()  # its checksum and its chain (journal_chain) made to match
+    conn.execute("UPDATE events SET json = ?, crc = ?, chain = ? WHERE seq = 0",
+                 (text, zlib.crc32(raw), journal_chain.link(journal_chain.start(1), raw)))
     conn.execute("UPDATE games SET players = ?", (json.dumps([NASTY, "Ben"],
                                                               ensure_ascii=False),))
     conn.commit()

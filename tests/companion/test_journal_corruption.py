@@ -5,7 +5,7 @@ loss. The journals are real: a child process appends events (each acknowledged o
 stdout after the commit) and dies without closing, leaving its `-wal` as a crash does;
 then bytes of the `-wal` or of the main file are damaged in the ways an SD card damages
 them (flipped bytes, a zeroed page, random bytes, a cut). JOURNAL_FUZZ_CASES sets the
-number of corruptions of each kind (`make fuzz`: 100 each).
+number of corruptions of each kind (`make fuzz`: 200 each).
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def test_a_damaged_wal_never_loses_an_acknowledged_event_silently(crashed, tmp_p
     wal = folder / "journal.sqlite3-wal"
     wal.write_bytes(bytes(damage(bytearray(wal.read_bytes()), rng, header=0, cut=False)))
     kept, counted, notes = outcome(folder, acked)
-    assert len(acked) - kept <= counted, (len(acked), kept, counted, notes)
+    assert len(acked) - kept == counted, (len(acked), kept, counted, notes)
     if kept < len(acked):
         assert list(folder.glob("journal.sqlite3*kept*")) or list(folder.glob("*damaged*"))
     _tally("wal", len(acked), kept, counted)
@@ -144,8 +144,9 @@ def test_a_damaged_main_file_never_loses_an_acknowledged_event_silently(closed, 
     kept, counted, notes = outcome(folder, acked)
     _tally("main", len(acked), kept, counted)
     # issue 21: seeds 49 and 76 were silent (a damaged index SQLite's quick check passes);
-    # the opening's index and count checks find them now
-    assert len(acked) - kept <= counted, (len(acked), kept, counted, notes)
+    # the opening's index and count checks find them now; the count is exact since the
+    # events' checksum chain (cases 40, 86, 107, 153 and 174 were counted over)
+    assert len(acked) - kept == counted, (len(acked), kept, counted, notes)
 
 
 @pytest.mark.parametrize("seed", range(CASES))
@@ -221,5 +222,4 @@ def test_the_fuzz_figures(capsys):
                   f"events, {kept} kept, {lossy} cases with losses counted in the sentences, "
                   "0 silent losses")
     exact, lossy = TALLY["exact"]
-    print(f"journal fuzz: the count said was exact in {exact} of {lossy} cases with losses "
-          "(else over, never under)")
+    print(f"journal fuzz: the count said was exact in {exact} of {lossy} cases with losses")

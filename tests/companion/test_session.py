@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -292,3 +293,17 @@ def test_a_failed_result_write_still_applies_and_announces_the_winning_event(tmp
     assert session.state.winner == 0 and heard[-1].state.winner == 0
     stored = journal.unfinished()
     assert Session(journal).open_game(stored.game_id, stored.events).state.winner == 0
+
+
+def test_the_resume_preview_says_the_last_saved_event_in_the_screens_language(
+        tmp_path: Path) -> None:
+    """Issue 21: "Resumed after '…'" names the event in the language's own words."""
+    from companion.journal import Journal
+
+    with Journal.open(tmp_path) as journal:
+        game_id = journal.start_game({"type": "setup", "players": ["Ana", "Ben"]})
+        journal.append(game_id, {"type": "play", "card": "take2"})
+        preview = Session(journal).preview()
+    assert preview is not None
+    assert preview.last_words("en") == preview.last == "Ana played Take 2"
+    assert preview.last_words("fr") == "Ana a joué Pigez-en 2"

@@ -10,10 +10,11 @@ import pytest
 from board_screen_helpers import ScriptDoor, position
 from kivy.core.window import Window
 from layout_helpers import SCRATCH, SIZES, overlaps, picture, resize, size_id, small_targets
-from ui_helpers import image_size, pixel_spread
+from ui_helpers import holds_colour, image_size, pixel_spread
 
 from ui.board.board_view import BoardView
 from ui.board.door import BoardSnapshot
+from ui.theme import HIGHLIGHT_DARK, HIGHLIGHT_LIGHT, PLAYER_RGBA
 
 PAWNS = {"red": ["START", "T10", "T22", "S2"], "blue": ["START", "T14", "T30", "HOME"],
          "yellow": ["START", "START", "T36", "HOME"], "green": ["T50", "S5", "HOME", "HOME"]}
@@ -59,6 +60,9 @@ def test_the_board_screen_fits_every_display(sized, size, lang):
     path = picture(d, SCRATCH / size_id(size) / f"board-seven-{lang}.png")
     assert image_size(path) == size
     assert pixel_spread(path) > 12
+    if size == SIZES[0]:  # the colours test_colour_vision.py reasons about are the drawn ones
+        for rgba in (*PLAYER_RGBA.values(), HIGHLIGHT_LIGHT, HIGHLIGHT_DARK):
+            assert holds_colour(path, rgba), f"{rgba} is not on the board as drawn"
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

@@ -180,7 +180,7 @@ def test_a_forfeit_and_a_draw_again_are_one_big_sentence(board):
     d, door = board
     show(d, door, turn="Ben", last={"what": "forfeit", "name": "Ana", "card": "5"})
     assert d.label("board", "message_label") == "Ana cannot use the 5: the turn passes."
-    assert d.label("board", "turn_label") == "Ben's turn"
+    assert d.label("board", "turn_label") == "■ Ben's turn"
     d.tap_id("board", "why_button")
     assert d.label("board", "why_label").startswith("With no legal move")
     show(d, door, last={"what": "draw_again", "name": "Ana", "card": "2"})
@@ -312,7 +312,7 @@ def test_french(driver):
     d.app.show("board")
     d.app.board.refresh()
     d.frames(3)
-    assert d.label("board", "turn_label") == "À Ana de jouer"
+    assert d.label("board", "turn_label") == "▲ À Ana de jouer"
     assert d.label("board", "message_label") == "Ana ne peut pas jouer le 5 : le tour passe."
     rows = [b.text for b in d.buttons() if b.code.startswith("opt")]
     assert rows[0] == ("de la case 2 de votre grande glissade à la case 2 de la petite "
@@ -334,7 +334,7 @@ def test_the_language_changes_live(board):
     show(d, door, card="7", options=SEVEN)
     d.app.set_language("fr")
     d.frames(3)
-    assert d.label("board", "turn_label") == "À Ana de jouer"
+    assert d.label("board", "turn_label") == "▲ À Ana de jouer"
     assert [b.text for b in d.buttons() if b.code == "opt0"] == [
         "de la case 2 de votre grande glissade à la case 2 de la petite glissade côté bleu"]
 
@@ -364,6 +364,61 @@ def test_play_on_the_first_home_wins_and_the_others_go_on(board):
     pawns = {"red": ["HOME"] * 4, "blue": ["START", "T14", "T30", "HOME"]}
     show(d, door, pawns, turn="Ben", winner="Ana", last={"what": "won", "name": "Ana"})
     assert d.label("board", "message_label") == "Ana wins!"
-    assert d.label("board", "turn_label") == "Ben's turn"
+    assert d.label("board", "turn_label") == "■ Ben's turn"
     d.tap_code("card:5")
     assert door.calls == [("draw", "5")]
+
+
+def test_the_option_under_the_finger_shows_its_squares_on_the_board(board):
+    d, door = board
+    show(d, door, card="7", options=SEVEN)
+    view = d.app.screen("board").ids.board
+    row = d.button(code="opt1")
+    d.clock.advance(1.0)
+    finger = UnitTestTouch(*row.to_window(*row.center))
+    finger.touch_down()  # pressed, not yet lifted: both legs' squares are shown (once the
+    # list has seen the finger is not scrolling it)
+    d.wait_for(lambda: view.preview, "the pressed option shown on the board")
+    assert view.preview == [["T10", "T16"], ["red:S2", "red:S3"]]
+    assert len(view._preview.children) > 0  # drawn on top of the pawns
+    finger.touch_up()
+    d.frames(2)
+    assert door.calls == [("move", [["T10", "T16"], ["S2", "S3"]])]
+    assert view.preview == []
+
+
+def test_the_move_button_and_a_mouse_pointer_show_the_option_too(board):
+    from kivy.core.window import Window
+
+    d, door = board
+    show(d, door, card="5", options=[{"kind": "forward", "legs": [["T10", "T15"]],
+                                      "bumped": []}])
+    view = d.app.screen("board").ids.board
+    move = d.button(code="move")
+    Window.mouse_pos = move.to_window(*move.center)  # a desktop's pointer over "Move"
+    assert view.preview == [["T10", "T15"]]
+    Window.mouse_pos = (1, 1)
+    assert view.preview == []
+    d.clock.advance(1.0)
+    finger = UnitTestTouch(*move.to_window(*move.center))
+    finger.touch_down()
+    assert view.preview == [["T10", "T15"]]
+    finger.touch_up()
+    assert door.calls == [("move", [["T10", "T15"]])]
+
+
+def test_a_second_tap_on_draw_never_makes_the_move_that_appeared_under_it(board):
+    d, door = board
+    show(d, door, companion_draws=True, draw_pile=45)
+    draw = d.button(code="draw")
+    x, y = draw.to_window(*draw.center)
+    d.tap_at(x, y)
+    assert door.calls == [("draw", None)]
+    five = [{"kind": "forward", "legs": [["T10", "T15"]], "bumped": []}]
+    show(d, door, card="5", companion_draws=True, options=five)  # drawn: one move, shown
+    under = [b for b in d.buttons() if b.collide_point(*b.to_widget(x, y))]
+    assert [b.code for b in under] in (["move"], ["opt0"])  # a button now under the finger
+    d.tap_at(x, y, after=0.15)  # the double tap's second touch: it aimed at Draw
+    assert door.calls == [("draw", None)]
+    d.tap_at(x, y)  # a tap well after the change is meant for what is there
+    assert door.calls[-1] == ("move", [["T10", "T15"]])

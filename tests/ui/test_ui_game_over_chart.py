@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ui_helpers import setup_by_touch
 
-from ui.theme import player_rgba
+from ui.theme import name_rgba
 
 
 def texts(labels) -> list[str]:
@@ -36,8 +36,8 @@ def test_the_chart_plots_progress_per_round_with_axis_and_legend(driver):
     assert d.label("over", "chart_title") == "Progress per round (goal 2)"
     assert chart.history == [[0, 0], [0, 1], [0, 2]]  # progress, past HOME to the goal
     assert (chart.goal, chart.pawns) == (2, 1)
-    assert texts(chart.legend) == ["Ana", "Ben"]
-    assert chart.legend[0].color == list(player_rgba("red"))
+    assert texts(chart.legend) == ["▲ Ana", "■ Ben"]  # each name after its seat's shape
+    assert chart.legend[0].color == list(name_rgba("red"))
     assert texts(chart.round_labels) == ["0", "1", "2"]
     assert texts(chart.level_labels) == ["0", "1", "2"]
     assert "Round" in texts(chart.children)
@@ -66,5 +66,5 @@ def test_a_long_game_keeps_the_round_axis_readable(driver):
     rounds = texts(chart.round_labels)
     assert rounds[0] == "0" and rounds[-1] == "30" and len(rounds) <= 11
     assert texts(chart.level_labels) == ["0", "4", "8"]  # the start, P (lap mark), 2P
-    assert texts(chart.legend) == ["Ana", "Ben", "Cy", "Dee"]
+    assert texts(chart.legend) == ["▲ Ana", "■ Ben", "● Cy", "◆ Dee"]
     assert d.overflowing_labels() == []

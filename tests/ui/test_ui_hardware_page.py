@@ -99,6 +99,10 @@ def test_the_hardware_page_under_menu_shows_the_details_and_how_to_fix(driver, m
     french = "\n".join(page_texts(d))
     assert "Boutons SORRY!" in french and "Panneau LED" in french
     assert "branchez son câble USB" in french and "Fonctionne" in french
+    # the doctor's details and fixes too, from the same catalogue (issue 20)
+    assert "aucun panneau USB d'identifiant 2E8A:0005 n'est branché" in french
+    assert "branchez le panneau, ou réglez [ledboard] port" in french
+    assert "no USB board" not in french and "plug the board" not in french
 
     d.tap_id("hardware", "hardware_again")
     assert d.screen == "hardware" and "GPIO17" in "\n".join(page_texts(d))

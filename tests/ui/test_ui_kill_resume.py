@@ -17,6 +17,7 @@ from companion.game import Game
 from companion.games.revenge import Card, Play
 from companion.journal import Journal
 from companion.resume_words import last_saved_words
+from ui.theme import marked
 from ui.wording import step_label
 
 ACKS_BEFORE_KILL = 14
@@ -75,11 +76,19 @@ def test_sigkill_mid_game_then_resume_shows_the_journal_state(driver, tmp_path):
         f"Ana, Ben, Cy: round {expected.round}, {expected.name(expected.turn)} to play\n"
         f"Resumed after “{last_saved_words(game)}”: tap again anything played after it."
     )  # issue 21: the last saved tap in words, so the table re-taps what came after
+    d.app.set_language("fr")  # ... in the words of the screen's language
+    d.frames()
+    french = d.label("resume", "resume_desc")
+    assert f"Reprise après « {last_saved_words(game, 'fr')} »" in french
+    d.screenshot("resume_after_power_cut_fr")
+    d.app.set_language("en")
+    d.frames()
     d.tap_id("resume", "resume_button")
     assert d.screen == "table"
     assert d.app.session.state.to_json() == expected.to_json()
     assert d.label("table", "total_label") == str(expected.total)
-    assert d.label("table", "turn_label") == f"{expected.name(expected.turn)}'s turn"
+    color = expected.setup.colors[expected.turn].value
+    assert d.label("table", "turn_label") == marked(color, f"{expected.name(expected.turn)}'s turn")
     assert d.label("table", "round_label") == f"Round {expected.round}"
     assert d.label("table", "draw_label") == f"Draw pile: {expected.draw_pile}"
     last = game.undo_step

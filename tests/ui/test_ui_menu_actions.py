@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ui_helpers import setup_by_touch, type_name
+from ui_helpers import setup_by_touch, to_board_setup, type_name
 
 from companion import __version__, system
 from companion.backup import read_backup
@@ -61,7 +61,7 @@ def test_back_up_says_when_no_stick_is_there_then_writes_to_the_stick(driver, tm
     d.tap_id("menu", "menu_backup")
     d.wait_for(lambda: note(d).startswith("Sauvegarde écrite"), "the backup's result")
     (written,) = stick.glob("sorry-companion-backup-*.sqlite3")
-    assert note(d) == f"Sauvegarde écrite : {written} (parties : 1)."
+    assert note(d) == f"Sauvegarde écrite : {written} (1 partie)."
     summary, files = read_backup(written)
     assert (summary.games, summary.events) == (1, 1)
     assert "choices.json" in files
@@ -132,7 +132,7 @@ def test_the_board_games_menu_backs_up_and_turns_off_too(driver, tmp_path, media
     d.tap_id("start", "count_2")
     for i, name in enumerate(["Ana", "Ben"]):
         type_name(d, f"slot{i}", name)
-    d.tap_id("start", "board_game_button")
+    to_board_setup(d)
     d.tap_id("board_setup", "board_start")
     assert d.screen == "board"
     d.tap_id("board", "board_menu_button")

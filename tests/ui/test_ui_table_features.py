@@ -75,7 +75,7 @@ def test_language_switches_everything_at_once(driver):
     d.tap_id("menu", "menu_language")
     d.tap_id("menu", "menu_back")
     assert d.screen == "table"
-    assert d.label("table", "turn_label") == "À Ben de jouer"
+    assert d.label("table", "turn_label") == "■ À Ben de jouer"
     assert d.label("table", "undo_button") == "Annuler : Ana a joué Glissade 10"
     assert d.label("table", "draw_label") == f"Pioche : {d.app.session.state.draw_pile}"
     assert d.button(code="switch").text == "Changement de direction"
@@ -93,7 +93,7 @@ def test_language_switches_everything_at_once(driver):
     d.tap_code("play2")
     d.tap_code("switch")
     assert d.label("table", "message_label") == (
-        "Ben doit encore 2 carte(s) numéro pour Jouez-en 2 : notez une carte numéro ou "
+        "Ben doit encore 2 cartes numéro pour Jouez-en 2 : notez une carte numéro ou "
         "terminez le Jouez-en 2."
     )
 
@@ -123,7 +123,8 @@ def test_settings_and_last_choices_are_kept_in_data_dir(driver, tmp_path):
     d.tap_id("resume", "discard_button")  # a new game instead: the form is pre-filled
     start = d.app.screen("start")
     assert start.names[:3] == ["Zoé", "Ben", "Cy"]
-    assert (start.count, start.pawns, start.variant) == (3, 3, "long")
+    options = start.form("revenge")
+    assert (start.count, options.pawns, options.variant) == (3, 3, "long")
     d.tap(start.ids.slot2.ids.name_button)  # earlier players are one tap away
     assert {b.code for b in d.app.screen("name").ids.known_grid.children} == {"Cy"}
     d.tap_id("name", "clear_button")

@@ -66,7 +66,7 @@ def test_a_steal_by_gpio_button_ends_with_the_right_home_leds_on_the_board(drive
         assert "Buttons: ready" in d.label("table", "status_label")
         # the board's uid is a detail: on the Hardware page, not on the status line
         assert BOARD_UID not in d.label("table", "status_label")
-        assert any(BOARD_UID in c["detail"] for c in d.app.link.checks())
+        assert any(BOARD_UID in c["detail"] for c in d.app.link.checks("en"))
         setup_by_touch(d, ["Ana", "Ben", "Cy"], pawns=4, variant="standard")
 
         # Round 1: Cy reaches 21; Ben's GPIO button steals it; nobody blocks.

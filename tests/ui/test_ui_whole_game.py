@@ -28,7 +28,7 @@ def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     setup_by_touch(d, ["Ana", "Ben", "Cy"], pawns=1, variant="long")
     table = d.app.screen("table")
     ids = table.ids
-    assert d.label("table", "turn_label") == "Ana's turn"
+    assert d.label("table", "turn_label") == "▲ Ana's turn"
 
     # Round 1: Cy reaches 21, Ana calls SORRY!, Cy blocks with Don't Be SORRY!
     for card in ("10", "10", "1"):
@@ -59,15 +59,15 @@ def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     d.tap_id("table", "window_close")
     assert state(d).progress == (0, 0, 0)
     assert "Cy moves a pawn back" in d.label("table", "message_label")
-    assert d.label("table", "turn_label") == "Ben's turn"
+    assert d.label("table", "turn_label") == "■ Ben's turn"
 
     # Round 3: Switch, then Play 2 for Ana, who may not play Switch meanwhile.
     d.tap_code("switch")
     assert ids.direction_arrow.direction == -1
-    assert d.label("table", "turn_label") == "Ana's turn"
+    assert d.label("table", "turn_label") == "▲ Ana's turn"
     assert d.label("table", "next_label") == "then Cy"
     d.tap_code("play2")
-    assert d.label("table", "owed_label") == "Play 2: 2 number card(s) still owed"
+    assert d.label("table", "owed_label") == "Play 2: 2 number cards still owed"
     assert d.button(code="switch").dim
     before = state(d).to_json()
     assert d.app.session.writer.flush(10)  # the journal writer has caught up
@@ -78,10 +78,10 @@ def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     assert d.app.session.writer.flush(10)
     assert len(Journal.open(d.app.data_dir).unfinished().events) == events_before
     d.tap_code("5")
-    assert d.label("table", "owed_label") == "Play 2: 1 number card(s) still owed"
+    assert d.label("table", "owed_label") == "Play 2: 1 number card still owed"
     d.tap_code("6")
     assert d.label("table", "owed_label") == ""
-    assert d.label("table", "turn_label") == "Cy's turn"
+    assert d.label("table", "turn_label") == "● Cy's turn"
     # A wrong tap, taken back and put back, and taken back again.
     d.tap_code("9")
     assert d.label("table", "total_label") == "20"
@@ -99,7 +99,7 @@ def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     d.tap_id("table", "window_close")
     assert "Ben stole the round from Cy" in d.label("table", "message_label")
     assert state(d).progress == (0, 1, 0)
-    assert d.label("table", "turn_label") == "Ben's turn"
+    assert d.label("table", "turn_label") == "■ Ben's turn"
 
     # Round 4: a Slide to 12 (any total, by a second tap), then Ben busts.
     d.tap_id("table", "slide_other")

@@ -11,7 +11,7 @@ import pytest
 from companion.errors import CompanionError
 from companion.games.revenge import Card, EndPlay2, Play, Press, Setup
 from companion.session import Session
-from ui.i18n import table
+from ui.i18n import has
 from ui.wording import refusal, status_text, step_label
 
 CORE = Path(__file__).resolve().parents[2] / "companion"
@@ -23,7 +23,7 @@ def test_every_refusal_code_in_the_core_has_a_french_sentence():
     for path in [*CORE.glob("*.py"), *CORE.glob("games/*.py"), *CORE.glob("games/revenge/*.py")]:
         codes |= set(re.findall(r'code="([a-z0-9_]+)"', path.read_text(encoding="utf-8")))
     assert len(codes) >= 15
-    missing = sorted(c for c in codes if f"refusal_{c}" not in table("fr"))
+    missing = sorted(c for c in codes if not has(f"refusal_{c}", "fr"))
     assert missing == []
 
 
@@ -47,7 +47,7 @@ def test_refusals_reached_by_touch_read_in_french_with_their_facts():
     said = {exc.code: refusal(exc, "fr") for exc in (no_game, owed, nothing, decides)}
     assert said == {
         "no_game": "Aucune partie n'est ouverte : commencez une nouvelle partie.",
-        "play2_owed": "Ana doit encore 2 carte(s) numéro pour Jouez-en 2 : notez une carte "
+        "play2_owed": "Ana doit encore 2 cartes numéro pour Jouez-en 2 : notez une carte "
                       "numéro ou terminez le Jouez-en 2.",
         "nothing_to_redo": "Il n'y a rien à rétablir.",
         "window_decides": "La fenêtre SORRY! ouverte décide de la partie : fermez-la avant "
@@ -96,3 +96,13 @@ def test_the_status_line_says_touch_only_as_the_readme_does():
     assert said == "Buttons: none, touch only" and f'"{said}"' in readme
     assert status_text("buttons", "touch only", "", "fr") == "Boutons : aucun, tactile seulement"
     assert status_text("ledboard", "absent", "", "en") == "LED board: not found"
+
+
+def test_card_names_come_from_the_catalogue_and_english_is_the_cores_label():
+    from companion.games.revenge.cards import ALL_CARDS
+    from ui.wording import card_name
+
+    assert [card_name(c.code, "en") for c in ALL_CARDS] == [c.label for c in ALL_CARDS]
+    french = {card_name(c.code, "fr") for c in ALL_CARDS}
+    assert {"Glissade 15", "Changement de direction", "Pigez-en 2", "Jouez-en 2",
+            "SORRY!", "7"} <= french

@@ -265,13 +265,22 @@ def type_name(d: Driver, slot: str, name: str) -> None:
     assert d.screen == "start"
 
 
+def to_board_setup(d: Driver) -> None:
+    """The first screen's board game, then its other choices ("More choices"), by touch."""
+    d.tap(d.button(code="game:board"))
+    d.tap(d.app.screen("start").form("board").ids.board_more)
+    assert d.screen == "board_setup", d.app.screen("start").message
+
+
 def setup_by_touch(d: Driver, names: list[str], *, pawns: int, variant: str) -> None:
     """Fill in the start screen and start the game, all by touch."""
     d.tap_id("start", f"count_{len(names)}")
     for i, name in enumerate(names):
         type_name(d, f"slot{i}", name)
-    d.tap_id("start", f"pawns_{pawns}")
-    d.tap_id("start", f"variant_{variant}")
+    d.tap(d.button(code="game:revenge"))
+    form = d.app.screen("start").form("revenge")
+    d.tap(form.ids[f"pawns_{pawns}"])
+    d.tap(form.ids[f"variant_{variant}"])
     d.tap_id("start", "start_button")
     assert d.screen == "table", d.app.screen("start").message
 
@@ -284,6 +293,23 @@ def pixel_spread(path: Path) -> float:
     greys = [sum(data[i : i + 3]) / 3 for i in range(0, len(data) - step, step * 7)]
     mean = sum(greys) / len(greys)
     return (sum((g - mean) ** 2 for g in greys) / len(greys)) ** 0.5
+
+
+def holds_colour(path: Path, rgba: tuple[float, ...], least: int = 20) -> bool:
+    """Whether at least `least` pixels of a PNG are `rgba` (each channel within one
+    level of 255): a colour the tests reason about is the one drawn."""
+    image = CoreImage.load(str(path), keep_data=True)
+    data = image.image._data[0].data
+    step = 4 if image.image._data[0].fmt in ("rgba", "bgra") else 3
+    order = (2, 1, 0) if image.image._data[0].fmt.startswith("bgr") else (0, 1, 2)
+    want = [round(v * 255) for v in rgba[:3]]
+    found = 0
+    for i in range(0, len(data) - step, step):
+        if all(abs(data[i + o] - w) <= 1 for o, w in zip(order, want, strict=True)):
+            found += 1
+            if found >= least:
+                return True
+    return False
 
 
 def image_size(path: Path) -> tuple[int, int]:

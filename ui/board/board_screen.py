@@ -14,6 +14,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.core.window import Window
 from kivy.factory import Factory
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
@@ -62,10 +63,13 @@ class OptionRow(BoxLayout):
     index = NumericProperty(0)
     text = StringProperty("")
     kind = StringProperty("")
-    __events__ = ("on_pick", "on_why")
+    __events__ = ("on_pick", "on_why", "on_hold")
 
     def on_pick(self) -> None:
         pass
+
+    def on_hold(self, down: bool) -> None:
+        """The finger came down on the option (True) or left it (False)."""
 
     def on_why(self) -> None:
         pass
@@ -96,10 +100,12 @@ class BoardScreen(Screen):
         model.bind(phase=self._rebuild_trigger, rows=self._rebuild_trigger,
                    single=self._rebuild_trigger, adult=self._rebuild_trigger,
                    discarding=self._rebuild_trigger, correcting=self._rebuild_trigger,
-                   lang=self._rebuild_trigger, why_text=self._hide_why)
+                   lang=self._rebuild_trigger, why_text=self._hide_why,
+                   asked=self._light_asked)
         self._built: tuple[Any, ...] = ()
         self._panels: dict[str, Any] = {}
         self._rows: list[OptionRow] = []  # made once, reused: making widgets costs frames
+        self._hovered: int | None = None  # the option under a mouse pointer
         self._rebuild()
 
     @property
@@ -109,6 +115,25 @@ class BoardScreen(Screen):
     @property
     def model(self) -> Any:
         return self.app.board
+
+    # --- the option under a mouse pointer (a desktop; a touchscreen has no hover) ---
+
+    def on_enter(self, *_: Any) -> None:
+        Window.bind(mouse_pos=self._hover)
+
+    def on_leave(self, *_: Any) -> None:
+        Window.unbind(mouse_pos=self._hover)
+        self.model.show_option(None)
+
+    def _hover(self, _window: Any, pos: tuple[float, float]) -> None:
+        buttons = [(row.index, row.ids.option_button) for row in self._rows if row.parent]
+        if self.model.single:
+            buttons.append((0, self._panel("move").children[0]))
+        over = next((i for i, b in buttons
+                     if b.get_root_window() and b.collide_point(*b.to_widget(*pos))), None)
+        if over != self._hovered:
+            self._hovered = over
+            self.model.show_option(over)
 
     # --- the action area ---
 
@@ -121,6 +146,11 @@ class BoardScreen(Screen):
 
     def _make_help(self) -> Any:
         return Factory.FitLabel(max_font_size=26, bold=True)
+
+    def _light_asked(self, _model: Any, asked: frozenset[str]) -> None:
+        """The cards the camera is not sure between, lit on the pad: one tap answers."""
+        for button in self._panels["pad"].children if "pad" in self._panels else ():
+            button.selected = button.code[5:] in asked if button.code.startswith("card:") else False
 
     def _make_pad(self) -> GridLayout:
         grid = GridLayout(cols=PAD_COLS, spacing=3)
@@ -140,7 +170,8 @@ class BoardScreen(Screen):
     def _make_move(self) -> BoxLayout:
         one = BoxLayout(size_hint_y=None, height=64, spacing=3)
         button = TapButton(code="move", max_font_size=30, bold=True, bg=GO_RGBA)
-        button.bind(on_release=lambda _b: self.model.move_single())
+        button.bind(on_release=lambda _b: self.model.move_single(),
+                    state=lambda _b, state: self.model.show_option(0 if state == "down" else None))
         one.add_widget(button)
         return one
 
@@ -189,6 +220,7 @@ class BoardScreen(Screen):
             for button in pad.children:
                 if button.code.startswith("card:"):
                     button.text = card_label(button.code[5:], lang)
+                    button.selected = button.code[5:] in m.asked
             if self._no_play.parent is not None:
                 pad.remove_widget(self._no_play)
             if m.adult and not m.discarding:
@@ -222,7 +254,8 @@ class BoardScreen(Screen):
         while len(self._rows) < len(wanted):
             row = OptionRow()
             row.bind(on_pick=lambda w: self.model.choose(w.index),
-                     on_why=lambda w: self.explain(w.index))
+                     on_why=lambda w: self.explain(w.index),
+                     on_hold=lambda w, down: self.model.show_option(w.index if down else None))
             self._rows.append(row)
         rows.clear_widgets()
         for row, r in zip(self._rows, wanted, strict=False):

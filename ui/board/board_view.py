@@ -21,6 +21,7 @@ from kivy.graphics import (
     Color,
     Ellipse,
     Fbo,
+    InstructionGroup,
     Line,
     Mesh,
     Rectangle,
@@ -38,15 +39,19 @@ from kivy.uix.widget import Widget
 from companion.games.board import geometry as g
 from ui.board import layout
 from ui.layout import MIN_TARGET_PX, MIN_TEXT_PX
-from ui.theme import player_rgba
+from ui.marks import draw_mark
+from ui.theme import (
+    HIGHLIGHT_DARK,
+    HIGHLIGHT_LIGHT,
+    PREVIEW_RGBA,
+    TARGET_FILL,
+    ink_on,
+    player_rgba,
+)
 
 BOARD_BG = (0.93, 0.91, 0.84, 1)
 GRID_LINE = (0.55, 0.53, 0.48, 1)
-SOURCE_RING = (0.05, 0.75, 0.25, 1)  # a pawn that can move: green, seen on every colour
-TARGET_FILL = (1, 0.8, 0.0, 0.55)  # where the selected pawn can go
-TARGET_RING = (0.85, 0.45, 0.0, 1)
-SELECTED_RING = (1, 0.45, 0.0, 1)
-OUTLINE = (0.08, 0.08, 0.08, 1)
+DASHES = 8  # black arcs on a destination's white ring: a pattern, not a colour
 SEGMENTS = 28  # circles drawn every frame: round enough at these sizes, cheap to rasterise
 TAP_REACH = 1.6  # cells: correcting, a finger may miss the pawn it takes by half this
 ANY_REACH = 0.75  # cells: a tap on no highlighted place still names the place under it
@@ -57,6 +62,25 @@ def _tint(rgba: tuple[float, ...], amount: float) -> tuple[float, float, float, 
     """`rgba` mixed with white: safety zones and slide bars are lighter than pawns."""
     r, gr, b = rgba[:3]
     return (r + (1 - r) * amount, gr + (1 - gr) * amount, b + (1 - b) * amount, 1)
+
+
+def _band(width: float, **line: Any) -> None:
+    """A highlight: a white line between black edges, seen on every colour."""
+    Color(*HIGHLIGHT_DARK)
+    Line(width=width + 1.5, **line)
+    Color(*HIGHLIGHT_LIGHT)
+    Line(width=width - 0.5, **line)
+
+
+def _dashed_ring(x: float, y: float, r: float, width: float) -> None:
+    """A destination: a white ring broken by DASHES black arcs."""
+    Color(*HIGHLIGHT_LIGHT)
+    Line(circle=(x, y, r, 0, 360, SEGMENTS), width=width)
+    Color(*HIGHLIGHT_DARK)
+    step = 360 / DASHES
+    for k in range(DASHES):
+        Line(circle=(x, y, r, k * step, k * step + step / 2, SEGMENTS // DASHES + 2),
+             width=width)
 
 
 _TEXTURES: dict[tuple[str, int, bool], Any] = {}
@@ -91,6 +115,7 @@ class BoardView(Widget):
     start_label = StringProperty("START")
     home_label = StringProperty("HOME")
     drag_ghost = ObjectProperty(None, allownone=True)  # (color, x, y) while dragging
+    preview = ListProperty([])  # the legs ([from key, to key]) of the option under the finger
 
     __events__ = ("on_place_tap", "on_places_tap", "on_drop", "on_pawn_tap")
 
@@ -103,9 +128,15 @@ class BoardView(Widget):
         for prop in ("pos", "size", "state", "sources", "targets", "selected", "legs",
                      "drag_ghost"):
             self.fbind(prop, self._pawn_trigger)
+        self._preview_trigger = Clock.create_trigger(self.draw_preview, -1)
+        for prop in ("pos", "size", "preview"):
+            self.fbind(prop, self._preview_trigger)
+        self._preview = InstructionGroup()  # on top of the pawns, redrawn on its own
         self._drag: tuple[str, str] | None = None  # (colour, from key) while a pawn is held
         self._in_fbo = False  # drawing the board into its texture: coordinates from (0, 0)
         self._fbo: Fbo | None = None
+        self._drawn: tuple[Any, ...] = ()  # what the board's picture was drawn for
+        self._board_rect: Rectangle | None = None
 
     # --- geometry ---
 
@@ -142,10 +173,16 @@ class BoardView(Widget):
     def draw_board(self, *_: Any) -> None:
         """Draw the board once into a texture (an Fbo); each frame then draws one textured
         rectangle, so a software renderer does not redraw hundreds of shapes per frame."""
+        side = int(self.side)
+        drawn = (side, tuple(sorted(self.slide_colors.items())), self.start_label,
+                 self.home_label)
+        if drawn == self._drawn and self._board_rect is not None:
+            self._board_rect.pos = self.origin()  # moved only: the same picture
+            return
         self.canvas.before.clear()
+        self._drawn, self._board_rect = drawn, None
         if self.side <= 1:
             return
-        side = int(self.side)
         fbo = self._fbo = Fbo(size=(side, side))
         self._in_fbo = True
         try:
@@ -158,7 +195,8 @@ class BoardView(Widget):
             self._in_fbo = False
         with self.canvas.before:
             Color(1, 1, 1, 1)
-            Rectangle(texture=fbo.texture, pos=self.origin(), size=(side, side))
+            self._board_rect = Rectangle(texture=fbo.texture, pos=self.origin(),
+                                         size=(side, side))
 
     def _draw_board_shapes(self) -> None:
         c = self.cell
@@ -239,8 +277,7 @@ class BoardView(Widget):
                 r = c * 0.5
                 Color(*TARGET_FILL)
                 Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r), segments=SEGMENTS)
-                Color(*TARGET_RING)
-                Line(circle=(x, y, r, 0, 360, SEGMENTS), width=max(1.5, c * 0.08))
+                _dashed_ring(x, y, r, max(1.5, c * 0.08))
             for color in colors:
                 for location in (g.START, g.HOME):
                     self._draw_zone_pawns(color, location, occupants)
@@ -254,23 +291,43 @@ class BoardView(Widget):
             for k in self.sources:
                 x, y = self.key_px(k)
                 r = c * (layout.ZONE_RADIUS if layout.is_zone(layout.unkey(k)[1]) else 0.5)
-                Color(*OUTLINE)
-                Line(circle=(x, y, r + c * 0.06, 0, 360, SEGMENTS), width=1)
-                Color(*SOURCE_RING)
-                Line(circle=(x, y, r, 0, 360, SEGMENTS), width=max(2.0, c * 0.1))
+                _band(circle=(x, y, r, 0, 360, SEGMENTS), width=max(2.0, c * 0.08))
             if self.selected:
                 x, y = self.key_px(self.selected)
                 r = c * (layout.ZONE_RADIUS if layout.is_zone(layout.unkey(self.selected)[1])
                          else 0.52)
-                Color(*SELECTED_RING)
-                Line(circle=(x, y, r, 0, 360, SEGMENTS), width=max(2.0, c * 0.12))
-            Color(*SELECTED_RING)
+                # a double band: the picked pawn stands out from the others that can move
+                _band(circle=(x, y, r, 0, 360, SEGMENTS), width=max(2.0, c * 0.08))
+                _band(circle=(x, y, r + c * 0.2, 0, 360, SEGMENTS), width=max(2.0, c * 0.08))
             for frm, to in self.legs:
                 (x0, y0), (x1, y1) = self.key_px(frm), self.key_px(to)
-                Line(points=[x0, y0, x1, y1], width=max(1.5, c * 0.08))
+                _band(points=[x0, y0, x1, y1], width=max(1.5, c * 0.07))
             if self.drag_ghost is not None:
                 color, x, y = self.drag_ghost
                 self._pawn(color, x, y, c * 0.45)
+        self.canvas.after.add(self._preview)
+
+    def draw_preview(self, *_: Any) -> None:
+        """The option under the finger: a ring on each leg's origin, a ring and a dot on
+        its destination, an arrow line between (one colour, told apart by shape)."""
+        group = self._preview
+        group.clear()
+        if self.side <= 1:
+            return
+        c = self.cell
+        for frm, to in self.preview:
+            (x0, y0), (x1, y1) = self.key_px(frm), self.key_px(to)
+            for rgba, extra in ((HIGHLIGHT_DARK, c * 0.06), (PREVIEW_RGBA, 0.0)):
+                width = max(1.5, c * 0.09) + extra
+                group.add(Color(*rgba))
+                group.add(Line(points=[x0, y0, x1, y1], width=width))
+                for x, y, k in ((x0, y0, frm), (x1, y1, to)):
+                    r = c * (layout.ZONE_RADIUS + 0.08 if layout.is_zone(layout.unkey(k)[1])
+                             else 0.62)
+                    group.add(Line(circle=(x, y, r, 0, 360, SEGMENTS), width=width))
+                dot = c * 0.16 + extra
+                group.add(Ellipse(pos=(x1 - dot, y1 - dot), size=(2 * dot, 2 * dot),
+                                  segments=SEGMENTS))
 
     def _draw_zone_pawns(self, color: str, location: str,
                          occupants: dict[str, tuple[str, int]]) -> None:
@@ -295,6 +352,7 @@ class BoardView(Widget):
         Ellipse(pos=(x - r - 1.5, y - r - 1.5), size=(2 * r + 3, 2 * r + 3), segments=SEGMENTS)
         Color(*player_rgba(color))
         Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r), segments=SEGMENTS)
+        draw_mark(color, x, y, r * 0.6, ink_on(color))
 
     # --- touches ---
 

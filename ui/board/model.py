@@ -59,6 +59,7 @@ class BoardModel(GameModel):
     targets = ListProperty([])
     selected = StringProperty("")
     legs = ListProperty([])
+    preview = ListProperty([])  # the option under the finger: its legs as board keys
 
     correcting = BooleanProperty(False)
     picked = StringProperty("")  # correcting: the pawn tapped (board key), to be dragged
@@ -132,7 +133,8 @@ class BoardModel(GameModel):
 
     def _undo_labels(self, snap: BoardSnapshot) -> None:
         self.show_undo(None if snap.undo is None else self.step_words(snap.undo),
-                       None if snap.redo is None else self.step_words(snap.redo))
+                       None if snap.redo is None else self.step_words(snap.redo),
+                       undo_by_camera=bool(snap.undo and snap.undo.get("by_camera")))
 
     def step_words(self, step: dict[str, Any]) -> str:
         """An undo or redo step in words: "Ana drew 7", "the correction of red 12 to 14"."""
@@ -207,6 +209,7 @@ class BoardModel(GameModel):
     def _show_picking(self, listed: list[int]) -> None:
         lang = self.lang
         p = self.picker
+        self.preview = []
         if p is None:
             self.sources, self.targets, self.selected, self.legs, self.rows = [], [], "", [], []
             key = "b_tap_discard" if self.discarding else "b_tap_card"
@@ -301,6 +304,17 @@ class BoardModel(GameModel):
             self.picker.reset()
             self._show_picking(list(range(len(self.snap.options))))
         return ok
+
+    def show_option(self, index: int | None) -> None:
+        """The option pressed (or hovered) in the list: its origins and destinations are
+        shown on the board; None: the finger left it."""
+        options = self.picker.options if self.picker is not None else []
+        if index is None or not 0 <= index < len(options):
+            self.preview = []
+            return
+        mover = self.turn_color
+        self.preview = [[layout.key(frm, mover), layout.key(to, mover)]
+                        for frm, to in options[index].get("legs") or []]
 
     def move_single(self) -> bool:
         return self.choose(0) if self.single else False

@@ -1,6 +1,8 @@
 """Setting up a board game: edition, who draws the cards, and BOARD.md's settings, each
 with one line saying what it does. The players, colours and who starts come from the
-start screen (the same form as the card game), so the names are typed in one place.
+first screen (the same seats as the card game's), so the names are typed in one place;
+the first screen shows the edition and who draws too (ui.board.options), and both keep
+what is chosen in app.choices.board.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.games.board import geometry as g
 from ui.board.texts import color_name
-from ui.theme import ink_on, player_rgba
+from ui.theme import ink_on, marked, player_rgba
 from ui.widgets import TapButton
 
 
@@ -52,7 +54,8 @@ class BoardSetupScreen(Screen):
         self._slide_buttons: dict[str, TapButton] = {}
         for slide in g.SLIDES:
             triangle = f"T{slide.start}"
-            button = TapButton(code=f"slide_{triangle}", max_font_size=16)
+            button = TapButton(code=f"slide_{triangle}", max_font_size=16,
+                               font_name="Symbols")
             button.bind(on_release=lambda b, t=triangle: self.next_slide_color(t))
             self._slide_buttons[triangle] = button
             row.add_widget(button)
@@ -64,7 +67,7 @@ class BoardSetupScreen(Screen):
         """The players chosen on the start screen; the board's own choices as the last
         board game had them (ui.prefs.Choices.board)."""
         self.players, self.colors, self.first = list(players), list(colors), first
-        self.players_text = ", ".join(players)
+        self.players_text = ", ".join(marked(c, p) for p, c in zip(players, colors, strict=False))
         self.message = ""
         self.recall(App.get_running_app().choices.board)
 
@@ -91,6 +94,14 @@ class BoardSetupScreen(Screen):
         return {"edition": self.edition, "companion_draws": self.companion_draws,
                 "settings": self.settings()}
 
+    def back(self) -> None:
+        """To the first screen, whose board options show what was chosen here."""
+        app = App.get_running_app()
+        app.choices.board = self.kept()
+        start = app.screen("start")
+        start.form("board").load(app)
+        app.show("start")
+
     def slide_color(self, triangle: str) -> str:
         side = next(s.side for s in g.SLIDES if f"T{s.start}" == triangle)
         return str(self.slide_colors.get(triangle, g.COLORS[side]))
@@ -110,7 +121,7 @@ class BoardSetupScreen(Screen):
         for triangle, button in self._slide_buttons.items():
             color = self.slide_color(triangle)
             button.bg, button.color = player_rgba(color), ink_on(color)
-            button.text = f"{triangle[1:]}\n{color_name(color, lang)}"
+            button.text = f"{triangle[1:]}\n{marked(color, color_name(color, lang))}"
 
     def settings(self) -> dict[str, Any]:
         """The setup's `settings`, only what differs from the printed rules."""
@@ -151,6 +162,7 @@ class BoardSetupScreen(Screen):
         self.message = error or ""
         if error is None:  # kept like the card game's: players, colours, edition, settings
             c = app.choices
-            c.remember(list(self.players), list(self.colors), self.first, c.pawns, c.variant)
+            c.remember(list(self.players), list(self.colors), self.first, c.pawns, c.variant,
+                       game="board")
             c.board = self.kept()
             app.keep(c)

@@ -1,7 +1,7 @@
-"""The board screen's sentences in English and French (ui/locales/board_<lang>.json).
+"""The board screen's sentences in English and French, from the one catalogue
+(companion/locales/<lang>.po, the board's section).
 
-Kept apart from the card game's locale files so the two screens' texts never collide;
-`bt` falls back to English, like `ui.i18n.tr`. Options and squares are worded by the
+`bt` is `ui.i18n.tr` under the board's own name. Options and squares are worded by the
 engine (companion.games.board.explain and places), in the words of the table, so each
 sentence is written once.
 """
@@ -10,17 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES, table
+from ui.i18n import tr as bt
 
-
-def bt(key: str, lang: str = DEFAULT_LANGUAGE, **values: Any) -> str:
-    """The board text `key` in `lang`, from ui/locales/board_<lang>.json (read and cached
-    by ui.i18n like the card game's files); English when `lang` lacks it."""
-    lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-    text = table(f"board_{lang}").get(key)
-    if text is None:
-        text = table(f"board_{DEFAULT_LANGUAGE}")[key]
-    return text.format(**values) if values else text
+__all__ = ["bt", "card_label", "color_name", "describe", "loc_name", "loc_on", "why"]
 
 
 def card_label(card: str | None, lang: str) -> str:
@@ -30,7 +22,7 @@ def card_label(card: str | None, lang: str) -> str:
 
 
 def color_name(color: str, lang: str) -> str:
-    return bt(f"color_{color}", lang)
+    return bt(f"b_color_{color}", lang)
 
 
 def loc_name(location: str, lang: str, owner: str | None = None) -> str:

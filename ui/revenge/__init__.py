@@ -13,7 +13,7 @@ from typing import Any
 
 from kivy.factory import Factory
 
-from ui.i18n import tr
+from ui.i18n import number, tr
 
 # The screens that follow the game's phase: a table that goes to a tiebreak or game over
 # follows it there; other screens (a page, the menu) stay put.
@@ -31,6 +31,11 @@ SCREENS = {
 class RevengeSlice:
     screens = SCREENS
     prewarm = ("table", "over", "tiebreak")
+    options = ("revenge/options.kv", "ui.revenge.options", "RevengeOptions")
+    rules_screen = "rules"
+
+    def title(self, lang: str) -> str:
+        return tr("s_card_game", lang)
 
     def make_model(self, app: Any) -> Any:
         from ui.revenge.model import TableModel
@@ -52,7 +57,7 @@ class RevengeSlice:
         if not app.submit(lambda: app.session.new_game(setup, abandon=True)):
             return None
         app.choices.remember(list(setup.players), [c.value for c in setup.colors],
-                             setup.first, setup.pawns, setup.variant.value)
+                             setup.first, setup.pawns, setup.variant.value, game="revenge")
         app.keep(app.choices)
         app.show("table")
         app.models["revenge"].refresh()
@@ -78,7 +83,8 @@ class RevengeSlice:
         for p in leaders:
             for value in (p.name, p.games, p.wins, p.rounds_won, p.busts, p.steals):
                 # a long name may end in "…"; a figure never
-                grid.add_widget(Factory.StatCell(text=str(value), ellipsis_ok=value is p.name))
+                shown = value if isinstance(value, str) else number(value, lang)
+                grid.add_widget(Factory.StatCell(text=shown, ellipsis_ok=value is p.name))
 
 
 SLICE = RevengeSlice()

@@ -19,8 +19,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from ui.marks import draw_mark
 from ui.textfit import measured
-from ui.theme import name_rgba, player_rgba
+from ui.theme import marked, name_rgba, player_rgba
 from ui.widgets import FitLabel
 
 
@@ -75,9 +76,10 @@ class DirectionArrow(Widget):
 
 class ProgressChart(Widget):
     """The picture of a game: each player's progress (R11: 0..P, or 0..2P in the longer
-    game) after each round, one line per player in their colour, drawn on the canvas;
-    a round axis along the bottom, progress levels on the left and a legend of the
-    players' names in their colours on top."""
+    game) after each round, one line per player in their colour with their shape on the
+    named rounds, drawn on the canvas; a round axis along the bottom, progress levels on
+    the left and a legend of the players' names after their shapes, in their colours,
+    on top."""
 
     history = ListProperty([])  # one list of progress values per round, seat order
     colors = ListProperty([])  # colour names, seat order
@@ -129,12 +131,13 @@ class ProgressChart(Widget):
                 ly = self.top - pad - (r + 1) * row
                 Color(*player_rgba(color))
                 Line(points=[lx, ly + row / 2, lx + sp(18), ly + row / 2], width=sp(2))
+                draw_mark(color, lx + sp(9), ly + row / 2, sp(6), player_rgba(color))
         for seat, color in enumerate(self.colors):
             r, c = divmod(seat, per_row)
             name = self.names[seat] if seat < len(self.names) else ""
             ink = name_rgba(color)
             box = (cell - sp(26), row)
-            legend = Label(text=name, pos=(self.x + pad + c * cell + sp(24),
+            legend = Label(text=marked(color, name), pos=(self.x + pad + c * cell + sp(24),
                                            self.top - pad - (r + 1) * row),
                            size=box, text_size=box, halign="left", valign="middle",
                            shorten=True, shorten_from="right", color=ink,
@@ -176,6 +179,9 @@ class ProgressChart(Widget):
                 if len(points) == 2:
                     points += points
                 Line(points=points, width=sp(2))
+                # the seat's shape on the rounds the axis names: the lines apart without colour
+                for r in shown:
+                    draw_mark(color, points[2 * r], points[2 * r + 1], sp(6), player_rgba(color))
 
 
 class PlayerPanel(BoxLayout):

@@ -11,14 +11,14 @@ from typing import Any
 
 from kivy.app import App
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.config import BRIGHTNESS, VOLUME, WINDOW_SECONDS
 from ui import games
 from ui.dates import short_date
-from ui.i18n import table, tr
+from ui.i18n import has, tr
 
 LEADERS_SHOWN = 6
 RECENT_SHOWN = 4
@@ -168,7 +168,11 @@ class HardwareRow(BoxLayout):
 
 class HardwareScreen(PageScreen):
     """Menu > Hardware: every detail the short status line leaves out, from the doctor's
-    checks (hardware/doctor.py, through ui.hardware_link), with a way to fix each."""
+    checks (hardware/doctor.py, through ui.hardware_link), with a way to fix each; with
+    the camera on, its live view (ui.camera.view)."""
+
+    camera_texture = ObjectProperty(None, allownone=True)
+    camera_view: Any = None
 
     def on_kv_post(self, *_: Any) -> None:
         app = App.get_running_app()
@@ -181,16 +185,24 @@ class HardwareScreen(PageScreen):
 
     def on_pre_enter(self, *_: Any) -> None:
         self.fill()
+        from ui.camera.view import open_view
+
+        self.camera_view = open_view(App.get_running_app(), self)
+
+    def on_leave(self, *_: Any) -> None:
+        if self.camera_view is not None:
+            self.camera_view.stop()
+            self.camera_view = None
 
     def fill(self) -> None:
         app = App.get_running_app()
         lang = app.lang
         rows = self.ids.hardware_list
         rows.clear_widgets()
-        for check in app.link.checks():
+        for check in app.link.checks(lang):
             name, result = check["name"], check["result"]
             hint_key = f"hwf_{name}_{result}"
-            lines = [tr(hint_key, lang)] if hint_key in table("en") else []
+            lines = [tr(hint_key, lang)] if has(hint_key, "en") else []
             lines.append(tr("hw_details", lang, detail=check["detail"]))
             if check["fix"]:
                 lines.append(tr("hw_to_fix", lang, fix=check["fix"]))

@@ -20,60 +20,31 @@ Pawns on their own colour's landmarks read "your ..." when `you` is that colour.
 
 from __future__ import annotations
 
+from companion.catalogue import has, text
 from companion.games.board.geometry import COLORS, SIDE_LEN
 
-__all__ = ["PLACES", "place", "place_from", "place_to"]
+__all__ = ["color_name", "contract", "place", "place_from", "place_to"]
 
-COLOR_FR = {"red": "rouge", "blue": "bleu", "yellow": "jaune", "green": "vert"}
-COLOR_FR_F = {"red": "rouge", "blue": "bleue", "yellow": "jaune", "green": "verte"}
+# The catalogue words each landmark twice: "place_<key>" someone's ("blue's start
+# circle", "le rond de départ bleu": {color}, or the feminine {color_f}), and
+# "place_own_<key>" the player's own ("your start circle", "votre rond de départ").
+# French contracts a preposition with the article after it: "à le DÉPART" is "au DÉPART".
+CONTRACTIONS = {"fr": (("à le ", "au "), ("de le ", "du "))}
 
-# {side}: "blue's" / "your"; {side_m}, {side_f}: French "bleu"/"bleue" after a noun, or the
-# possessive form for "your" (the table picks the "own_" key then).
-PLACES: dict[str, dict[str, str]] = {
-    "en": {
-        "START": "{owner}START", "HOME": "{owner}HOME",
-        "S": "square {k} of 5 in {owner_s} safety zone",
-        "k0": "the square before {side} short slide",
-        "k1": "the triangle of {side} short slide",
-        "k2": "square 2 of {side} short slide",
-        "k3": "square 3 of {side} short slide",
-        "k4": "{side} start circle",
-        "past_circle": "{n} squares past {side} start circle",
-        "past_circle_1": "the square past {side} start circle",
-        "k9": "the triangle of {side} long slide",
-        "long": "square {j} of {side} long slide",
-        "k13": "the end of {side} long slide",
-        "k14": "the square past {side} long slide",
-        "your": "your", "theirs": "{color}'s",
-    },
-    "fr": {
-        "START": "le DÉPART {c_m}", "own_START": "votre DÉPART",
-        "HOME": "la MAISON {c_f}", "own_HOME": "votre MAISON",
-        "S": "la case {k} sur 5 de la zone de sécurité {c_f}",
-        "own_S": "la case {k} sur 5 de votre zone de sécurité",
-        "k0": "la case avant la petite glissade côté {c_m}",
-        "own_k0": "la case avant votre petite glissade",
-        "k1": "le triangle de la petite glissade côté {c_m}",
-        "own_k1": "le triangle de votre petite glissade",
-        "k2": "la case 2 de la petite glissade côté {c_m}",
-        "own_k2": "la case 2 de votre petite glissade",
-        "k3": "la case 3 de la petite glissade côté {c_m}",
-        "own_k3": "la case 3 de votre petite glissade",
-        "k4": "le rond de départ {c_m}", "own_k4": "votre rond de départ",
-        "past_circle": "{n} cases après le rond de départ {c_m}",
-        "own_past_circle": "{n} cases après votre rond de départ",
-        "past_circle_1": "la case après le rond de départ {c_m}",
-        "own_past_circle_1": "la case après votre rond de départ",
-        "k9": "le triangle de la grande glissade côté {c_m}",
-        "own_k9": "le triangle de votre grande glissade",
-        "long": "la case {j} de la grande glissade côté {c_m}",
-        "own_long": "la case {j} de votre grande glissade",
-        "k13": "le bout de la grande glissade côté {c_m}",
-        "own_k13": "le bout de votre grande glissade",
-        "k14": "la case après la grande glissade côté {c_m}",
-        "own_k14": "la case après votre grande glissade",
-    },
-}
+
+def color_name(color: str, lang: str = "en", feminine: bool = False) -> str:
+    """A colour in the words of `lang`, lower case ("blue", "bleu"; "bleue" after a
+    feminine noun); an unknown colour as it is."""
+    key = f"b_color_f_{color}" if feminine else f"b_color_{color}"
+    return text(key, lang) if has(key, "en") else color
+
+
+def contract(words: str, lang: str) -> str:
+    """`words` with the language's compulsory contraction at its start, if any."""
+    for full, short in CONTRACTIONS.get(lang, ()):
+        if words.startswith(full):
+            return short + words[len(full):]
+    return words
 
 
 def _key(location: str) -> tuple[str, dict[str, object], str | None]:
@@ -100,41 +71,19 @@ def place(location: str, lang: str = "en", owner: str | None = None,
     of the player the sentence speaks to."""
     key, facts, side = _key(location)
     whose = side or owner or you or ""
-    own = whose == you or whose == ""
-    if lang == "fr":
-        table = PLACES["fr"]
-        key = f"own_{key}" if own and f"own_{key}" in table else key
-        return table[key].format(c_m=COLOR_FR.get(whose, whose),
-                                 c_f=COLOR_FR_F.get(whose, whose), **facts)
-    table = PLACES["en"]
-    possessive = table["your"] if own else table["theirs"].format(color=whose)
-    if key in ("START", "HOME"):
-        return table[key].format(owner="" if own else possessive + " ")
-    return table[key].format(side=possessive, owner_s=possessive, **facts)
-
-
-def _contract(name: str, plain: str, le: str, la: str) -> str:
-    if name.startswith("le "):
-        return le + name[3:]
-    if name.startswith("la "):
-        return la + name[3:]
-    return plain + name
+    if whose == you or whose == "":
+        return text(f"place_own_{key}", lang, **facts)
+    return text(f"place_{key}", lang, color=color_name(whose, lang),
+                color_f=color_name(whose, lang, feminine=True), **facts)
 
 
 def place_to(location: str, lang: str = "en", owner: str | None = None,
              you: str | None = None) -> str:
     """"to <place>" / "à <lieu>" with French contractions (au, à la)."""
-    name = place(location, lang, owner, you)
-    if lang == "fr":
-        return _contract(name, "à ", "au ", "à la ")
-    return "to " + name
+    return contract(text("x_to", lang, place=place(location, lang, owner, you)), lang)
 
 
 def place_from(location: str, lang: str = "en", owner: str | None = None,
                you: str | None = None) -> str:
     """"from <place>" / "de <lieu>" with French contractions (du, de la)."""
-    name = place(location, lang, owner, you)
-    if lang == "fr":
-        return _contract(name, "de ", "du ", "de la ")
-    return "from " + name
-
+    return contract(text("x_from", lang, place=place(location, lang, owner, you)), lang)
