@@ -1,6 +1,7 @@
 """ui/ and hardware/ use the core only through its public API (companion/__init__.py):
-the session and its updates, the errors, the configuration, the games registry and each
-game's package (never a game's modules, the journal, the undo stack or the timer)."""
+the session and its updates, the errors, the configuration, the catalogue of words, the
+games registry and each game's package (never a game's modules, the journal, the undo
+stack or the timer)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ def companion_imports(path: Path) -> set[str]:
 def test_the_public_modules_are_the_session_errors_config_and_games():
     expected = ("companion.session", "companion.errors", "companion.config", "companion.games",
                 *(f"companion.games.{n}" for n in names()),
-                "companion.version", "companion.system", "companion.backup", "companion.notices")
+                "companion.version", "companion.system", "companion.backup", "companion.notices",
+                "companion.catalogue")
     assert expected == PUBLIC_MODULES
 
 
