@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from companion.catalogue import text
 from companion.config import read_small_file
 from companion.datalock import DataLock
 from companion.durable import sync_file, sync_folder, write_durably
@@ -66,8 +67,8 @@ class BackupSummary:
 
     def sentence(self) -> str:
         carried = f" and {', '.join(self.files)}" if self.files else ""
-        games = f"{self.games} game" + ("" if self.games == 1 else "s")
-        return f"{games} ({self.events} events){carried} in {self.path}"
+        games, events = text("count_games", n=self.games), text("count_events", n=self.events)
+        return f"{games} ({events}){carried} in {self.path}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,7 +57,8 @@ def _unquote(line: str, where: str) -> str:
     if not (len(line) >= 2 and line[0] == '"' and line[-1] == '"'):
         raise ValueError(f"{where}: expected a quoted string, got {line[:40]!r}")
     value = ast.literal_eval(line)
-    assert isinstance(value, str)
+    if not isinstance(value, str):
+        raise ValueError(f"{where}: expected a string, got {line[:40]!r}")
     return value
 
 

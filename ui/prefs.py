@@ -76,6 +76,7 @@ class Choices:
     # the board game's own choices, as its setup screen shows them: edition,
     # companion_draws and the setup's settings (ui.board.setup_screen)
     board: dict[str, Any] = field(default_factory=dict)
+    game: str = ""  # the game last started (ui.games), chosen on the first screen next time
 
     @classmethod
     def load(cls, data_dir: Path) -> Choices:
@@ -90,17 +91,19 @@ class Choices:
             out.known_names = [str(n) for n in data.get("known_names", [])][:MAX_KNOWN_NAMES]
             board = data.get("board")
             out.board = dict(board) if isinstance(board, dict) else {}
+            out.game = str(data.get("game") or "")
         # a hand-edited file may hold names the setup refuses: start from the valid ones
         out.players = [p for p in out.players if p.strip() and name_problem(p) is None]
         out.known_names = [n for n in out.known_names if n.strip() and name_problem(n) is None]
         return out
 
     def remember(
-        self, players: list[str], colors: list[str], first: str, pawns: int, variant: str
+        self, players: list[str], colors: list[str], first: str, pawns: int, variant: str,
+        *, game: str,
     ) -> None:
         """Keep a started game's setup; its names go to the front of the known names."""
         self.players, self.colors, self.first = list(players), list(colors), first
-        self.pawns, self.variant = pawns, variant
+        self.pawns, self.variant, self.game = pawns, variant, game
         known = [n for n in self.known_names if n.casefold() not in {p.casefold() for p in players}]
         self.known_names = (list(players) + known)[:MAX_KNOWN_NAMES]
 

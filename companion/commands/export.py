@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.catalogue import text
 from companion.commands.history import open_journal, report_damage
 from companion.config import config_from_args
 from companion.errors import CompanionError
@@ -51,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
         write_transcript(sys.stdout, stored.events)
         return 0
     _write_file(Path(args.output), stored.events)
-    print(f"game {game_id}: {len(stored.events)} events written to {quote(args.output)}",
+    print(f"game {game_id}: {text('count_events', n=len(stored.events))} written to "
+          f"{quote(args.output)}",
           file=sys.stderr)
     return 0
 

@@ -237,3 +237,13 @@ def test_a_backup_of_an_older_journal_format_restores_and_opens(tmp_path: Path) 
     assert restored.backup.games == backup.games == 6
     with Journal.open(tmp_path / "new") as journal:
         assert journal.damage == [] and len(journal.games()) == backup.games
+
+
+def test_the_summary_counts_in_real_plurals():
+    """"1 game (1 event)", never "1 events" (the catalogue's plural forms, issue 20)."""
+    from companion.backup import BackupSummary
+
+    assert BackupSummary(Path("/m/b.sqlite3"), 1, 1, ()).sentence() == \
+        "1 game (1 event) in /m/b.sqlite3"
+    assert BackupSummary(Path("/m/b.sqlite3"), 2, 1234, ()).sentence() == \
+        "2 games (1,234 events) in /m/b.sqlite3"

@@ -7,8 +7,11 @@ core's own sentence (ui.wording.refusal)."""
 from __future__ import annotations
 
 import gettext
+import io
 import re
+import shutil
 import string
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -86,7 +89,7 @@ def test_the_catalogues_are_what_gettext_itself_reads():
     and plural forms as the catalogue module."""
     for lang in catalogue.LANGUAGES:
         header, entries = read_po(LOCALES / f"{lang}.po")
-        gnu = gettext.GNUTranslations(__import__("io").BytesIO(catalogue._mo(header, entries)))
+        gnu = gettext.GNUTranslations(io.BytesIO(catalogue._mo(header, entries)))
         assert gnu.info()["language"] == lang
         for e in entries:
             if e.count:
@@ -145,3 +148,17 @@ def test_every_key_the_code_names_is_in_the_catalogue():
     assert len(named) > 200
     unknown = {k: where for k, where in named.items() if not catalogue.has(k, "en")}
     assert unknown == {}, "keys the code uses that no catalogue has"
+
+
+@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext's msgfmt is not installed")
+def test_gnu_msgfmt_accepts_the_catalogues_and_compiles_the_same_texts(tmp_path):
+    """The .po files are real gettext: GNU msgfmt checks them (plural forms against the
+    header), and its .mo holds exactly what our in-memory compiler gives."""
+    for lang in catalogue.LANGUAGES:
+        mo = tmp_path / f"{lang}.mo"
+        subprocess.run(["msgfmt", "--check", "-o", str(mo), str(LOCALES / f"{lang}.po")],
+                       check=True, capture_output=True)
+        header, entries = read_po(LOCALES / f"{lang}.po")
+        ours = gettext.GNUTranslations(io.BytesIO(catalogue._mo(header, entries)))
+        theirs = gettext.GNUTranslations(io.BytesIO(mo.read_bytes()))
+        assert ours._catalog == theirs._catalog

@@ -23,7 +23,7 @@ from layout_helpers import (
     set_text_size,
     size_id,
 )
-from ui_helpers import image_size, pixel_spread, setup_by_touch
+from ui_helpers import image_size, pixel_spread, setup_by_touch, to_board_setup
 
 from ui import menu_actions
 from ui.board.board_view import BoardView
@@ -76,6 +76,9 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
 
     d = driver(data, language=lang)
     check(d, "start")
+    d.tap(d.button(code="game:board"))  # the other game: its own options, the same seats
+    check(d, "start-board")
+    d.tap(d.button(code="game:revenge"))
     start = d.app.screen("start")
     d.tap_id("start", "count_4")
     d.tap(start.ids.slot0.ids.name_button)
@@ -156,7 +159,7 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
     # The board game with the same players: its setup, board, menu and rules.
     d.tap_id("history", "history_back")
     d.tap_id("over", "go_new")
-    d.tap_id("start", "board_game_button")
+    to_board_setup(d)
     assert d.screen == "board_setup", d.app.screen("start").message
     check(d, "board-setup")
     d.tap_id("board_setup", "board_start")
@@ -167,5 +170,5 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
     d.tap_id("board_menu", "board_menu_rules")
     check(d, "board-rules")
 
-    assert len(seen) == 23
+    assert len(seen) == 24
     assert not found, "\n".join(found)

@@ -23,8 +23,8 @@ def least_text(d) -> float:
 def test_large_text_by_touch_is_applied_at_once_and_kept(driver, tmp_path):
     data = tmp_path / "data"
     d = driver(data)
-    start_title = d.app.screen("start").ids.start_title  # a screen made before the change
-    normal_font = start_title.font_size
+    start_label = d.app.screen("start").ids.language_button  # a screen made before the change
+    normal_font = start_label.font_size
     d.tap_id("start", "settings_button")
     title = d.app.screen("settings").ids.settings_title
     normal_title = title.font_size
@@ -32,7 +32,7 @@ def test_large_text_by_touch_is_applied_at_once_and_kept(driver, tmp_path):
     d.frames(3)
     assert d.app.text_size == "large" and d.app.screen("settings").ids.text_large.selected
     assert title.font_size == pytest.approx(normal_title * 1.25, abs=1)
-    assert start_title.font_size > normal_font
+    assert start_label.font_size > normal_font
     assert least_text(d) >= min_text_px("large")
     assert json.loads((data / "settings.json").read_text())["text_size"] == "large"
     d.stop()

@@ -136,6 +136,8 @@ class BoardView(Widget):
         self._drag: tuple[str, str] | None = None  # (colour, from key) while a pawn is held
         self._in_fbo = False  # drawing the board into its texture: coordinates from (0, 0)
         self._fbo: Fbo | None = None
+        self._drawn: tuple[Any, ...] = ()  # what the board's picture was drawn for
+        self._board_rect: Rectangle | None = None
 
     def rescale(self) -> None:
         """The text size changed (ui.widgets.rescale_all): the zones' words and counts."""
@@ -177,10 +179,16 @@ class BoardView(Widget):
     def draw_board(self, *_: Any) -> None:
         """Draw the board once into a texture (an Fbo); each frame then draws one textured
         rectangle, so a software renderer does not redraw hundreds of shapes per frame."""
+        side = int(self.side)
+        drawn = (side, tuple(sorted(self.slide_colors.items())), self.start_label,
+                 self.home_label)
+        if drawn == self._drawn and self._board_rect is not None:
+            self._board_rect.pos = self.origin()  # moved only: the same picture
+            return
         self.canvas.before.clear()
+        self._drawn, self._board_rect = drawn, None
         if self.side <= 1:
             return
-        side = int(self.side)
         fbo = self._fbo = Fbo(size=(side, side))
         self._in_fbo = True
         try:
@@ -193,7 +201,8 @@ class BoardView(Widget):
             self._in_fbo = False
         with self.canvas.before:
             Color(1, 1, 1, 1)
-            Rectangle(texture=fbo.texture, pos=self.origin(), size=(side, side))
+            self._board_rect = Rectangle(texture=fbo.texture, pos=self.origin(),
+                                         size=(side, side))
 
     def _draw_board_shapes(self) -> None:
         c = self.cell

@@ -19,6 +19,13 @@ SCREENS = {
 class BoardSlice:
     screens = SCREENS
     prewarm: tuple[str, ...] = ()
+    options = ("board/options.kv", "ui.board.options", "BoardOptions")
+    rules_screen = "board_rules"
+
+    def title(self, lang: str) -> str:
+        from ui.board.texts import bt
+
+        return bt("s_board_game", lang)
 
     def make_model(self, app: Any) -> Any:
         from ui.board.model import BoardModel

@@ -35,6 +35,11 @@ NAME_SHARE = 0.6
 class RevengeSlice:
     screens = SCREENS
     prewarm = ("table", "over", "tiebreak")
+    options = ("revenge/options.kv", "ui.revenge.options", "RevengeOptions")
+    rules_screen = "rules"
+
+    def title(self, lang: str) -> str:
+        return tr("s_card_game", lang)
 
     def make_model(self, app: Any) -> Any:
         from ui.revenge.model import TableModel
@@ -56,7 +61,7 @@ class RevengeSlice:
         if not app.submit(lambda: app.session.new_game(setup, abandon=True)):
             return None
         app.choices.remember(list(setup.players), [c.value for c in setup.colors],
-                             setup.first, setup.pawns, setup.variant.value)
+                             setup.first, setup.pawns, setup.variant.value, game="revenge")
         app.keep(app.choices)
         app.show("table")
         app.models["revenge"].refresh()

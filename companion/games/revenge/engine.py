@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.errors import BadEvent, BadTarget, CardRefused, GameOver, IllegalEvent, NotYourTurn
 from companion.games.revenge.cards import ALL_CARDS, CardKind
-from companion.games.revenge.events import Close, EndPlay2, Event, Play, Press, Tiebreak
+from companion.games.revenge.events import (
+    MAX_PLAYERS,
+    Close,
+    EndPlay2,
+    Event,
+    Play,
+    Press,
+    Tiebreak,
+)
 from companion.games.revenge.state import (
     HAND_LIMIT,
     HAND_SIZE,
@@ -206,6 +214,8 @@ class _Draft:
     def check_end(self) -> None:
         """R12: one player at the goal wins; several start a tiebreaker."""
         goal = self.s.goal
+        if max(self.progress) < goal:  # the common case: nobody there yet
+            return
         reached = tuple(i for i, p in enumerate(self.progress) if p >= goal)
         if len(reached) == 1:
             self.winner = reached[0]
@@ -281,6 +291,20 @@ def _refuse_when_over(state: GameState) -> None:
 
 
 def _play(state: GameState, ev: Play) -> Transition[GameState]:
+    card = ev.card
+    kind = card.kind
+    if (kind is CardKind.NUMBER or kind is CardKind.SLIDE) and state.window is None \
+            and not state.owed and state.winner is None and state.tiebreak is None:
+        quick = _quick_total(state, ev, kind is CardKind.NUMBER)
+        if quick is not None:
+            return quick
+    return _play_in_full(state, ev)
+
+
+def _play_in_full(state: GameState, ev: Play) -> Transition[GameState]:
+    """Any card, every rule checked on a draft of the state."""
+    card = ev.card
+    kind = card.kind
     _refuse_when_over(state)
     d = _Draft(state)
     if d.window is not None:
@@ -296,7 +320,6 @@ def _play(state: GameState, ev: Play) -> Transition[GameState]:
             f"it is {state.name(seat)}'s turn, not {ev.player}'s",
             code="not_your_turn", turn=state.name(seat), player=ev.player,
         )
-    card = ev.card
     if d.owed and not card.is_number:
         raise CardRefused(
             f"{state.name(seat)} owes {d.owed} number card{'s' if d.owed > 1 else ''} for "
@@ -308,7 +331,6 @@ def _play(state: GameState, ev: Play) -> Transition[GameState]:
             f"only a SORRY! card takes a target, not {card.label}",
             code="target_without_sorry", card=card.code,
         )
-    kind = card.kind
     if kind is CardKind.SORRY:
         _flip_back(state, d, seat, ev.target)
         return d.freeze()
@@ -331,6 +353,40 @@ def _play(state: GameState, ev: Play) -> Transition[GameState]:
     else:  # PLAY2
         d.owed = 2
     return d.freeze()
+
+
+def _quick_total(state: GameState, ev: Play, number: bool) -> Transition[GameState] | None:
+    """The most common event, a number or Slide card that leaves the total under 21 with
+    no window open and no Play 2 owed, built straight from the tuple: the same state and
+    outcomes as the general path (the replay and state-machine tests compare them), or
+    None when anything unusual is in play (a named player not seated there, an empty
+    hand, a reshuffle), which the general path then decides."""
+    (setup, progress, hands, total, direction, turn, rnd, pile, discards, draw_pile, _owed,
+     _window, _tiebreak, _winner, reshuffles) = state
+    total = total + ev.card.value if number else ev.card.value
+    if total >= WINNING_TOTAL:
+        return None
+    players = setup.players
+    if (ev.player is not None and ev.player != players[turn]) or ev.target is not None:
+        return None
+    held = hands[turn] - 1  # laid
+    need = HAND_SIZE - held if held < HAND_SIZE else 0
+    if held < 0 or need > draw_pile:
+        return None
+    hands = (*hands[:turn], held + need, *hands[turn + 1:])
+    after = _new(GameState, (setup, progress, hands, total, direction,
+                             (turn + direction) % len(players), rnd, pile + 1, discards,
+                             draw_pile - need, 0, None, None, None, reshuffles))
+    return _new(Transition, (after, _LAID_DRAWN[turn][need], True, False))
+
+
+# The outcomes of _quick_total, by seat and cards drawn: (LAID,) or (LAID, DRAWN n), built
+# once (outcomes are immutable values, so sharing them changes nothing).
+_LAID_DRAWN = tuple(
+    tuple((_new(Outcome, (_LAID, seat, None, None)),
+           *((_new(Outcome, (_DRAWN, seat, None, need)),) if need else ()))
+          for need in range(HAND_SIZE + 1))
+    for seat in range(MAX_PLAYERS))
 
 
 def _after_total(d: _Draft, seat: int) -> None:
@@ -386,7 +442,10 @@ def _flip_back(state: GameState, d: _Draft, seat: int, target: str | None) -> No
 
 
 def _ignored(state: GameState, seat: int) -> Transition[GameState]:
-    return Transition(state, (Outcome(Happening.IGNORED, seat),), changed=False)
+    return _new(Transition, (state, _IGNORED_BY_SEAT[seat], False, False))
+
+
+_IGNORED_BY_SEAT = tuple((Outcome(Happening.IGNORED, seat),) for seat in range(MAX_PLAYERS))
 
 
 def _press(state: GameState, ev: Press) -> Transition[GameState]:
