@@ -51,6 +51,7 @@ SCREENS = {
     "rules": ("rules.kv", "ui.screens.pages", "RulesScreen"),
     "settings": ("settings.kv", "ui.screens.pages", "SettingsScreen"),
     "hardware": ("hardware.kv", "ui.screens.pages", "HardwareScreen"),
+    "camera_teach": ("camera/teach.kv", "ui.camera.teach_screen", "TeachScreen"),
 }
 BACKGROUND = (0.09, 0.10, 0.12, 1)
 PREWARM = ("menu",)  # after each game's own (GameSlice.prewarm)

@@ -76,7 +76,7 @@ class CameraLink:
                 return
             if asked is not None:
                 model.asked = asked
-            words = {k: _card(v, model.lang) if k in ("card", "first", "second") else v
+            words = {k: seen_card_name(v, model.lang) if k in ("card", "first", "second") else v
                      for k, v in values.items()}
             model.message = tr(key, model.lang, **words)
 
@@ -89,7 +89,7 @@ class CameraLink:
         self.game = None
 
 
-def _card(code: str, lang: str) -> str:
+def seen_card_name(code: str, lang: str) -> str:
     """A card's name in words; the SORRY! steal and block faces by their printed names."""
     printed = {"steal": "SORRY!", "block": "Don't Be SORRY!"}
     if code in printed:

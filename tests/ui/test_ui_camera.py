@@ -59,3 +59,11 @@ def test_a_card_laid_is_played_and_said_seen_by_the_camera(driver, tmp_path):
     assert d.app.session.state.total == 7
     assert not pad["7"].selected and not pad["1"].selected
     assert "seen by the camera" not in d.app.model.undo_text  # the scorekeeper's own tap
+    # Menu > Hardware shows the camera's view, over the worker's shoulder
+    d.app.show("hardware")
+    page = d.app.screen("hardware")
+    d.wait_for(lambda: page.camera_texture is not None, "the camera's view on the page")
+    assert page.ids.hardware_camera.height > 0
+    d.app.show("menu")
+    d.frames(2)
+    assert page.camera_view is None  # the view stops with the page
