@@ -33,7 +33,8 @@ def companion_imports(path: Path) -> set[str]:
 def test_the_public_modules_are_the_session_errors_config_and_games():
     expected = ("companion.session", "companion.errors", "companion.config", "companion.games",
                 *(f"companion.games.{n}" for n in names()),
-                "companion.version", "companion.system", "companion.backup", "companion.notices")
+                "companion.version", "companion.system", "companion.backup", "companion.notices",
+                "companion.catalogue")
     assert expected == PUBLIC_MODULES
 
 

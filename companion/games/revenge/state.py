@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from companion.games.revenge.events import Color, Setup, Variant
+from companion.members import members
 
 DECK_SIZE = 93
 HAND_SIZE = 5
@@ -31,6 +32,9 @@ class Cause(StrEnum):
 
     STEAL = "steal"
     FLIP = "flip"
+
+
+_Awaiting = members(Awaiting)  # read per event (see companion.members)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +139,7 @@ class GameState(NamedTuple):
         w = self.window
         if w is None:
             return ()
-        if w.kind is Awaiting.STEAL:
+        if w.kind is _Awaiting.STEAL:
             return tuple(i for i in range(len(self.progress)) if i != w.scorer)
         return (w.victim,)
 
