@@ -112,6 +112,11 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
         if back:
             d.tap_id(page, back)
             assert d.screen == "menu"
+    d.tap_id("menu", "menu_camera")  # Menu > Teach the camera, before a deck is chosen
+    assert d.screen == "camera_teach"
+    check(d, "camera-teach")
+    d.tap_id("camera_teach", "teach_back")
+    assert d.screen == "menu"
     # Menu > Back up with no stick, and Menu > Turn off's question (as on a Pi).
     monkeypatch.setattr(menu_actions, "usb_stick", lambda _folders: None)
     d.tap_id("menu", "menu_backup")
@@ -154,5 +159,5 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
     d.tap_id("board_menu", "board_menu_rules")
     check(d, "board-rules")
 
-    assert len(seen) == 24
+    assert len(seen) == 25
     assert not found, "\n".join(found)
