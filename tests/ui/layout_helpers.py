@@ -34,6 +34,12 @@ def size_id(size: tuple[int, int]) -> str:
     return f"{size[0]}x{size[1]}"
 
 
+def shot_path(size: tuple[int, int], name: str, lang: str, text_size: str = "normal") -> Path:
+    """Where a picture goes: screenshots/<W>x<H>/<name>-<lang>[-large].png."""
+    suffix = "" if text_size == "normal" else f"-{text_size}"
+    return SCRATCH / size_id(size) / f"{name}-{lang}{suffix}.png"
+
+
 def set_text_size(d: Any, text_size: str) -> None:
     """The Large text setting as the settings screen sets it, and the labels refitted."""
     d.app.text_size = text_size

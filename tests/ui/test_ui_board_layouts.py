@@ -12,12 +12,12 @@ from board_screen_helpers import ScriptDoor, position
 from kivy.core.window import Window
 from layout_helpers import (
     LARGE_TEXT_SIZES,
-    SCRATCH,
     SIZES,
     overlaps,
     picture,
     resize,
     set_text_size,
+    shot_path,
     size_id,
     small_targets,
     small_texts,
@@ -76,8 +76,7 @@ def test_the_board_screen_fits_every_display(sized, size, text_size, lang):
     assert not overlaps(d, (BoardView,)), overlaps(d, (BoardView,))
     assert not small_targets(d), small_targets(d)
     assert not small_texts(d), small_texts(d)
-    suffix = "" if text_size == "normal" else f"-{text_size}"
-    path = picture(d, SCRATCH / size_id(size) / f"board-seven-{lang}{suffix}.png")
+    path = picture(d, shot_path(size, "board-seven", lang, text_size))
     assert image_size(path) == size
     assert pixel_spread(path) > 12
     if size == SIZES[0] and text_size == "normal":
@@ -98,6 +97,5 @@ def test_the_board_setup_fits_every_display(sized, size, text_size, lang):
     assert not overlaps(d, (BoardView,)), overlaps(d, (BoardView,))
     assert not small_targets(d), small_targets(d)
     assert not small_texts(d), small_texts(d)
-    suffix = "" if text_size == "normal" else f"-{text_size}"
-    path = picture(d, SCRATCH / size_id(size) / f"board-setup-names-{lang}{suffix}.png")
+    path = picture(d, shot_path(size, "board-setup-names", lang, text_size))
     assert pixel_spread(path) > 12

@@ -15,12 +15,12 @@ import pytest
 from kivy.core.window import Window
 from layout_helpers import (
     LARGE_TEXT_SIZES,
-    SCRATCH,
     SIZES,
     picture,
     problems,
     resize,
     set_text_size,
+    shot_path,
     size_id,
 )
 from ui_helpers import image_size, pixel_spread, setup_by_touch, to_board_setup
@@ -66,8 +66,7 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
                 resize(d, size)
                 found.extend(f"{name} {size_id(size)} {text_size}: {p}"
                              for p in problems(d, (BoardView,)))
-                suffix = "" if text_size == "normal" else f"-{text_size}"
-                path = picture(d, SCRATCH / size_id(size) / f"{name}-{lang}{suffix}.png")
+                path = picture(d, shot_path(size, name, lang, text_size))
                 assert image_size(path) == size
                 assert pixel_spread(path) > MIN_SPREAD, f"{name} at {size_id(size)} looks blank"
         set_text_size(d, "normal")
