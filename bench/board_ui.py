@@ -54,6 +54,7 @@ def _child_latency(data_dir: str, mode: str = "latency") -> dict[str, float]:
     turn = DRAWS if mode == "draw" else TURN
     samples: dict[str, list[float]] = {k: [] for k in kinds}  # on screen, issued
     drawn: dict[str, list[float]] = {k: [] for k in kinds}  # rasterised (software)
+    cpu: dict[str, list[float]] = {k: [] for k in kinds}  # the UI thread's CPU, tap to issued
     enough = LATENCY_TAPS if mode == "draw" else LATENCY_TAPS // 2
     pending: dict[str, Any] = {}
     step = [0]
@@ -86,11 +87,13 @@ def _child_latency(data_dir: str, mode: str = "latency") -> dict[str, float]:
             if "t0" not in pending or f"changed:{pending['watch']}" not in pending:
                 return
             issued = time.perf_counter() - pending["t0"]
+            used = time.thread_time() - pending["cpu0"]
             glFinish()  # drawn means rasterised, not just handed to the GL driver
             elapsed = time.perf_counter() - pending["t0"]
             if pending["measured"]:
                 samples[pending["measured"]].append(issued)
                 drawn[pending["measured"]].append(elapsed)
+                cpu[pending["measured"]].append(used)
             pending.clear()
             if len(samples[kinds[-1]]) >= enough + LATENCY_WARMUP:
                 app.stop()
@@ -103,7 +106,8 @@ def _child_latency(data_dir: str, mode: str = "latency") -> dict[str, float]:
             x, y = where(target)
             touch = UnitTestTouch(x, y)
             pending.clear()
-            pending.update(t0=time.perf_counter(), watch=watch, measured=measured)
+            pending.update(t0=time.perf_counter(), cpu0=time.thread_time(), watch=watch,
+                           measured=measured)
             touch.touch_down()
             touch.touch_up()
 
@@ -113,7 +117,7 @@ def _child_latency(data_dir: str, mode: str = "latency") -> dict[str, float]:
     build_app(Config(), data_dir, start_hardware=False, on_ready=ready).run()
     out = {}
     for kind in kinds:
-        for name, series in (("issued", samples), ("drawn", drawn)):
+        for name, series in (("issued", samples), ("drawn", drawn), ("cpu", cpu)):
             ms = [x * 1000 for x in series[kind][LATENCY_WARMUP:]]
             out.update({f"{kind}_{name}_{q}": percentile(ms, q) for q in (50, 99)})
     return out
@@ -157,6 +161,9 @@ def rows() -> list[Row]:
         Row("board screen: Draw to its options lit, rasterised (software-drawn), p50 / p99",
             pair("normal", "draw_drawn", draws), pair("pi", "draw_drawn", draws),
             load=draws.load),
+        Row("board screen: Draw to its options lit, the UI thread's CPU time (what the load "
+            "does not move; a Pi core is about 4x slower), p50 / p99",
+            pair("normal", "draw_cpu", draws), pair("pi", "draw_cpu", draws), load=draws.load),
     ]
     return out
 

@@ -19,6 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from camera.light import flatten
 from camera.locate import CANON, Quad, upright
 
 ORB_FEATURES = 600
@@ -29,7 +30,6 @@ MIN_INLIERS = 10  # fewer: no card found there
 CANDIDATES = 3  # faces whose homographies are checked by correlation
 SIZE_SLACK = 1.6  # a found card's size may differ this much from the taught one
 SCALES = ((20, 28), (40, 56))  # correlation sizes (w, h)
-LIGHT_SIGMA = 10.0  # pixels of an upright card over which the light is taken as even
 FINE = (48, 68)  # the size at which close candidates are told apart
 DUEL_MARGIN = 0.4  # a relative distance margin this large between two faces: certain
 ASK_BELOW = 0.5  # confidence under this: the card is asked
@@ -71,14 +71,6 @@ class Reading:
 def _orb() -> Any:
     return cv2.ORB.create(nfeatures=ORB_FEATURES, scaleFactor=1.2, nlevels=6, edgeThreshold=15,
                           patchSize=15, fastThreshold=10)
-
-
-def flatten(grey: Any) -> Any:
-    """The print without the light: a glare, a shadow or a dim lamp is smooth across the
-    card, so the local mean is taken away and the local contrast divided out."""
-    x = grey.astype(np.float32)
-    x -= cv2.GaussianBlur(x, (0, 0), LIGHT_SIGMA)
-    return x / (np.sqrt(cv2.GaussianBlur(x * x, (0, 0), LIGHT_SIGMA)) + 4.0)
 
 
 def _signatures(grey: Any) -> list[Any]:

@@ -7,8 +7,8 @@ been still for STILL_FRAMES frames *and* differs from the last picture it judged
 - anything moving (a hand, an arm, a card being slid) resets the stillness;
 - a still change that reaches the frame's edge is an arm resting over the table: wait
   (after LONG_STILL frames it is taken as the new normal, e.g. a lamp switched on);
-- the table's brightness (the median) is divided out, so a change of light alone is no
-  change;
+- the light is divided out (each small pixel over its surroundings), so a change of
+  light alone is no change;
 - the card judged last, still on top (camera.top: its own picture, light taken out,
   found again after at most a nudge), is the same card again: nothing.
 """
@@ -32,6 +32,7 @@ CHANGE_SHARE = 0.01  # of the pile spot changed since the last judged picture: l
 STILL_FRAMES = 3
 LONG_STILL = 20
 EDGE_BAND = 3  # small pixels along the border where an arm shows
+LIGHT_SIGMA = 6.0  # small pixels over which the light is taken as even
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,12 @@ class Seen:
 
 
 def _small(frame: Any) -> Any:
+    """The frame, small and with the light divided out: each pixel over the brightness
+    around it, so a lamp switched, dimmed or tinted, or its glare moved, changes nothing
+    while a hand or a card does."""
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     small = cv2.resize(grey, MOTION_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
-    return small / (float(np.median(small)) + 1.0)  # the table's brightness: cards are few
+    return small / (cv2.GaussianBlur(small, (0, 0), LIGHT_SIGMA) + 1.0)
 
 
 class Watcher:
@@ -93,16 +97,18 @@ class Watcher:
     def _judge(self, frame: Any, small: Any, *, log: bool) -> Seen | None:
         self._judged = small
         h, w = frame.shape[:2]
-        if self._top is not None:
-            followed = self._top.still_there(frame)
-            if followed is not None:  # the same card again, or nudged
-                self._top = followed
-                return None
+        followed, sure = (None, False) if self._top is None else self._top.still_there(frame)
+        if followed is not None and sure:  # the same card again, or nudged
+            self._top = followed
+            return None
         self.recognitions += 1
         reading = self.recogniser.read(frame, self.model.spot_pixels(w, h))
         if reading is None:
             return None
-        self._top = Top.seen(frame, reading.quad)
+        if followed is not None and followed.is_card(reading.candidates):
+            self._top = followed  # the same face where that card lay: that card
+            return None
+        self._top = Top.seen(frame, reading.quad, reading.candidates)
         if not log:
             return None
         return Seen(self.frame, reading.card, reading.confidence, reading.candidates)

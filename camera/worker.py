@@ -46,6 +46,7 @@ class CameraWorker:
         self.listener = listener or Listener()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self.latest: Any = None  # the newest frame, for a preview (the camera is ours)
 
     def start(self) -> CameraWorker:
         self._thread.start()
@@ -67,6 +68,7 @@ class CameraWorker:
             for frame in self.source.frames():
                 if self._stop.is_set():
                     break
+                self.latest = frame
                 seen = watcher.feed(frame)
                 if seen is not None:
                     self._seen(seen)

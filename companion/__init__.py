@@ -15,8 +15,8 @@ package, never the other way round, and only through its public API, the modules
   `backup` and `restore` commands);
 - `companion.notices`: the journal's loss sentences kept until someone has read them
   (`read`, `keep`, `dismiss`, `as_record`: the start screen's notices);
-- `companion.catalogue`: every word of both games, one gettext catalogue per language
-  (`text`, `has`, `number`: the screens', the doctor's and the CLI's words);
+- `companion.catalogue`: every word of both games per language (`text`, `number`): the
+  screens, the command line and the doctor read the same catalogue;
 - `companion.games`: the registry (`get`, `names`, `DEFAULT`), and each game's package
   (`companion.games.revenge`), whose names are that game's vocabulary.
 

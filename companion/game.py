@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 from companion import games
 from companion.errors import BadEvent, CompanionError, NothingToUndo
+from companion.members import members
 from companion.rules import AnyRules
 
 __all__ = [
@@ -54,6 +55,9 @@ class ResultKind(StrEnum):
     AMENDED = "amended"  # the last step refined in place (see Transition.amends)
     UNDONE = "undone"
     REDONE = "redone"
+
+
+_ResultKind = members(ResultKind)  # read per event (see companion.members)
 
 
 class Step(NamedTuple):
@@ -228,12 +232,12 @@ class Game:
             if not self._done:
                 raise NothingToUndo("there is nothing to undo", code="nothing_to_undo")
             step = self._done[-1]
-            return Result(ResultKind.UNDONE, event, step.before, (), step)
+            return Result(_ResultKind.UNDONE, event, step.before, (), step)
         if isinstance(event, Redo):
             if not self._undone:
                 raise NothingToUndo("there is nothing to redo", code="nothing_to_redo")
             step = self._undone[-1]
-            return Result(ResultKind.REDONE, event, step.after, step.outcomes, step)
+            return Result(_ResultKind.REDONE, event, step.after, step.outcomes, step)
         if isinstance(event, type(self.setup)):
             raise BadEvent("a game has one setup, at its start; start a new game instead",
                            code="second_setup")
@@ -245,30 +249,30 @@ class Game:
         tr = self._apply(before, event)
         state, outcomes = tr.state, tr.outcomes
         if not tr.changed:
-            return _new(Result, (ResultKind.IGNORED, event, before, outcomes, None))
+            return _new(Result, (_ResultKind.IGNORED, event, before, outcomes, None))
         if tr.amends and done:
             top = done[-1]
             step = _new(Step, (top.event, top.before, state, top.outcomes))
-            return _new(Result, (ResultKind.AMENDED, event, state, outcomes, step))
+            return _new(Result, (_ResultKind.AMENDED, event, state, outcomes, step))
         step = _new(Step, (event, before, state, outcomes))
-        return _new(Result, (ResultKind.APPLIED, event, state, outcomes, step))
+        return _new(Result, (_ResultKind.APPLIED, event, state, outcomes, step))
 
     def accept(self, result: Result) -> None:
         """Make an evaluated result real; it must be the latest evaluation of this game."""
         kind = result.kind
-        if kind is ResultKind.APPLIED:  # the common case first
+        if kind is _ResultKind.APPLIED:  # the common case first
             done = self._done
             assert result.step is not None and result.step.before is (
                 done[-1].after if done else self.initial)
             done.append(result.step)
             if self._undone:
                 self._undone.clear()
-        elif kind is ResultKind.UNDONE:
+        elif kind is _ResultKind.UNDONE:
             self._undone.append(self._done.pop())
             self._synced = min(self._synced, len(self._done))
-        elif result.kind is ResultKind.REDONE:
+        elif result.kind is _ResultKind.REDONE:
             self._done.append(self._undone.pop())
-        elif result.kind is ResultKind.AMENDED:
+        elif result.kind is _ResultKind.AMENDED:
             assert result.step is not None and result.step.before is self._done[-1].before
             self._done[-1] = result.step
             self._synced = min(self._synced, len(self._done) - 1)
@@ -283,9 +287,9 @@ class Game:
                 done.append(step)
                 if self._undone:
                     self._undone.clear()
-                return _new(Result, (ResultKind.APPLIED, event, state, outcomes, step))
+                return _new(Result, (_ResultKind.APPLIED, event, state, outcomes, step))
             if not changed:  # kept in the record, no step: nothing to accept
-                return _new(Result, (ResultKind.IGNORED, event, before, outcomes, None))
+                return _new(Result, (_ResultKind.IGNORED, event, before, outcomes, None))
         result = self.evaluate(event)
         self.accept(result)
         return result

@@ -45,7 +45,9 @@ SOURCE=$(cd "$SOURCE" && pwd)
 mkdir -p -- "$OUT"
 OUT=$(cd "$OUT" && pwd)
 readonly LOCK=$SOURCE/deploy/requirements-pi.lock
+readonly CAMERA_LOCK=$SOURCE/deploy/requirements-camera.lock
 [[ -r $LOCK ]] || die "no $LOCK: run 'make lock' first."
+[[ -r $CAMERA_LOCK ]] || die "no $CAMERA_LOCK: run 'make lock' first."
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/sorry-dist.XXXXXX")
 trap 'rm -rf -- "$work"' EXIT
@@ -63,13 +65,16 @@ stage=$work/$name
 
 mkdir -p -- "$stage/wheels" "$stage/deploy" "$stage/hardware/firmware" "$stage/companion"
 cp -- "$wheel" "$stage/wheels/"
+# The camera's wheels (numpy, OpenCV) ride along so that install.sh --camera needs no network.
 for platform in "${PLATFORMS[@]}"; do
-    "$PYTHON" -m pip download --quiet --disable-pip-version-check --no-deps \
-        --only-binary=:all: --platform "manylinux2014_$platform" --python-version 3.11 \
-        --implementation cp --abi cp311 --require-hashes -r "$LOCK" -d "$stage/wheels"
+    for lock in "$LOCK:manylinux2014" "$CAMERA_LOCK:manylinux_2_28"; do
+        "$PYTHON" -m pip download --quiet --disable-pip-version-check --no-deps \
+            --only-binary=:all: --platform "${lock##*:}_$platform" --python-version 3.11 \
+            --implementation cp --abi cp311 --require-hashes -r "${lock%:*}" -d "$stage/wheels"
+    done
 done
 cp -- "$SOURCE"/deploy/*.sh "$SOURCE"/deploy/*.service "$SOURCE"/deploy/*.rules \
-    "$LOCK" "$SOURCE/deploy/README.md" "$stage/deploy/"
+    "$LOCK" "$CAMERA_LOCK" "$SOURCE/deploy/README.md" "$stage/deploy/"
 rm -f -- "$stage/deploy/dist.sh"
 cp -- "$SOURCE"/hardware/firmware/*.py "$stage/hardware/firmware/"
 cp -- "$SOURCE/hardware/README.md" "$stage/hardware/"

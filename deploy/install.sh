@@ -3,6 +3,7 @@
 # from an unpacked release archive (`make dist`), with no network needed.
 #
 #   sudo deploy/install.sh                     install, or update (keeps data and config)
+#   sudo deploy/install.sh --camera            the same, with the camera's parts
 #   deploy/install.sh --dry-run --root DIR     write every file under DIR, run nothing
 #
 # Each release goes into its own folder, /opt/sorry-companion/versions/<release>, with its
@@ -25,6 +26,9 @@ readonly APT_PACKAGES=(
 )
 # GPIO through lgpio: only Raspberry Pi OS has it.
 readonly PI_PACKAGES=(python3-lgpio)
+# --camera: the Pi camera through libcamera (Raspberry Pi OS only; a USB webcam needs
+# nothing more than the extra's OpenCV wheel).
+readonly CAMERA_PI_PACKAGES=(python3-picamera2)
 # Kernel command line words for a quiet boot: no messages, no logo, no blinking cursor
 # on the screen (messages go to tty3 instead of tty1, which the game owns).
 readonly QUIET_CMDLINE=(quiet loglevel=3 logo.nologo vt.global_cursor_default=0 consoleblank=0)
@@ -41,11 +45,12 @@ ROOT=""
 WORK=""
 RELEASE=""
 ON_PI=0
+CAMERA=0
 
 usage() {
     cat <<EOF
-Usage: sudo $0
-       $0 --dry-run [--root DIR]
+Usage: sudo $0 [--camera]
+       $0 --dry-run [--root DIR] [--camera]
 
 Installs the Sorry! Table Companion from this release archive as the ${APP} service:
 system packages, the '${APP_USER}' user, the release in ${VERSIONS_DIR}/<release>,
@@ -55,15 +60,18 @@ Running it with a newer archive updates: the new release starts at the service's
 start (now, unless a game is on) and the previous one comes back if it fails.
 The config and the data in ${DATA_DIR} always stay.
 
+  --camera      also install the camera's parts: python3-picamera2 (on a Pi) and the
+                camera extra's wheels (numpy, OpenCV) from this archive
   --dry-run     run no package manager, useradd, pip or systemctl; print what would run
   --root DIR    with --dry-run: write the files under DIR (default: a new temporary folder)
   -h, --help    show this help
 EOF
 }
 
-# install.sh takes only the common options.
+# install.sh's own option: --camera.
 extra_option() {
-    return 1
+    [[ $1 == --camera ]] || return 1
+    CAMERA=1
 }
 
 parse_args() {
@@ -232,8 +240,10 @@ install_packages() {
     local -a wanted=("${APT_PACKAGES[@]}") missing=()
     if ((ON_PI)); then
         wanted+=("${PI_PACKAGES[@]}")
+        ((!CAMERA)) || wanted+=("${CAMERA_PI_PACKAGES[@]}")
     else
         skipped "${PI_PACKAGES[*]} (GPIO for the buttons)"
+        ((!CAMERA)) || skipped "${CAMERA_PI_PACKAGES[*]} (the Pi camera; a USB webcam works without it)"
     fi
     if ((DRY_RUN)); then
         missing=("${wanted[@]}")
@@ -347,6 +357,11 @@ install_release() {
     run "$dest/venv/bin/python" -m pip install --disable-pip-version-check --no-input \
         --no-index --find-links "$SOURCE_DIR/wheels" --only-binary=:all: --ignore-installed \
         --require-hashes -r "$DEPLOY_DIR/requirements-pi.lock"
+    if ((CAMERA)); then
+        run "$dest/venv/bin/python" -m pip install --disable-pip-version-check --no-input \
+            --no-index --find-links "$SOURCE_DIR/wheels" --only-binary=:all: --ignore-installed \
+            --require-hashes -r "$DEPLOY_DIR/requirements-camera.lock"
+    fi
     local wheel
     wheel=$(compgen -G "$SOURCE_DIR/wheels/sorry_companion-*.whl" || echo "$SOURCE_DIR/wheels/sorry_companion-<version>-py3-none-any.whl")
     run "$dest/venv/bin/python" -m pip install --disable-pip-version-check --no-input \

@@ -1,4 +1,5 @@
-"""Write deploy/requirements-pi.lock: every package the Pi's venv needs, pinned and hashed.
+"""Write deploy/requirements-pi.lock: every package the Pi's venv needs, pinned and hashed;
+and deploy/requirements-camera.lock: what the camera's extra adds (install.sh --camera).
 
     python deploy/lock.py            (`make lock`)
 
@@ -7,7 +8,8 @@ installs them with pip's --require-hashes and no index), so two installs never d
 The roots are the app's runtime pins in requirements.txt (kivy, gpiozero, pyserial) and
 mpremote (for `sorry-companion ledboard flash`); pip resolves their dependencies for
 CPython 3.11 on manylinux aarch64 (Pi 4/5) and x86_64 (a PC or a test machine), wheels
-only, and each package gets the hashes of both platforms' files. Needs PyPI.
+only, and each package gets the hashes of both platforms' files. The camera's lock is
+resolved on its own roots (numpy, OpenCV headless): they depend on nothing else. Needs PyPI.
 """
 
 from __future__ import annotations
@@ -21,28 +23,32 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCK = ROOT / "deploy" / "requirements-pi.lock"
+CAMERA_LOCK = ROOT / "deploy" / "requirements-camera.lock"
 RUNTIME = ("kivy", "gpiozero", "pyserial", "mpremote")
+CAMERA = ("numpy", "opencv-python-headless")
 PLATFORMS = ("manylinux2014_aarch64", "manylinux2014_x86_64")
+# numpy ships only manylinux_2_28 wheels now; Bookworm's glibc (2.36) runs them
+CAMERA_PLATFORMS = ("manylinux_2_28_aarch64", "manylinux_2_28_x86_64")
 PYTHON = "3.11"
 
 
-def roots() -> list[str]:
+def roots(names: tuple[str, ...] = RUNTIME) -> list[str]:
     pins = {}
     for line in (ROOT / "requirements.txt").read_text().splitlines():
         line = line.split("#", 1)[0].strip()
         if "==" in line:
             pins[line.split("==")[0].strip().lower()] = line
-    missing = [name for name in RUNTIME if name not in pins]
+    missing = [name for name in names if name not in pins]
     if missing:
         sys.exit(f"lock.py: requirements.txt pins no version of {', '.join(missing)}.")
-    return [pins[name] for name in RUNTIME]
+    return [pins[name] for name in names]
 
 
-def download(platform: str, into: Path) -> None:
+def download(platform: str, into: Path, names: tuple[str, ...]) -> None:
     subprocess.run(
         [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:",
          "--platform", platform, "--python-version", PYTHON, "--implementation", "cp",
-         "--abi", "cp311", "--dest", str(into), *roots()], check=True)
+         "--abi", "cp311", "--dest", str(into), *roots(names)], check=True)
 
 
 def name_version(wheel: Path) -> tuple[str, str]:
@@ -50,13 +56,14 @@ def name_version(wheel: Path) -> tuple[str, str]:
     return re.sub(r"[-_.]+", "-", name).lower(), version
 
 
-def main() -> int:
+def write(lock: Path, names: tuple[str, ...], what: str,
+          platforms: tuple[str, ...] = PLATFORMS) -> None:
     found: dict[tuple[str, str], set[str]] = {}
     versions: dict[str, set[str]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for platform in PLATFORMS:
+        for platform in platforms:
             folder = Path(tmp) / platform
-            download(platform, folder)
+            download(platform, folder, names)
             for wheel in sorted(folder.glob("*.whl")):
                 key = name_version(wheel)
                 versions.setdefault(key[0], set()).add(key[1])
@@ -64,15 +71,21 @@ def main() -> int:
     split = {name: v for name, v in versions.items() if len(v) > 1}
     if split:
         sys.exit(f"lock.py: the platforms resolve to different versions: {split}")
-    lines = ["# Every package of the Pi's venv, pinned, with the sha256 of each wheel for",
+    lines = [f"# {what}, pinned, with the sha256 of each wheel for",
              "# CPython 3.11 on manylinux aarch64 and x86_64. Written by `make lock`",
              "# (deploy/lock.py) from requirements.txt; do not edit by hand."]
     for (name, version), hashes in sorted(found.items()):
         lines.append(f"{name}=={version} \\")
         lines += [f"    --hash=sha256:{h}" + (" \\" if i < len(hashes) - 1 else "")
                   for i, h in enumerate(sorted(hashes))]
-    LOCK.write_text("\n".join(lines) + "\n")
-    print(f"wrote {LOCK.relative_to(ROOT)}: {len(found)} packages")
+    lock.write_text("\n".join(lines) + "\n")
+    print(f"wrote {lock.relative_to(ROOT)}: {len(found)} packages")
+
+
+def main() -> int:
+    write(LOCK, RUNTIME, "Every package of the Pi's venv")
+    write(CAMERA_LOCK, CAMERA, "The camera's extra (install.sh --camera)",
+          CAMERA_PLATFORMS)
     return 0
 
 

@@ -58,19 +58,28 @@ start() {
         rm -f -- "$OPT/next"
         printf '%s 0\n' "$id" >"$TRIAL.new"
         mv -f -- "$TRIAL.new" "$TRIAL"
-        say "starting release $id on trial (it goes back to ${old:-nothing} unless it gets ready)."
+        if [[ -n ${old:-} && $old != "$id" ]]; then
+            say "starting release $id on trial (it goes back to $old unless it gets ready)."
+        else
+            say "starting release $id, the first one installed (there is no earlier release to go back to)."
+        fi
     elif [[ -f $TRIAL ]]; then
         read -r id tries <"$TRIAL" || true
         tries=$((${tries:-0} + 1))
-        if ((tries >= TRIES)) && old=$(target previous) && [[ $old != "$id" ]]; then
+        printf '%s %d\n' "$id" "$tries" >"$TRIAL.new"
+        if ! old=$(target previous) || [[ $old == "$id" ]]; then
+            # Nothing to go back to: the service keeps trying, up to its start limit.
+            mv -f -- "$TRIAL.new" "$TRIAL"
+            say "release $id has not got ready yet: start $((tries + 1)) (there is no earlier release to go back to)."
+        elif ((tries >= TRIES)); then
+            rm -f -- "$TRIAL.new"
             point current "$old"
             rm -f -- "$TRIAL"
             touch -- "$OPT/versions/$id/FAILED"
             say "release $id did not get ready in $tries starts: back to release $old."
         else
-            printf '%s %d\n' "$id" "$tries" >"$TRIAL.new"
             mv -f -- "$TRIAL.new" "$TRIAL"
-            say "release $id on trial, start $((tries + 1)) of $TRIES."
+            say "release $id on trial, start $((tries + 1)) of $TRIES (then back to release $old)."
         fi
     fi
     target current >/dev/null || die "no release is installed in $OPT: run install.sh from a release archive."

@@ -1,7 +1,6 @@
 """ui/ and hardware/ use the core only through its public API (companion/__init__.py):
-the session and its updates, the errors, the configuration, the catalogue of words, the
-games registry and each game's package (never a game's modules, the journal, the undo
-stack or the timer)."""
+the session and its updates, the errors, the configuration, the games registry and each
+game's package (never a game's modules, the journal, the undo stack or the timer)."""
 
 from __future__ import annotations
 

@@ -2,9 +2,10 @@
 
 When a game's screen is shown and `[camera] enabled`, the camera's worker is started for
 that game on its own thread; what it reports reaches the screen only through Kivy's Clock,
-as a sentence on the open game's message line: a card logged "seen by the camera", a card
-it is not sure of (which two, to tap), a SORRY! steal / Don't Be SORRY! face seen (a check:
-the buttons decide), or why the camera is not working. Without the extra, or with the
+as a sentence on the open game's message line: a card logged "seen by the camera" (its undo
+label says so too, ui.camera_marks), a card it is not sure of (which two: the pad lights
+them and one tap answers), a SORRY! steal / Don't Be SORRY! face seen (a check: the buttons
+decide), or why the camera is not working. Without the extra, or with the
 camera off, nothing is imported and nothing changes.
 """
 
@@ -16,6 +17,7 @@ from typing import Any
 from kivy.clock import Clock
 
 from companion.errors import CompanionError
+from ui.camera_marks import mark
 from ui.i18n import tr
 from ui.wording import card_name
 
@@ -45,26 +47,36 @@ class CameraLink:
 
             config = self.config.with_data_dir(self.app.data_dir)
             self.worker = start_from_config(self.app.session, config, game, Listener(
-                logged=lambda seen, result: self._say("camera_logged", card=seen.card),
-                asked=lambda seen: self._say("camera_asked", first=seen.candidates[0],
-                                             second=seen.candidates[-1]),
+                logged=self._logged,
+                asked=self._asked,
                 check=lambda card: self._say("camera_check", card=card),
                 refused=lambda why: self._say("camera_refused", why=why),
                 stopped=self._stopped))
         except (MissingExtra, ModelError, SourceError) as exc:
             self._say("camera_stopped", why=str(exc))
 
+    def _logged(self, seen: Any, result: Any) -> None:
+        mark(result.state)  # before the screen words its undo label
+        self._say("camera_logged", asked=frozenset(), card=seen.card)
+
+    def _asked(self, seen: Any) -> None:
+        self._say("camera_asked", asked=frozenset(seen.candidates), first=seen.candidates[0],
+                  second=seen.candidates[-1])
+
     def _stopped(self, why: str | None) -> None:
         if why is not None:  # None: a folder of frames came to its end
             self._say("camera_stopped", why=why)
 
-    def _say(self, key: str, **values: Any) -> None:
-        """Show a sentence on the open game's message line, from any thread."""
+    def _say(self, key: str, asked: frozenset[str] | None = None, **values: Any) -> None:
+        """Show a sentence on the open game's message line, from any thread; `asked`: the
+        cards to light on the pad (empty: none), None: leave them."""
         def show(_dt: float) -> None:
             model = self.app.open_model()
             if model is None:
                 return
-            words = {k: _card(v, model.lang) if k in ("card", "first", "second") else v
+            if asked is not None:
+                model.asked = asked
+            words = {k: seen_card_name(v, model.lang) if k in ("card", "first", "second") else v
                      for k, v in values.items()}
             model.message = tr(key, model.lang, **words)
 
@@ -77,7 +89,7 @@ class CameraLink:
         self.game = None
 
 
-def _card(code: str, lang: str) -> str:
+def seen_card_name(code: str, lang: str) -> str:
     """A card's name in words; the SORRY! steal and block faces by their printed names."""
     printed = {"steal": "SORRY!", "block": "Don't Be SORRY!"}
     if code in printed:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kivy.event import EventDispatcher
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
 from companion.errors import REFUSALS, CompanionError
 from ui.i18n import tr
@@ -21,12 +21,16 @@ class GameModel(EventDispatcher):
     redo_text = StringProperty("")
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
+    asked = ObjectProperty(frozenset())  # the cards the camera is not sure between: lit
 
-    def show_undo(self, undo: str | None, redo: str | None) -> None:
+    def show_undo(self, undo: str | None, redo: str | None, *,
+                  undo_by_camera: bool = False) -> None:
         """The undo and redo buttons: the step each would take back or put back, in words
         ("Ana played 7"); None: there is none."""
         lang = self.lang
         self.can_undo, self.can_redo = undo is not None, redo is not None
+        if undo is not None and undo_by_camera:
+            undo = tr("by_camera", lang, what=undo)
         self.undo_text = tr("undo", lang, what=undo) if undo is not None else tr("undo_none", lang)
         self.redo_text = tr("redo", lang, what=redo) if redo is not None else tr("redo_none", lang)
 
@@ -42,6 +46,7 @@ class GameModel(EventDispatcher):
             self.message = self.words(exc)  # type: ignore[arg-type]
             self.refused()
             return False
+        self.asked = frozenset()  # a tap answers the camera's question
         return True
 
     def refused(self) -> None:

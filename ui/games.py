@@ -1,10 +1,12 @@
 """Each game's slice of the screen, found by the rules' name (as `companion.games`).
 
 A slice is a package under ui/ (`ui/revenge/`, `ui/board/`) whose `SLICE` object gives
-the app what it needs of that game: its screens (with their .kv files), the model they
-bind to, how to show an open game, its line on the resume screen and its rows in the
-history's leaderboard. The app, the start screen and the history look a game up here and
-never branch on one: adding a game is one package under ui/ plus one entry in `_PACKAGES`.
+the app what it needs of that game: its name and options form on the first screen, its
+screens (with their .kv files), the model they bind to, how to show an open game, its line
+on the resume screen and its rows in the history's leaderboard. The app, the first screen
+and the history look a game up here and never branch on one: the first screen offers
+every game listed here as an equal choice, so adding a game is one package under ui/ plus
+one entry in `_PACKAGES`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from companion.games import DEFAULT
 if TYPE_CHECKING:
     from ui.gamemodel import GameModel
 
-__all__ = ["GameSlice", "game_of", "get", "names"]
+__all__ = ["GameSlice", "OptionsForm", "game_of", "get", "names"]
 
 _PACKAGES = {"revenge": "ui.revenge", "board": "ui.board"}
 
@@ -30,6 +32,15 @@ class GameSlice(Protocol):
     screens: Mapping[str, tuple[str, str, str]]
     # screens made while the scorekeeper is still choosing players (CompanionApp._prewarm)
     prewarm: tuple[str, ...]
+    # the game's own options on the first screen: (its .kv file under ui/, module, class);
+    # an OptionsForm
+    options: tuple[str, str, str]
+    # the screen of this game's rules, reached from the first screen
+    rules_screen: str
+
+    def title(self, lang: str) -> str:
+        """The game's name on the first screen's choice of game."""
+        ...
 
     def make_model(self, app: Any) -> GameModel:
         """The Kivy model this game's screens bind to (a GameModel: the message line,
@@ -52,6 +63,20 @@ class GameSlice(Protocol):
 
     def leaderboard(self, grid: Any, leaders: list[Any], lang: str) -> None:
         """This game's rows (six cells each) in the history's leaderboard grid."""
+        ...
+
+
+class OptionsForm(Protocol):
+    """A game's options on the first screen (a widget, made once): the players, colours
+    and who starts are the first screen's, typed once for every game."""
+
+    def load(self, app: Any) -> None:
+        """Show the options remembered from the last game (app.choices, app.settings)."""
+        ...
+
+    def start(self, app: Any, players: list[str], colors: list[str], first: str) -> str | None:
+        """Start this game with these seats and the options shown; None, or the one
+        sentence saying why it cannot start."""
         ...
 
 

@@ -17,7 +17,13 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from companion.config import DEFAULT_SECONDS, WINDOW_SECONDS, Config, read_small_file
+from companion.config import (
+    DEFAULT_SECONDS,
+    TEXT_SIZES,
+    WINDOW_SECONDS,
+    Config,
+    read_small_file,
+)
 from companion.games import name_problem
 from companion.games.revenge import MAX_PAWNS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
@@ -70,6 +76,7 @@ class Choices:
     # the board game's own choices, as its setup screen shows them: edition,
     # companion_draws and the setup's settings (ui.board.setup_screen)
     board: dict[str, Any] = field(default_factory=dict)
+    game: str = ""  # the game last started (ui.games), chosen on the first screen next time
 
     @classmethod
     def load(cls, data_dir: Path) -> Choices:
@@ -84,17 +91,19 @@ class Choices:
             out.known_names = [str(n) for n in data.get("known_names", [])][:MAX_KNOWN_NAMES]
             board = data.get("board")
             out.board = dict(board) if isinstance(board, dict) else {}
+            out.game = str(data.get("game") or "")
         # a hand-edited file may hold names the setup refuses: start from the valid ones
         out.players = [p for p in out.players if p.strip() and name_problem(p) is None]
         out.known_names = [n for n in out.known_names if n.strip() and name_problem(n) is None]
         return out
 
     def remember(
-        self, players: list[str], colors: list[str], first: str, pawns: int, variant: str
+        self, players: list[str], colors: list[str], first: str, pawns: int, variant: str,
+        *, game: str,
     ) -> None:
         """Keep a started game's setup; its names go to the front of the known names."""
         self.players, self.colors, self.first = list(players), list(colors), first
-        self.pawns, self.variant = pawns, variant
+        self.pawns, self.variant, self.game = pawns, variant, game
         known = [n for n in self.known_names if n.casefold() not in {p.casefold() for p in players}]
         self.known_names = (list(players) + known)[:MAX_KNOWN_NAMES]
 
@@ -116,6 +125,7 @@ class UiSettings:
     brightness: int = 64
     pawns: int = 4
     variant: str = "standard"
+    text_size: str = TEXT_SIZES[0]  # Settings > Text: "normal" or "large"
 
     @classmethod
     def from_config(cls, config: Any) -> UiSettings:
@@ -138,6 +148,7 @@ class UiSettings:
             brightness=int(get("ledboard", "brightness", d.brightness)),
             pawns=int(get("game", "pawns", d.pawns)),
             variant=str(get("game", "variant", d.variant)),
+            text_size=str(get("display", "text", d.text_size)),
         )
 
     def overlaid(self, data_dir: Path) -> UiSettings:
@@ -162,6 +173,8 @@ class UiSettings:
         volume = data.get("volume")
         if isinstance(volume, int) and not isinstance(volume, bool) and 0 <= volume <= 100:
             out = replace(out, volume=volume)
+        if data.get("text_size") in TEXT_SIZES:
+            out = replace(out, text_size=data["text_size"])
         bri = data.get("brightness")
         if isinstance(bri, int) and not isinstance(bri, bool) and 0 <= bri <= 255:
             out = replace(out, brightness=bri)
@@ -178,6 +191,7 @@ class UiSettings:
                 "voice": self.voice,
                 "volume": self.volume,
                 "brightness": self.brightness,
+                "text_size": self.text_size,
             },
         )
 

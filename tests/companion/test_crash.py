@@ -39,7 +39,8 @@ from companion.session import Session
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 CHILD = HERE / "crash_child.py"
-DATABASES = 4
+# `make test` kills in 2 databases per kind, `make fuzz` in 4 (CRASH_DATABASES): 55 kills each.
+DATABASES = int(os.environ.get("CRASH_DATABASES", "2"))
 KILLS_PER_DATABASE = 55
 BOARD_DATABASES = 1  # the board game's: draws, options, corrections, undo and redo
 
@@ -243,7 +244,7 @@ def test_every_acknowledged_event_survives_sigkill(server: ForkServer, tmp_path:
 
 # --- with the journal writer thread: durable events kept, the resumed game a prefix ---
 
-WRITER_DATABASES = 4
+WRITER_DATABASES = DATABASES
 WRITER_KILLS_PER_DATABASE = 55
 
 

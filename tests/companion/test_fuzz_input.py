@@ -21,8 +21,8 @@ from companion.config import load_config
 from companion.errors import ConfigError
 from companion.transcript import replay_lines
 
-REPLAY_CASES = int(os.environ.get("REPLAY_FUZZ_CASES", "300"))
-CONFIG_CASES = int(os.environ.get("CONFIG_FUZZ_CASES", "100"))
+REPLAY_CASES = int(os.environ.get("REPLAY_FUZZ_CASES", "100"))
+CONFIG_CASES = int(os.environ.get("CONFIG_FUZZ_CASES", "40"))
 RAN = {"replay": 0, "config": 0}
 
 NAMES = st.one_of(st.sampled_from(["Ana", "Ben", "Cy", "ana", " Dee ", ""]),

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from deploy_helpers import DEPLOY, LOCK, Scripts
 
+CAMERA_LOCK = DEPLOY / "requirements-camera.lock"
+
 pytestmark = pytest.mark.slow
 
 
@@ -36,10 +38,12 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def locked_hashes() -> dict[str, set[str]]:
+    """The app's lock and the camera extra's (its wheels ride in the archive too)."""
     found: dict[str, set[str]] = {}
-    for name, block in re.findall(r"^([a-z0-9-]+)==\S+ \\\n((?:    --hash=.*\n)+)",
-                                  LOCK.read_text(), re.MULTILINE):
-        found[name] = set(re.findall(r"sha256:([0-9a-f]{64})", block))
+    for lock in (LOCK, CAMERA_LOCK):
+        for name, block in re.findall(r"^([a-z0-9-]+)==\S+ \\\n((?:    --hash=.*\n)+)",
+                                      lock.read_text(), re.MULTILINE):
+            found[name] = set(re.findall(r"sha256:([0-9a-f]{64})", block))
     return found
 
 
@@ -57,6 +61,7 @@ def test_the_archive_holds_the_installer_firmware_and_guides(release: Path):
                  "deploy/release-switch.sh", "deploy/command.sh",
                  "deploy/sorry-companion.service", "deploy/99-sorry-ledboard.rules",
                  "deploy/50-sorry-companion-poweroff.rules", "deploy/requirements-pi.lock",
+                 "deploy/requirements-camera.lock",
                  "deploy/README.md", "hardware/README.md", "hardware/firmware/main.py",
                  "hardware/firmware/ledboard.py", "hardware/firmware/pawnled.py",
                  "companion/default_config.toml", "README.txt", "SHA256SUMS"):
@@ -78,13 +83,17 @@ def test_every_wheel_is_the_locked_one_for_the_pi(release: Path):
         assert wheel.name.endswith(("-none-any.whl", "aarch64.whl")), wheel.name
 
 
-def test_pip_resolves_the_pi_from_the_archive_alone(release: Path, tmp_path: Path):
-    """What install.sh asks of pip on the Pi, resolved here for aarch64 with no index."""
+@pytest.mark.parametrize("lock, platform", [("requirements-pi.lock", "manylinux2014_aarch64"),
+                                            ("requirements-camera.lock", "manylinux_2_28_aarch64")])
+def test_pip_resolves_the_pi_from_the_archive_alone(release: Path, tmp_path: Path, lock: str,
+                                                    platform: str):
+    """What install.sh asks of pip on the Pi (with --camera too), resolved here for aarch64
+    with no index."""
     done = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--no-index",
          "--find-links", str(release / "wheels"), "--only-binary=:all:", "--ignore-installed",
-         "--require-hashes", "-r", str(release / "deploy" / "requirements-pi.lock"),
-         "--platform", "manylinux2014_aarch64", "--python-version", "3.11",
+         "--require-hashes", "-r", str(release / "deploy" / lock),
+         "--platform", platform, "--python-version", "3.11",
          "--implementation", "cp", "--abi", "cp311", "--target", str(tmp_path / "t")],
         capture_output=True, text=True, check=False, timeout=300,
         env={**os.environ, "PIP_FIND_LINKS": "", "PIP_EXTRA_INDEX_URL": ""})

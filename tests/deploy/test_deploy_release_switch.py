@@ -109,10 +109,25 @@ def test_the_rollback_is_said_in_the_log(opt: Path):
     running_then_broken_staged(opt)
     outputs = [switch(opt, "start").stdout for _ in range(3)]
     assert "starting release 1.1-bad0 on trial" in outputs[0]
-    assert "start 2 of 2" in outputs[1]
+    assert "start 2 of 2 (then back to release 1.0-aaaa)" in outputs[1]
     assert outputs[2].strip() == ("release-switch: release 1.1-bad0 did not get ready in 2 "
                                   "starts: back to release 1.0-aaaa.")
     assert (opt / "versions" / "1.1-bad0" / "FAILED").exists()
+
+
+def test_a_first_release_that_does_not_get_ready_counts_its_starts_without_a_way_back(
+        opt: Path):
+    """No earlier release: no "start 3 of 2", and nothing is marked failed or switched."""
+    release(opt, "1.0-bad0", works=False)
+    switch(opt, "stage", "1.0-bad0")
+    outputs = [switch(opt, "start").stdout.strip() for _ in range(4)]
+    assert outputs[0] == ("release-switch: starting release 1.0-bad0, the first one installed "
+                          "(there is no earlier release to go back to).")
+    assert outputs[1:] == [
+        f"release-switch: release 1.0-bad0 has not got ready yet: start {n} (there is no "
+        "earlier release to go back to)." for n in (2, 3, 4)]
+    assert link(opt, "current") == "versions/1.0-bad0"
+    assert not (opt / "versions" / "1.0-bad0" / "FAILED").exists()
 
 
 def test_every_link_is_a_relative_symlink_and_no_temporary_link_is_left(opt: Path):

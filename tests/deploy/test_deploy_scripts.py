@@ -108,6 +108,37 @@ def test_pip_installs_the_release_from_the_lock_with_hashes_and_no_index(
     assert f"would run: {venv}/bin/sorry-companion --version" in result.stdout
 
 
+def test_camera_adds_its_locked_wheels_and_the_pi_camera_package_only_when_asked(
+        scripts: Scripts, tmp_path: Path):
+    plain = scripts.install(tmp_path / "plain")
+    assert "requirements-camera.lock" not in plain.stdout and "picamera2" not in plain.stdout
+    result = scripts.install(tmp_path / "camera", "--camera")
+    assert result.returncode == 0, result.stderr
+    pip_lines = [line for line in result.stdout.splitlines()
+                 if line.startswith("would run:") and "pip install" in line]
+    assert len(pip_lines) == 3
+    camera = pip_lines[1]
+    for flag in ("--no-index", "--require-hashes", "--only-binary=:all:",
+                 f"-r {DEPLOY}/requirements-camera.lock"):
+        assert flag in camera, flag
+    # off a Pi there is no libcamera: said, not installed (a USB webcam needs only OpenCV)
+    assert "skipped (not a Raspberry Pi): python3-picamera2" in result.stdout
+    apt = [line for line in result.stdout.splitlines() if "apt-get install" in line]
+    assert "picamera2" not in " ".join(apt)
+
+
+def test_the_camera_lock_pins_the_extra_for_both_platforms():
+    pins = {line.split("==")[0].strip().lower(): line.split("#")[0].strip()
+            for line in (DEPLOY.parent / "requirements.txt").read_text().splitlines()
+            if "==" in line and not line.startswith("#")}
+    text = (DEPLOY / "requirements-camera.lock").read_text()
+    entries = re.findall(r"^([a-z0-9-]+)==(\S+) \\\n((?:    --hash=sha256:[0-9a-f]{64}.*\n)+)",
+                         text, re.MULTILINE)
+    assert sorted(name for name, _v, _h in entries) == ["numpy", "opencv-python-headless"]
+    for name, version, hashes in entries:
+        assert f"{name}=={version}" == pins[name] and hashes.count("--hash=") == 2
+
+
 def test_lock_pins_every_runtime_requirement_with_hashes_for_both_platforms():
     pins = {line.split("==")[0].strip().lower(): line.strip()
             for line in (DEPLOY.parent / "requirements.txt").read_text().splitlines()

@@ -132,7 +132,7 @@ def test_unit_allows_only_the_devices_the_table_uses():
 
 @pytest.mark.parametrize(("key", "value"), [
     ("NoNewPrivileges", "yes"), ("ProtectHome", "yes"), ("PrivateTmp", "yes"),
-    ("PrivateNetwork", "yes"), ("RestrictAddressFamilies", "AF_UNIX"),
+    ("PrivateNetwork", "yes"), ("RestrictAddressFamilies", "AF_UNIX AF_NETLINK"),
     ("CapabilityBoundingSet", ""), ("ProtectKernelTunables", "yes"),
     ("ProtectKernelModules", "yes"), ("ProtectControlGroups", "yes"),
     ("RestrictNamespaces", "yes"), ("LockPersonality", "yes"),
@@ -147,6 +147,17 @@ def test_unit_allows_writable_executable_memory_for_mesa():
     when the GPU cannot be used) compiles shaders to W+X memory, and Kivy then dies with
     SIGSEGV instead of drawing slowly (seen with PR_SET_MDWE; see deploy/README.md)."""
     assert unit_values("MemoryDenyWriteExecute") == []
+
+
+def test_unit_lets_sdl_open_its_udev_monitor():
+    """SDL's kmsdrm driver opens a netlink socket (its udev monitor) in SDL_CreateWindow;
+    with RestrictAddressFamilies=AF_UNIX alone, SDL 2.30 (Kivy 2.3.1's aarch64 wheel) died
+    there with SIGSEGV under systemd on the emulated Pi, five starts in a row, while the
+    same window opened as the same user outside the sandbox (make pi-vm, issue 18). The
+    socket has no network to reach: PrivateNetwork stays on."""
+    assert "AF_NETLINK" in unit_value("RestrictAddressFamilies").split()
+    assert unit_value("PrivateNetwork") == "yes"
+    assert unit_value("IPAddressDeny") == "any"
 
 
 def test_installer_and_unit_agree_on_paths(scripts: Scripts, tmp_path: Path):

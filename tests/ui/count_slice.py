@@ -11,6 +11,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.session import Session
@@ -55,9 +56,25 @@ class CountScreen(Screen):
         app.submit(lambda: session.submit(session.rules.parse_event({"type": "add", "n": n})))
 
 
+class CountOptions(BoxLayout):
+    """The count game's options on the first screen: none to choose, one line saying so."""
+
+    def load(self, app: Any) -> None:
+        pass
+
+    def start(self, app: Any, players: list[str], colors: list[str], first: str) -> str | None:
+        return app.start_game(Session.setup({"type": "setup", "game": "count",
+                                             "players": players}))
+
+
 class CountSlice:
     screens = {"count": (KV, "count_slice", "CountScreen")}  # noqa: RUF012
     prewarm: tuple[str, ...] = ()
+    options = (KV, "count_slice", "CountOptions")
+    rules_screen = "rules"
+
+    def title(self, lang: str) -> str:
+        return "Count to 10"
 
     def make_model(self, app: Any) -> CountModel:
         return CountModel(app.session, lang=app.lang)

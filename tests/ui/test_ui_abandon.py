@@ -4,7 +4,7 @@ game and the old one is listed as abandoned in the history, out of the leaderboa
 
 from __future__ import annotations
 
-from ui_helpers import setup_by_touch
+from ui_helpers import setup_by_touch, to_board_setup
 
 
 def new_game_from_the_menu(d) -> None:
@@ -75,13 +75,13 @@ def test_the_board_games_start_asks_too(driver):
     d.tap_code("6")
     d.tap_id("table", "menu_button")
     d.tap_id("menu", "menu_new_game")
-    d.tap_id("start", "board_game_button")
+    to_board_setup(d)
     d.tap_id("board_setup", "board_start")
     d.tap_code("confirm_keep")
     assert d.screen == "table" and d.app.session.state.total == 6
     d.tap_id("table", "menu_button")
     d.tap_id("menu", "menu_new_game")
-    d.tap_id("start", "board_game_button")
+    to_board_setup(d)
     d.tap_id("board_setup", "board_start")
     d.tap_code("confirm_give_up")
     assert d.screen == "board" and d.app.session.update.game == "board"

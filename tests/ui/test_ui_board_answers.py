@@ -109,6 +109,12 @@ def test_every_answer_is_read_in_full_at_every_display(sized, size, lang):
         assert not small_targets(d), small_targets(d)
         assert not small_texts(d), small_texts(d)
         picture(d, SCRATCH / size_id(size) / f"board-{name}-{lang}.png")
+        if name == "seven-split":  # a split pressed in the list: its squares on the board
+            d.app.board.show_option(1)
+            d.frames(2)
+            assert len(d.app.screen("board").ids.board.preview) == 2
+            picture(d, SCRATCH / size_id(size) / f"board-seven-pressed-{lang}.png")
+            d.app.board.show_option(None)
 
 
 def test_the_players_questions_are_answered_the_moment_they_arise(sized):

@@ -27,11 +27,11 @@ def test_the_companion_draws_and_shows_what_is_left(driver):
 def test_adult_variation_no_playable_card(driver):
     d = driver()
     d.tap_id("start", "count_2")
-    from ui_helpers import type_name
+    from ui_helpers import to_board_setup, type_name
 
     for i, name in enumerate(["Ana", "Ben"]):
         type_name(d, f"slot{i}", name)
-    d.tap_id("start", "board_game_button")
+    to_board_setup(d)
     d.tap_id("board_setup", "draws_real")
     adult = d.app.screen("board_setup").ids.adult
     view = adult.parent

@@ -405,3 +405,20 @@ def test_the_move_button_and_a_mouse_pointer_show_the_option_too(board):
     assert view.preview == [["T10", "T15"]]
     finger.touch_up()
     assert door.calls == [("move", [["T10", "T15"]])]
+
+
+def test_a_second_tap_on_draw_never_makes_the_move_that_appeared_under_it(board):
+    d, door = board
+    show(d, door, companion_draws=True, draw_pile=45)
+    draw = d.button(code="draw")
+    x, y = draw.to_window(*draw.center)
+    d.tap_at(x, y)
+    assert door.calls == [("draw", None)]
+    five = [{"kind": "forward", "legs": [["T10", "T15"]], "bumped": []}]
+    show(d, door, card="5", companion_draws=True, options=five)  # drawn: one move, shown
+    under = [b for b in d.buttons() if b.collide_point(*b.to_widget(x, y))]
+    assert [b.code for b in under] in (["move"], ["opt0"])  # a button now under the finger
+    d.tap_at(x, y, after=0.15)  # the double tap's second touch: it aimed at Draw
+    assert door.calls == [("draw", None)]
+    d.tap_at(x, y)  # a tap well after the change is meant for what is there
+    assert door.calls[-1] == ("move", [["T10", "T15"]])

@@ -8,7 +8,7 @@ import stat
 import time
 
 from board_screen_helpers import ScriptDoor, position
-from ui_helpers import type_name
+from ui_helpers import to_board_setup, type_name
 
 from ui.board.door import BoardSnapshot
 from ui.voice import Voice
@@ -20,7 +20,7 @@ def test_the_board_game_is_set_up_by_touch(driver):
     d.tap_id("start", "count_3")
     for i, name in enumerate(["Ana", "Ben", "Cy"]):
         type_name(d, f"slot{i}", name)
-    d.tap_id("start", "board_game_button")
+    to_board_setup(d)
     assert d.screen == "board_setup"
     setup = d.app.screen("board_setup")
     assert d.label("board_setup", "setup_players") == "▲ Ana, ■ Ben, ● Cy"
@@ -48,7 +48,7 @@ def test_a_setup_the_game_refuses_stays_on_the_form_with_its_sentence(driver):
     d = driver(board_door=door)
     for i, name in enumerate(["Ana", "Ben"]):
         type_name(d, f"slot{i}", name)
-    d.tap_id("start", "board_game_button")
+    to_board_setup(d)
     d.tap_id("board_setup", "board_start")
     assert d.screen == "board_setup"
     assert d.label("board_setup", "setup_message") == (
@@ -100,7 +100,7 @@ def test_the_board_setup_is_remembered_for_the_next_game_after_a_restart(driver,
     d.tap_id("start", "count_3")
     for i, name in enumerate(["Ana", "Ben", "Cy"]):
         type_name(d, f"slot{i}", name)
-    d.tap_id("start", "board_game_button")
+    to_board_setup(d)
     d.tap_id("board_setup", "edition_2016")
     d.tap_id("board_setup", "draws_real")
     d.tap_id("board_setup", "start_circle")
@@ -109,7 +109,7 @@ def test_the_board_setup_is_remembered_for_the_next_game_after_a_restart(driver,
     d.stop()
     d = driver(data, board_door=ScriptDoor())
     assert [d.app.screen("start").names[i] for i in range(3)] == ["Ana", "Ben", "Cy"]
-    d.tap_id("start", "board_game_button")
+    to_board_setup(d)
     setup = d.app.screen("board_setup")
     assert (setup.edition, setup.companion_draws, setup.start_move) == ("2016", False, "circle")
     assert setup.ids.edition_2016.selected and setup.ids.draws_real.selected

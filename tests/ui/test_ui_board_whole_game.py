@@ -12,7 +12,7 @@ import sys
 import pytest
 from board_play import Scorekeeper, key_window
 from kivy.tests.common import UnitTestTouch
-from ui_helpers import REPO, type_name
+from ui_helpers import REPO, to_board_setup, type_name
 
 from companion.games.board import RULES
 from companion.journal import Journal
@@ -24,7 +24,7 @@ def start_by_touch(d, names, edition, *, companion_draws=False):
     d.tap_id("start", f"count_{len(names)}")
     for i, name in enumerate(names):
         type_name(d, f"slot{i}", name)
-    d.tap_id("start", "board_game_button")
+    to_board_setup(d)
     d.tap_id("board_setup", f"edition_{edition}")
     d.tap_id("board_setup", "draws_companion" if companion_draws else "draws_real")
     d.tap_id("board_setup", "board_start")

@@ -44,5 +44,26 @@ def test_a_card_laid_is_played_and_said_seen_by_the_camera(driver, tmp_path):
     d.frames(3)  # the Clock brings the worker's sentence to the screen
     assert d.app.session.state.total == 3
     assert d.app.model.message == "3: seen by the camera."
+    assert d.app.model.undo_text == "Undo: Ana played 3, seen by the camera"
     d.tap_id("table", "undo_button")  # taken back like a tap
     assert d.app.session.state.total == 0
+    # a card the camera is not sure of: both candidates lit on the pad, one tap answers
+    from camera.watcher import Seen
+
+    d.app.camera._asked(Seen(40, None, 0.2, ("7", "1")))
+    d.frames(2)
+    pad = {w.code: w for w in d.app.screen("table").walk() if getattr(w, "code", None)}
+    assert [c for c in ("1", "7", "8") if pad[c].selected] == ["1", "7"]
+    assert d.app.model.message.startswith("The camera is not sure: 7 or 1?")
+    d.tap(pad["7"])
+    assert d.app.session.state.total == 7
+    assert not pad["7"].selected and not pad["1"].selected
+    assert "seen by the camera" not in d.app.model.undo_text  # the scorekeeper's own tap
+    # Menu > Hardware shows the camera's view, over the worker's shoulder
+    d.app.show("hardware")
+    page = d.app.screen("hardware")
+    d.wait_for(lambda: page.camera_texture is not None, "the camera's view on the page")
+    assert page.ids.hardware_camera.height > 0
+    d.app.show("menu")
+    d.frames(2)
+    assert page.camera_view is None  # the view stops with the page

@@ -76,6 +76,13 @@ def test_sigkill_mid_game_then_resume_shows_the_journal_state(driver, tmp_path):
         f"Ana, Ben, Cy: round {expected.round}, {expected.name(expected.turn)} to play\n"
         f"Resumed after “{last_saved_words(game)}”: tap again anything played after it."
     )  # issue 21: the last saved tap in words, so the table re-taps what came after
+    d.app.set_language("fr")  # ... in the words of the screen's language
+    d.frames()
+    french = d.label("resume", "resume_desc")
+    assert f"Reprise après « {last_saved_words(game, 'fr')} »" in french
+    d.screenshot("resume_after_power_cut_fr")
+    d.app.set_language("en")
+    d.frames()
     d.tap_id("resume", "resume_button")
     assert d.screen == "table"
     assert d.app.session.state.to_json() == expected.to_json()

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ui_helpers import setup_by_touch, type_name
+from ui_helpers import setup_by_touch, to_board_setup, type_name
 
 from companion import __version__, system
 from companion.backup import read_backup
@@ -132,7 +132,7 @@ def test_the_board_games_menu_backs_up_and_turns_off_too(driver, tmp_path, media
     d.tap_id("start", "count_2")
     for i, name in enumerate(["Ana", "Ben"]):
         type_name(d, f"slot{i}", name)
-    d.tap_id("start", "board_game_button")
+    to_board_setup(d)
     d.tap_id("board_setup", "board_start")
     assert d.screen == "board"
     d.tap_id("board", "board_menu_button")

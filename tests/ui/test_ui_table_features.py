@@ -123,7 +123,8 @@ def test_settings_and_last_choices_are_kept_in_data_dir(driver, tmp_path):
     d.tap_id("resume", "discard_button")  # a new game instead: the form is pre-filled
     start = d.app.screen("start")
     assert start.names[:3] == ["Zoé", "Ben", "Cy"]
-    assert (start.count, start.pawns, start.variant) == (3, 3, "long")
+    options = start.form("revenge")
+    assert (start.count, options.pawns, options.variant) == (3, 3, "long")
     d.tap(start.ids.slot2.ids.name_button)  # earlier players are one tap away
     assert {b.code for b in d.app.screen("name").ids.known_grid.children} == {"Cy"}
     d.tap_id("name", "clear_button")

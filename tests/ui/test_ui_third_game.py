@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from kivy.core.window import Window
+from ui_helpers import type_name
 
 from companion.session import Session
 from ui import games
@@ -25,8 +26,15 @@ def shown(d, wid: str) -> str:
 
 def test_a_third_game_reaches_the_screen_through_the_registries(driver, count_slice, tmp_path):
     d = driver()
-    d.app.start_game(Session.setup({"type": "setup", "game": "count",
-                                    "players": ["Ana", "Ben"]}))
+    # the first screen offers it beside the other two, with its own options form
+    assert [b.text for b in reversed(d.app.screen("start").ids.game_tabs.children)] == [
+        "Sorry! Revenge (cards)", "Sorry! board game", "Count to 10"]
+    d.tap(d.button(code="game:count"))
+    assert [w.text for w in d.app.screen("start").ids.game_options.walk(restrict=True)
+            if hasattr(w, "text")] == ["First to 10 wins"]
+    for i, name in enumerate(["Ana", "Ben"]):
+        type_name(d, f"slot{i}", name)
+    d.tap_id("start", "start_button")
     d.wait_for(lambda: d.screen == "count", "the count game's own screen")
     d.frames(3)  # laid out
     assert shown(d, "count_label") == "0" and shown(d, "turn_label") == "Ana adds"

@@ -265,13 +265,22 @@ def type_name(d: Driver, slot: str, name: str) -> None:
     assert d.screen == "start"
 
 
+def to_board_setup(d: Driver) -> None:
+    """The first screen's board game, then its other choices ("More choices"), by touch."""
+    d.tap(d.button(code="game:board"))
+    d.tap(d.app.screen("start").form("board").ids.board_more)
+    assert d.screen == "board_setup", d.app.screen("start").message
+
+
 def setup_by_touch(d: Driver, names: list[str], *, pawns: int, variant: str) -> None:
     """Fill in the start screen and start the game, all by touch."""
     d.tap_id("start", f"count_{len(names)}")
     for i, name in enumerate(names):
         type_name(d, f"slot{i}", name)
-    d.tap_id("start", f"pawns_{pawns}")
-    d.tap_id("start", f"variant_{variant}")
+    d.tap(d.button(code="game:revenge"))
+    form = d.app.screen("start").form("revenge")
+    d.tap(form.ids[f"pawns_{pawns}"])
+    d.tap(form.ids[f"variant_{variant}"])
     d.tap_id("start", "start_button")
     assert d.screen == "table", d.app.screen("start").message
 

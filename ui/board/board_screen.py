@@ -30,7 +30,7 @@ from ui.board.texts import bt, card_label
 from ui.screens.menu import ApplianceMenu
 from ui.theme import GO_RGBA
 from ui.touchguard import app_guard
-from ui.widgets import MIN_FONT, TapButton
+from ui.widgets import MIN_FONT, TapButton, text_scale_now
 
 
 class GuardBox(BoxLayout):
@@ -56,7 +56,8 @@ class WrapButton(TapButton):
             return
         self.shorten, self.clipped = False, False
         self.text_size = (max(1.0, self.width - 2 * self.fit_padding), None)
-        self.font_size = max(MIN_FONT, min(float(self.max_font_size), sp(16)))
+        scale = text_scale_now()
+        self.font_size = max(MIN_FONT, min(float(self.max_font_size), sp(16))) * scale
 
 
 class OptionRow(BoxLayout):
@@ -100,7 +101,8 @@ class BoardScreen(Screen):
         model.bind(phase=self._rebuild_trigger, rows=self._rebuild_trigger,
                    single=self._rebuild_trigger, adult=self._rebuild_trigger,
                    discarding=self._rebuild_trigger, correcting=self._rebuild_trigger,
-                   lang=self._rebuild_trigger, why_text=self._hide_why)
+                   lang=self._rebuild_trigger, why_text=self._hide_why,
+                   asked=self._light_asked)
         self._built: tuple[Any, ...] = ()
         self._panels: dict[str, Any] = {}
         self._rows: list[OptionRow] = []  # made once, reused: making widgets costs frames
@@ -145,6 +147,11 @@ class BoardScreen(Screen):
 
     def _make_help(self) -> Any:
         return Factory.FitLabel(max_font_size=26, bold=True)
+
+    def _light_asked(self, _model: Any, asked: frozenset[str]) -> None:
+        """The cards the camera is not sure between, lit on the pad: one tap answers."""
+        for button in self._panels["pad"].children if "pad" in self._panels else ():
+            button.selected = button.code[5:] in asked if button.code.startswith("card:") else False
 
     def _make_pad(self) -> GridLayout:
         grid = GridLayout(cols=PAD_COLS, spacing=3)
@@ -214,6 +221,7 @@ class BoardScreen(Screen):
             for button in pad.children:
                 if button.code.startswith("card:"):
                     button.text = card_label(button.code[5:], lang)
+                    button.selected = button.code[5:] in m.asked
             if self._no_play.parent is not None:
                 pad.remove_widget(self._no_play)
             if m.adult and not m.discarding:

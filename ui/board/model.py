@@ -133,7 +133,8 @@ class BoardModel(GameModel):
 
     def _undo_labels(self, snap: BoardSnapshot) -> None:
         self.show_undo(None if snap.undo is None else self.step_words(snap.undo),
-                       None if snap.redo is None else self.step_words(snap.redo))
+                       None if snap.redo is None else self.step_words(snap.redo),
+                       undo_by_camera=bool(snap.undo and snap.undo.get("by_camera")))
 
     def step_words(self, step: dict[str, Any]) -> str:
         """An undo or redo step in words: "Ana drew 7", "the correction of red 12 to 14"."""

@@ -1,6 +1,8 @@
 """Setting up a board game: edition, who draws the cards, and BOARD.md's settings, each
 with one line saying what it does. The players, colours and who starts come from the
-start screen (the same form as the card game), so the names are typed in one place.
+first screen (the same seats as the card game's), so the names are typed in one place;
+the first screen shows the edition and who draws too (ui.board.options), and both keep
+what is chosen in app.choices.board.
 """
 
 from __future__ import annotations
@@ -92,6 +94,14 @@ class BoardSetupScreen(Screen):
         return {"edition": self.edition, "companion_draws": self.companion_draws,
                 "settings": self.settings()}
 
+    def back(self) -> None:
+        """To the first screen, whose board options show what was chosen here."""
+        app = App.get_running_app()
+        app.choices.board = self.kept()
+        start = app.screen("start")
+        start.form("board").load(app)
+        app.show("start")
+
     def slide_color(self, triangle: str) -> str:
         side = next(s.side for s in g.SLIDES if f"T{s.start}" == triangle)
         return str(self.slide_colors.get(triangle, g.COLORS[side]))
@@ -144,14 +154,17 @@ class BoardSetupScreen(Screen):
         from ui.abandon import start_after_asking  # a running game is given up only if told
 
         app = App.get_running_app()
-        start_after_asking(app, self._start_now)
+        start_after_asking(app, self.start_now)
 
-    def _start_now(self) -> None:
+    def start_now(self) -> None:
+        """Start at once (a running game was given up, if there was one); a refusal stays
+        on this screen as its sentence."""
         app = App.get_running_app()
         error = app.start_game(self.setup_json(), companion_draws=self.companion_draws)
         self.message = error or ""
         if error is None:  # kept like the card game's: players, colours, edition, settings
             c = app.choices
-            c.remember(list(self.players), list(self.colors), self.first, c.pawns, c.variant)
+            c.remember(list(self.players), list(self.colors), self.first, c.pawns, c.variant,
+                       game="board")
             c.board = self.kept()
             app.keep(c)

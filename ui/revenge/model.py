@@ -33,6 +33,7 @@ from companion.games.revenge import (
     legal_cards,
 )
 from companion.session import Result, ResultKind, Session, Update
+from ui.camera_marks import by_camera
 from ui.gamemodel import GameModel
 from ui.i18n import tr
 from ui.wording import card_name, outcome_message, sentence, sentences, spoken, step_label
@@ -263,7 +264,8 @@ class TableModel(GameModel):
         self.owed_text = tr("play2_owed", lang, n=state.owed) if state.owed else ""
         undo, redo = game.undo, game.redo
         self.show_undo(None if undo is None else step_label(undo.event, undo.before, lang),
-                       None if redo is None else step_label(redo.event, redo.before, lang))
+                       None if redo is None else step_label(redo.event, redo.before, lang),
+                       undo_by_camera=by_camera(undo))
 
     def _window(self, state: GameState) -> None:
         lang, w = self.lang, state.window

@@ -11,7 +11,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
@@ -168,7 +168,11 @@ class HardwareRow(BoxLayout):
 
 class HardwareScreen(PageScreen):
     """Menu > Hardware: every detail the short status line leaves out, from the doctor's
-    checks (hardware/doctor.py, through ui.hardware_link), with a way to fix each."""
+    checks (hardware/doctor.py, through ui.hardware_link), with a way to fix each; with
+    the camera on, its live view (ui.camera.view)."""
+
+    camera_texture = ObjectProperty(None, allownone=True)
+    camera_view: Any = None
 
     def on_kv_post(self, *_: Any) -> None:
         app = App.get_running_app()
@@ -181,6 +185,14 @@ class HardwareScreen(PageScreen):
 
     def on_pre_enter(self, *_: Any) -> None:
         self.fill()
+        from ui.camera.view import open_view
+
+        self.camera_view = open_view(App.get_running_app(), self)
+
+    def on_leave(self, *_: Any) -> None:
+        if self.camera_view is not None:
+            self.camera_view.stop()
+            self.camera_view = None
 
     def fill(self) -> None:
         app = App.get_running_app()

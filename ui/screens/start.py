@@ -1,14 +1,19 @@
 """Starting: resume the unfinished game, or set up a new one with the on-screen keyboard.
 
-The setup is checked by `Setup.create` (two players with one name, a colour twice...),
-whose sentence is shown; the last choices are kept in data_dir for the next game.
+The first screen offers every game of ui.games as an equal choice: the seats (names,
+colours, who starts) are typed once for all of them, and each game shows its own options
+form below (its slice's). The seats are checked by `Setup.create` (two players with one
+name, a colour twice...), whose sentence is shown; the last choices, the game chosen
+among them, are kept in data_dir for the next game.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from kivy.app import App
+from kivy.metrics import sp
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -21,7 +26,10 @@ from kivy.uix.screenmanager import Screen
 from companion.errors import CompanionError
 from companion.games import MAX_NAME, revenge
 from companion.games.revenge import MAX_PLAYERS, Setup
+from ui import games
 from ui.i18n import tr
+from ui.kvload import load_kv
+from ui.widgets import TapButton
 from ui.wording import refusal
 
 COLORS = [c.value for c in revenge.COLORS]
@@ -53,11 +61,22 @@ class StartScreen(Screen):
     names = ListProperty(["", "", "", ""])
     colors = ListProperty(list(COLORS))
     first = NumericProperty(0)
-    pawns = NumericProperty(4)
-    variant = StringProperty("standard")
+    game = StringProperty("")  # the game chosen (ui.games), whose options are shown
     message = StringProperty("")
 
     def on_kv_post(self, *_: object) -> None:
+        self._forms: dict[str, Any] = {}
+        tabs = self.ids.game_tabs
+        for name in games.names():  # one equal choice per game, in the registry's order
+            tab = TapButton(code=f"game:{name}", bold=True, max_font_size=sp(22))
+            tab.bind(on_release=lambda _b, n=name: setattr(self, "game", n))
+            tabs.add_widget(tab)
+        self.bind(game=self._show_game)
+        app = App.get_running_app()
+        app.bind(lang=self._name_games, portrait=self._place_tabs)
+        self._name_games()
+        self._place_tabs()
+        self.game = games.names()[0]
         for i in range(MAX_PLAYERS):
             slot = self.ids[f"slot{i}"]
             slot.bind(
@@ -67,6 +86,46 @@ class StartScreen(Screen):
             )
         self.bind(count=self._sync, names=self._sync, colors=self._sync, first=self._sync)
         self._sync()
+
+    # --- the choice of game ---
+
+    def form(self, game: str) -> Any:
+        """The options form of `game` (its slice's), made the first time it is shown."""
+        found = self._forms.get(game)
+        if found is None:
+            kv, module, cls = games.get(game).options
+            load_kv(kv)
+            app = App.get_running_app()
+            found = self._forms[game] = getattr(importlib.import_module(module), cls)()
+            found.load(app)
+        return found
+
+    def _show_game(self, *_: object) -> None:
+        for tab in self.ids.game_tabs.children:
+            tab.selected = tab.code == f"game:{self.game}"
+        box = self.ids.game_options
+        box.clear_widgets()
+        box.add_widget(self.form(self.game))
+        self.message = ""
+
+    def _name_games(self, *_: object) -> None:
+        lang = App.get_running_app().lang
+        for tab in self.ids.game_tabs.children:
+            tab.text = games.get(tab.code[5:]).title(lang)
+
+    def _place_tabs(self, *_: object) -> None:
+        """The games are the screen's title where it is wide, a row of their own where it
+        is narrow."""
+        tabs = self.ids.game_tabs
+        where = self.ids.tabs_row if App.get_running_app().portrait else self.ids.tabs_top
+        if tabs.parent is not where:
+            tabs.parent.remove_widget(tabs)
+            # in the title row: between the title and the language button
+            where.add_widget(tabs, index=1 if where is self.ids.tabs_top else 0)
+
+    def show_rules(self) -> None:
+        """The rules of the game chosen."""
+        App.get_running_app().show(games.get(self.game).rules_screen)
 
     def load_choices(self) -> None:
         """Fill in the last game's choices (or the configuration's defaults)."""
@@ -78,8 +137,9 @@ class StartScreen(Screen):
         colors = [x for x in c.colors if x in COLORS]
         self.colors = colors + [x for x in COLORS if x not in colors]
         self.first = players.index(c.first) if c.first in players else 0
-        self.pawns = c.pawns if c.players else app.settings.pawns
-        self.variant = c.variant if c.players else app.settings.variant
+        for form in self._forms.values():
+            form.load(app)
+        self.game = c.game if c.game in games.names() else games.names()[0]
         self.message = ""
 
     def _sync(self, *_: object) -> None:
@@ -110,41 +170,33 @@ class StartScreen(Screen):
         names[i] = name
         self.names = names
 
-    def start(self) -> None:
+    def seats(self) -> tuple[list[str], list[str], str] | None:
+        """The players, their colours and who starts, as typed; None (and the sentence
+        shown) when they cannot play together."""
         app = App.get_running_app()
         players = [n.strip() for n in self.names[: self.count]]
         colors = self.colors[: self.count]
-        try:
-            setup = Setup.create(
-                players,
-                first=players[self.first],
-                colors=colors,
-                pawns=int(self.pawns),
-                variant=self.variant,
-            )
-        except CompanionError as exc:
-            self.message = refusal(exc, app.lang)
-            return
-        self.message = ""
-        from ui.abandon import start_after_asking  # a running game is given up only if told
-
-        start_after_asking(app, lambda: app.start_game(setup))
-
-
-    def to_board(self) -> None:
-        """The same players, on to the board game's own choices (ui.board.setup_screen)."""
-        from ui.board.slice import open_board_setup
-
-        app = App.get_running_app()
-        players = [n.strip() for n in self.names[: self.count]]
-        colors = self.colors[: self.count]
-        try:  # the names and colours are checked as for the card game
+        try:  # the same checks whatever the game
             Setup.create(players, first=players[self.first], colors=colors)
         except CompanionError as exc:
             self.message = refusal(exc, app.lang)
-            return
+            return None
         self.message = ""
-        open_board_setup(app, players, colors, players[self.first])
+        return players, colors, players[self.first]
+
+    def start(self) -> None:
+        """Start the game chosen, with its options."""
+        seats = self.seats()
+        if seats is not None:
+            why = self.form(self.game).start(App.get_running_app(), *seats)
+            if why:
+                self.message = why
+
+    def more_options(self) -> None:
+        """The chosen game's other choices, on their own screen (the board game's)."""
+        seats = self.seats()
+        if seats is not None:
+            self.form(self.game).more(App.get_running_app(), *seats)
 
 
 class NameScreen(Screen):
@@ -228,8 +280,6 @@ class ResumeScreen(Screen):
             self.description = tr("damage", lang, damage=unplayable)
             self.damage = ""
             return
-        from ui import games
-
         self.description = games.get(games.game_of(state)).describe_stored(state, lang)
         words = getattr(stored, "last_words", None)
         last = words(lang) if callable(words) else None

@@ -17,6 +17,8 @@ When nothing is possible, the generator's own failures say why, pawn by pawn (`B
 
 from __future__ import annotations
 
+from bisect import insort
+from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -40,6 +42,10 @@ __all__ = [
     "match",
 ]
 
+# NamedTuples built per option go through tuple.__new__ with every field given: their
+# generated __new__ is a Python call per object.
+_new = tuple.__new__
+
 KINDS = ("start", "forward", "backward", "split", "switch", "sorry", "decline")
 Board = tuple[tuple[int, ...], ...]
 
@@ -57,6 +63,10 @@ class Leg(NamedTuple):
     bumped: tuple[str, ...] = ()  # colours sent to START by this leg, the mover's own included
     other: str = ""  # a switch's or Sorry!'s opponent colour
     slide_color: str = ""  # the colour of the slide it slid on (or was held on)
+
+
+assert Leg._fields == ("src", "landed", "dst", "steps", "slid", "held", "bumped", "other",
+                       "slide_color")  # built by position with _new: a change is seen here
 
 
 class Blocked(NamedTuple):
@@ -133,6 +143,10 @@ class Option(NamedTuple):
                 "bumped": list(self.bumped), "text": self.text, "why": self.why("en")}
 
 
+assert Option._fields == ("kind", "card", "color", "colors", "moves", "board", "edition",
+                          "wins", "compulsory", "start_move")
+
+
 class _Book(NamedTuple):
     """What the rules need of a table, computed once per edition, settings and colours."""
 
@@ -204,6 +218,13 @@ def _row(b: Work, seat: int) -> list[int]:
     return row  # type: ignore[no-any-return]
 
 
+def _move(row: list[int], src: int, dst: int) -> None:
+    """One pawn of a row from `src` to `dst`, the row kept sorted (canonical), so that a
+    changed board needs no sorting."""
+    row.remove(src)
+    insort(row, dst)
+
+
 def _occupant(b: Work, loc: int) -> int:
     for seat, locs in enumerate(b):
         if loc in locs:
@@ -214,7 +235,7 @@ def _occupant(b: Work, loc: int) -> int:
 def _to_start(b: Work, seat: int, loc: int) -> None:
     row = _row(b, seat)
     row.remove(loc)
-    row.append(START_I)
+    row.insert(0, START_I)  # START sorts first
 
 
 class _Slid(NamedTuple):
@@ -241,9 +262,7 @@ def _slide(book: _Book, b: Work, seat: int, at: int) -> _Slid | None:
         for x in [x for x in locs if x in others]:
             _to_start(b, s, x)
             bumped.append(book.colors[s])
-    mine = _row(b, seat)
-    mine.remove(at)
-    mine.append(end)
+    _move(_row(b, seat), at, end)
     return _Slid(end, True, False, tuple(bumped), color)
 
 
@@ -259,17 +278,18 @@ def _land(book: _Book, b: Work, seat: int, src: int, dst: int, steps: int) -> Le
             bumped = (book.colors[occ],)
     elif dst != HOME_I and dst in b[seat]:
         return Blocked(src, "own_pawn", {"square": name_of(dst)})
-    mine = _row(b, seat)
-    mine.remove(src)
-    mine.append(dst)
+    _move(_row(b, seat), src, dst)
     s = _slide(book, b, seat, dst) if dst in book.slides else None
     if s is None:
-        return Leg(src, dst, dst, steps, False, False, bumped)
-    return Leg(src, dst, s.end, steps, s.slid, s.held, (*bumped, *s.bumped), "", s.color)
+        return _new(Leg, (src, dst, dst, steps, False, False, bumped, "", ""))
+    return _new(Leg, (src, dst, s.end, steps, s.slid, s.held, (*bumped, *s.bumped), "",
+                      s.color))
 
 
 def _canon(b: Work) -> Board:
-    return tuple([tuple(sorted(r)) if type(r) is list else r for r in b])
+    """The board as the engine keeps it: every row a sorted tuple (rows changed through
+    `_move` and `_to_start` stay sorted)."""
+    return tuple([tuple(r) if type(r) is list else r for r in b])
 
 
 class _Raw(NamedTuple):
@@ -285,7 +305,7 @@ def _one(book: _Book, board: Board, seat: int, kind: str, src: int, dst: int, st
     if isinstance(leg, Blocked):
         fails.append(leg)
         return None
-    return _Raw(kind, (leg,), _canon(b))
+    return _new(_Raw, (kind, (leg,), _canon(b)))
 
 
 def _overshoot(book: _Book, seat: int, src: int, n: int, card: str) -> Blocked:
@@ -300,7 +320,7 @@ def _forwards(book: _Book, board: Board, seat: int, card: str, n: int,
     """n forward for every pawn (or the one on `only`); from START as this edition allows
     (kind "start")."""
     out = []
-    for src in sorted(set(board[seat])):
+    for src in dict.fromkeys(board[seat]):  # a sorted row: each location once
         if only is not None and src != only:
             continue
         if src == START_I:
@@ -327,7 +347,7 @@ def _forwards(book: _Book, board: Board, seat: int, card: str, n: int,
 def _backwards(book: _Book, board: Board, seat: int, n: int,
                fails: list[Blocked], only: int | None = None) -> list[_Raw]:
     out = []
-    for src in sorted(set(board[seat])):
+    for src in dict.fromkeys(board[seat]):  # a sorted row: each location once
         if only is not None and src != only:
             continue
         if src in (START_I, HOME_I):
@@ -347,7 +367,7 @@ def _splits(book: _Book, board: Board, seat: int, fails: list[Blocked],
     the first leg's pawn the one on `only` when given; `any_one`: stop at the first found."""
     out = []
     mine = board[seat]
-    for first in sorted(set(mine)):
+    for first in dict.fromkeys(mine):
         if first == HOME_I or (first == START_I and book.classic):
             continue
         if only is not None and first != only:
@@ -355,7 +375,7 @@ def _splits(book: _Book, board: Board, seat: int, fails: list[Blocked],
         # the second leg's pawn: another pawn of the board before the card
         before = list(mine)
         before.remove(first)
-        seconds = [x for x in sorted(set(before))
+        seconds = [x for x in dict.fromkeys(before)
                    if x != HOME_I and not (x == START_I and book.classic)]
         if not seconds:
             continue
@@ -382,7 +402,7 @@ def _splits(book: _Book, board: Board, seat: int, fails: list[Blocked],
                 b2: Work = list(b1)
                 leg2 = _land(book, b2, seat, second, dst2, 7 - a)
                 if not isinstance(leg2, Blocked):
-                    out.append(_Raw("split", (leg1, leg2), _canon(b2)))
+                    out.append(_new(_Raw, ("split", (leg1, leg2), _canon(b2))))
                     if any_one:
                         return out
     if not out and sum(1 for x in board[seat] if x != HOME_I) >= 2:
@@ -398,14 +418,11 @@ def _switches(book: _Book, board: Board, seat: int, fails: list[Blocked],
     if not mine or not theirs:
         fails.append(Blocked(-1, "no_switch_theirs" if mine else "no_switch_mine", {}))
         return out
-    for a in sorted(mine):
+    for a in mine:  # a sorted row's, in order
         for x, s in sorted(theirs):
             b: Work = list(board)
-            mine_row, their_row = _row(b, seat), _row(b, s)
-            mine_row.remove(a)
-            mine_row.append(x)
-            their_row.remove(x)
-            their_row.append(a)
+            _move(_row(b, seat), a, x)
+            _move(_row(b, s), x, a)
             sl = _slide(book, b, seat, x) or _Slid(x)
             leg = Leg(a, x, sl.end, 0, sl.slid, sl.held, sl.bumped, book.colors[s], sl.color)
             out.append(_Raw("switch", (leg,), _canon(b)))
@@ -427,9 +444,7 @@ def _sorrys(book: _Book, board: Board, seat: int, fails: list[Blocked],
     for x, s in targets:
         b: Work = list(board)
         _to_start(b, s, x)
-        mine_row = _row(b, seat)
-        mine_row.remove(START_I)
-        mine_row.append(x)
+        _move(_row(b, seat), START_I, x)
         sl = _slide(book, b, seat, x) or _Slid(x)
         leg = Leg(START_I, x, sl.end, 0, sl.slid, sl.held, (book.colors[s], *sl.bumped),
                   book.colors[s], sl.color)
@@ -515,9 +530,10 @@ class _Analysis:
     def option(self, raw: _Raw) -> Option:
         position, card, color = self.key
         wins = all(x == HOME_I for x in raw.board[self.seat])
-        return Option(raw.kind, card, color, position.colors, raw.legs, raw.board,
-                      position.edition, wins, self.compulsory and raw.kind == "backward",
-                      position.settings.start_move)
+        return _new(Option, (raw.kind, card, color, position.colors, raw.legs, raw.board,
+                             position.edition, wins,
+                             self.compulsory and raw.kind == "backward",
+                             position.settings.start_move))
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -534,7 +550,9 @@ class _Analyses:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._kept: dict[tuple[Position, str, str], _Analysis] = {}
+        # An OrderedDict: dropping the oldest is O(1) (a dict's next(iter()) walks over
+        # every slot freed since it was last resized, which made each new key O(size)).
+        self._kept: OrderedDict[tuple[Position, str, str], _Analysis] = OrderedDict()
 
     def get(self, position: Position, card: str, color: str) -> _Analysis | None:
         return self._kept.get((position, card, color))
@@ -548,7 +566,7 @@ class _Analyses:
         if found is None:
             found = _work_out(key)
             if len(self._kept) >= self.size:
-                del self._kept[next(iter(self._kept))]  # the oldest
+                self._kept.popitem(last=False)  # the oldest
             self._kept[key] = found
         return found
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from companion.errors import BadEvent
+from companion.members import members
 from companion.safe_text import quote
 
 MAX_NUMBER = 10
@@ -27,6 +28,9 @@ class CardKind(StrEnum):
     SORRY = "sorry"
 
 
+_CardKind = members(CardKind)  # read per event (see companion.members)
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     """One card played on a turn. `value` is the number, or the Slide's target total."""
@@ -37,22 +41,22 @@ class Card:
     @property
     def code(self) -> str:
         """The transcript code: "7", "slide:15", "switch", ..."""
-        if self.kind is CardKind.NUMBER:
+        if self.kind is _CardKind.NUMBER:
             return str(self.value)
-        if self.kind is CardKind.SLIDE:
+        if self.kind is _CardKind.SLIDE:
             return f"slide:{self.value}"
         return self.kind.value
 
     @property
     def is_number(self) -> bool:
-        return self.kind is CardKind.NUMBER
+        return self.kind is _CardKind.NUMBER
 
     @property
     def label(self) -> str:
         """English name for messages: "7", "Slide 15", "Switch", "Take 2", "Play 2", "SORRY!"."""
-        if self.kind is CardKind.NUMBER:
+        if self.kind is _CardKind.NUMBER:
             return str(self.value)
-        if self.kind is CardKind.SLIDE:
+        if self.kind is _CardKind.SLIDE:
             return f"Slide {self.value}"
         return _LABELS[self.kind]
 

@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.errors import BadEvent, BadTarget, CardRefused, GameOver, IllegalEvent, NotYourTurn
 from companion.games.revenge.cards import ALL_CARDS, CardKind
-from companion.games.revenge.events import Close, EndPlay2, Event, Play, Press, Tiebreak
+from companion.games.revenge.events import (
+    MAX_PLAYERS,
+    Close,
+    EndPlay2,
+    Event,
+    Play,
+    Press,
+    Tiebreak,
+)
 from companion.games.revenge.state import (
     HAND_LIMIT,
     HAND_SIZE,
@@ -32,6 +40,7 @@ from companion.games.revenge.state import (
     Window,
     initial_state,
 )
+from companion.members import members
 from companion.rules import Countdown, Transition
 from companion.safe_text import quote
 
@@ -77,6 +86,10 @@ class Happening(StrEnum):
 
 MOVEMENTS = frozenset({Happening.DRAWN, Happening.LAID})
 
+# The members the hot paths read, as plain attributes (see companion.members).
+_Happening, _CardKind = members(Happening), members(CardKind)
+_Awaiting, _Cause = members(Awaiting), members(Cause)
+
 
 class Outcome(NamedTuple):
     what: Happening
@@ -94,7 +107,7 @@ assert Transition._fields == ("state", "outcomes", "changed", "amends")
 assert Outcome._fields == ("what", "seat", "other", "value")
 
 
-_DRAWN, _LAID = Happening.DRAWN, Happening.LAID  # every card played emits these
+_DRAWN, _LAID = _Happening.DRAWN, _Happening.LAID  # every card played emits these
 
 
 class _Draft:
@@ -146,12 +159,12 @@ class _Draft:
         if n and self.discards:
             self.draw_pile, self.discards = self.discards, 0
             self.reshuffles += 1
-            self.emit(Happening.RESHUFFLED)
+            self.emit(_Happening.RESHUFFLED)
             take = min(n, self.draw_pile)
             if take:
                 self.draw_pile -= take
                 self.hands[seat] += take
-                self.emit(Happening.DRAWN, seat, value=take)
+                self.emit(_Happening.DRAWN, seat, value=take)
 
     def refill(self, seat: int) -> None:
         """Draw back up to 5 (a player holding more keeps them)."""
@@ -187,7 +200,7 @@ class _Draft:
 
     def end_round(self) -> None:
         """R8: the play pile is set aside (after any drawing) and a new one begins."""
-        self.emit(Happening.ROUND_ENDED, value=self.round)
+        self.emit(_Happening.ROUND_ENDED, value=self.round)
         self.discards += self.pile
         self.pile = 0
         self.total = 0
@@ -197,38 +210,40 @@ class _Draft:
 
     def advance(self, seat: int) -> None:
         self.progress[seat] = min(self.s.goal, self.progress[seat] + 1)
-        self.emit(Happening.ADVANCE, seat, value=self.progress[seat])
+        self.emit(_Happening.ADVANCE, seat, value=self.progress[seat])
 
     def move_back(self, seat: int) -> None:
         self.progress[seat] = max(0, self.progress[seat] - 1)
-        self.emit(Happening.MOVE_BACK, seat, value=self.progress[seat])
+        self.emit(_Happening.MOVE_BACK, seat, value=self.progress[seat])
 
     def check_end(self) -> None:
         """R12: one player at the goal wins; several start a tiebreaker."""
         goal = self.s.goal
+        if max(self.progress) < goal:  # the common case: nobody there yet
+            return
         reached = tuple(i for i, p in enumerate(self.progress) if p >= goal)
         if len(reached) == 1:
             self.winner = reached[0]
-            self.emit(Happening.WON, reached[0])
+            self.emit(_Happening.WON, reached[0])
         elif reached:
             self.tiebreak = TiebreakRound(reached, (None,) * len(reached))
-            self.emit(Happening.TIED)
+            self.emit(_Happening.TIED)
 
     def close_window(self) -> None:
         """The open window closes without an answer: R9 or R10 decides what happens."""
         w = self.window
         assert w is not None
         self.window = None
-        if w.kind is Awaiting.STEAL:
+        if w.kind is _Awaiting.STEAL:
             self.advance(w.scorer)
-            self.emit(Happening.ROUND_KEPT, w.scorer)
-        elif w.cause is Cause.STEAL:
+            self.emit(_Happening.ROUND_KEPT, w.scorer)
+        elif w.cause is _Cause.STEAL:
             assert w.caller is not None
             self.advance(w.caller)
-            self.emit(Happening.STOLEN, w.caller, w.scorer)
+            self.emit(_Happening.STOLEN, w.caller, w.scorer)
         else:
             self.move_back(w.victim)
-            self.emit(Happening.FLIPPED_BACK, w.victim, w.scorer)
+            self.emit(_Happening.FLIPPED_BACK, w.victim, w.scorer)
         self.end_round()
 
     def sorry_out_of_turn(self, seat: int) -> None:
@@ -281,6 +296,20 @@ def _refuse_when_over(state: GameState) -> None:
 
 
 def _play(state: GameState, ev: Play) -> Transition[GameState]:
+    card = ev.card
+    kind = card.kind
+    if (kind is _CardKind.NUMBER or kind is _CardKind.SLIDE) and state.window is None \
+            and not state.owed and state.winner is None and state.tiebreak is None:
+        quick = _quick_total(state, ev, kind is _CardKind.NUMBER)
+        if quick is not None:
+            return quick
+    return _play_in_full(state, ev)
+
+
+def _play_in_full(state: GameState, ev: Play) -> Transition[GameState]:
+    """Any card, every rule checked on a draft of the state."""
+    card = ev.card
+    kind = card.kind
     _refuse_when_over(state)
     d = _Draft(state)
     if d.window is not None:
@@ -296,35 +325,33 @@ def _play(state: GameState, ev: Play) -> Transition[GameState]:
             f"it is {state.name(seat)}'s turn, not {ev.player}'s",
             code="not_your_turn", turn=state.name(seat), player=ev.player,
         )
-    card = ev.card
     if d.owed and not card.is_number:
         raise CardRefused(
             f"{state.name(seat)} owes {d.owed} number card{'s' if d.owed > 1 else ''} for "
             f"Play 2, so {card.label} cannot be played now; log a number card or end the Play 2",
             code="play2_owed", player=state.name(seat), owed=d.owed, card=card.code,
         )
-    if card.kind is not CardKind.SORRY and ev.target is not None:
+    if card.kind is not _CardKind.SORRY and ev.target is not None:
         raise BadEvent(
             f"only a SORRY! card takes a target, not {card.label}",
             code="target_without_sorry", card=card.code,
         )
-    kind = card.kind
-    if kind is CardKind.SORRY:
+    if kind is _CardKind.SORRY:
         _flip_back(state, d, seat, ev.target)
         return d.freeze()
     d.lay(seat)
-    if kind is CardKind.NUMBER:
+    if kind is _CardKind.NUMBER:
         d.total += card.value
         _after_total(d, seat)
-    elif kind is CardKind.SLIDE:
+    elif kind is _CardKind.SLIDE:
         d.total = card.value
         _after_total(d, seat)
-    elif kind is CardKind.SWITCH:
+    elif kind is _CardKind.SWITCH:
         d.direction = -d.direction
         d.end_turn(seat)
-    elif kind is CardKind.TAKE2:
+    elif kind is _CardKind.TAKE2:
         if d.hands[seat] + 2 > HAND_LIMIT:
-            d.emit(Happening.TAKE2_SKIPPED, seat, value=d.hands[seat] + 2)
+            d.emit(_Happening.TAKE2_SKIPPED, seat, value=d.hands[seat] + 2)
         else:
             d.draw(seat, 2)
         d.end_turn(seat)
@@ -333,14 +360,48 @@ def _play(state: GameState, ev: Play) -> Transition[GameState]:
     return d.freeze()
 
 
+def _quick_total(state: GameState, ev: Play, number: bool) -> Transition[GameState] | None:
+    """The most common event, a number or Slide card that leaves the total under 21 with
+    no window open and no Play 2 owed, built straight from the tuple: the same state and
+    outcomes as the general path (the replay and state-machine tests compare them), or
+    None when anything unusual is in play (a named player not seated there, an empty
+    hand, a reshuffle), which the general path then decides."""
+    (setup, progress, hands, total, direction, turn, rnd, pile, discards, draw_pile, _owed,
+     _window, _tiebreak, _winner, reshuffles) = state
+    total = total + ev.card.value if number else ev.card.value
+    if total >= WINNING_TOTAL:
+        return None
+    players = setup.players
+    if (ev.player is not None and ev.player != players[turn]) or ev.target is not None:
+        return None
+    held = hands[turn] - 1  # laid
+    need = HAND_SIZE - held if held < HAND_SIZE else 0
+    if held < 0 or need > draw_pile:
+        return None
+    hands = (*hands[:turn], held + need, *hands[turn + 1:])
+    after = _new(GameState, (setup, progress, hands, total, direction,
+                             (turn + direction) % len(players), rnd, pile + 1, discards,
+                             draw_pile - need, 0, None, None, None, reshuffles))
+    return _new(Transition, (after, _LAID_DRAWN[turn][need], True, False))
+
+
+# The outcomes of _quick_total, by seat and cards drawn: (LAID,) or (LAID, DRAWN n), built
+# once (outcomes are immutable values, so sharing them changes nothing).
+_LAID_DRAWN = tuple(
+    tuple((_new(Outcome, (_LAID, seat, None, None)),
+           *((_new(Outcome, (_DRAWN, seat, None, need)),) if need else ()))
+          for need in range(HAND_SIZE + 1))
+    for seat in range(MAX_PLAYERS))
+
+
 def _after_total(d: _Draft, seat: int) -> None:
     """R4 and R7 after a number or Slide card changed the total."""
     if d.total == WINNING_TOTAL:
-        d.emit(Happening.REACHED_21, seat)
+        d.emit(_Happening.REACHED_21, seat)
         d.end_turn(seat)
-        d.window = Window(Awaiting.STEAL, Cause.STEAL, scorer=seat, victim=seat)
+        d.window = Window(_Awaiting.STEAL, _Cause.STEAL, scorer=seat, victim=seat)
     elif d.total > WINNING_TOTAL:
-        d.emit(Happening.BUST, seat, value=d.total)
+        d.emit(_Happening.BUST, seat, value=d.total)
         d.end_turn(seat)
         for other in range(len(d.hands)):
             if other != seat:
@@ -363,7 +424,7 @@ def _flip_back(state: GameState, d: _Draft, seat: int, target: str | None) -> No
                 players=", ".join(state.name(i) for i in eligible),
             )
         d.lay(seat)
-        d.emit(Happening.FLIP_PLAYED, seat)
+        d.emit(_Happening.FLIP_PLAYED, seat)
         d.end_turn(seat)
         d.end_round()
         return
@@ -380,13 +441,16 @@ def _flip_back(state: GameState, d: _Draft, seat: int, target: str | None) -> No
             code="target_at_start", player=state.name(victim),
         )
     d.lay(seat)
-    d.emit(Happening.FLIP_PLAYED, seat, victim)
+    d.emit(_Happening.FLIP_PLAYED, seat, victim)
     d.end_turn(seat)
-    d.window = Window(Awaiting.BLOCK, Cause.FLIP, scorer=seat, victim=victim)
+    d.window = Window(_Awaiting.BLOCK, _Cause.FLIP, scorer=seat, victim=victim)
 
 
 def _ignored(state: GameState, seat: int) -> Transition[GameState]:
-    return Transition(state, (Outcome(Happening.IGNORED, seat),), changed=False)
+    return _new(Transition, (state, _IGNORED_BY_SEAT[seat], False, False))
+
+
+_IGNORED_BY_SEAT = tuple((Outcome(_Happening.IGNORED, seat),) for seat in range(MAX_PLAYERS))
 
 
 def _press(state: GameState, ev: Press) -> Transition[GameState]:
@@ -395,7 +459,7 @@ def _press(state: GameState, ev: Press) -> Transition[GameState]:
     w = state.window
     if w is None:
         return _ignored(state, seat)
-    if w.kind is Awaiting.STEAL:
+    if w.kind is _Awaiting.STEAL:
         if seat == w.scorer:
             return _ignored(state, seat)
         return _call(state, seat, ev.t)
@@ -403,16 +467,16 @@ def _press(state: GameState, ev: Press) -> Transition[GameState]:
         d = _Draft(state)
         d.sorry_out_of_turn(seat)
         d.window = None
-        if w.cause is Cause.STEAL:
-            d.emit(Happening.STEAL_BLOCKED, seat, w.caller)
+        if w.cause is _Cause.STEAL:
+            d.emit(_Happening.STEAL_BLOCKED, seat, w.caller)
             d.advance(seat)
-            d.emit(Happening.ROUND_KEPT, seat)
+            d.emit(_Happening.ROUND_KEPT, seat)
         else:
-            d.emit(Happening.FLIP_BLOCKED, seat, w.scorer)
+            d.emit(_Happening.FLIP_BLOCKED, seat, w.scorer)
         d.end_round()
         return d.freeze()
     earlier = (
-        w.cause is Cause.STEAL
+        w.cause is _Cause.STEAL
         and ev.t is not None
         and w.caller_t is not None
         and ev.t < w.caller_t
@@ -423,11 +487,11 @@ def _press(state: GameState, ev: Press) -> Transition[GameState]:
     if seat == w.caller:
         # The caller's own earlier edge arrived late: it is their call time from now on.
         refined = state._replace(window=replace(w, caller_t=ev.t))
-        edge = Outcome(Happening.EARLIER_EDGE, seat, value=w.caller_t - ev.t)
+        edge = Outcome(_Happening.EARLIER_EDGE, seat, value=w.caller_t - ev.t)
         return Transition(refined, (edge,), amends=True)
     assert w.before_call is not None and w.caller is not None
     tr = _call(w.before_call, seat, ev.t)
-    replaced = Outcome(Happening.CALLER_REPLACED, seat, w.caller, w.caller_t - ev.t)
+    replaced = Outcome(_Happening.CALLER_REPLACED, seat, w.caller, w.caller_t - ev.t)
     return Transition(tr.state, (replaced, *tr.outcomes))
 
 
@@ -437,8 +501,8 @@ def _call(state: GameState, seat: int, t: float | None) -> Transition[GameState]
     assert w is not None
     d = _Draft(state)
     d.sorry_out_of_turn(seat)
-    d.window = Window(Awaiting.BLOCK, Cause.STEAL, w.scorer, w.scorer, seat, t, state)
-    d.emit(Happening.STEAL_CALLED, seat, w.scorer)
+    d.window = Window(_Awaiting.BLOCK, _Cause.STEAL, w.scorer, w.scorer, seat, t, state)
+    d.emit(_Happening.STEAL_CALLED, seat, w.scorer)
     return d.freeze()
 
 
@@ -492,10 +556,10 @@ def _tiebreak(state: GameState, ev: Tiebreak) -> Transition[GameState]:
         if len(leaders) == 1:
             d.tiebreak = None
             d.winner = leaders[0]
-            d.emit(Happening.WON, leaders[0])
+            d.emit(_Happening.WON, leaders[0])
         else:
             d.tiebreak = TiebreakRound(leaders, (None,) * len(leaders))
-            d.emit(Happening.TIED)
+            d.emit(_Happening.TIED)
     return d.freeze()
 
 
@@ -537,7 +601,7 @@ def _legal_plays(state: GameState) -> tuple[Play, ...]:
     for card in ALL_CARDS:
         if after.owed and not card.is_number:
             continue
-        if card.kind is CardKind.SORRY:
+        if card.kind is _CardKind.SORRY:
             eligible = [i for i, p in enumerate(after.progress) if p > 0 and i != seat]
             plays.extend(Play(card, None, after.name(i)) for i in eligible)
             if not eligible:

@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from companion.games.revenge.events import Color, Setup, Variant
+from companion.members import members
 
 DECK_SIZE = 93
 HAND_SIZE = 5
@@ -31,6 +32,9 @@ class Cause(StrEnum):
 
     STEAL = "steal"
     FLIP = "flip"
+
+
+_Awaiting, _Variant = members(Awaiting), members(Variant)  # read per event (companion.members)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,16 +100,16 @@ class GameState(NamedTuple):
     @property
     def goal(self) -> int:
         """Progress needed to win (R11): P, or 2P in the longer game."""
-        return self.setup.pawns * (2 if self.setup.variant is Variant.LONG else 1)
+        return self.setup.pawns * (2 if self.setup.variant is _Variant.LONG else 1)
 
     @property
     def awaiting(self) -> Awaiting | None:
         if self.window is not None:
             return self.window.kind
         if self.owed:
-            return Awaiting.PLAY2
+            return _Awaiting.PLAY2
         if self.tiebreak is not None:
-            return Awaiting.TIEBREAK
+            return _Awaiting.TIEBREAK
         return None
 
     @property
@@ -135,7 +139,7 @@ class GameState(NamedTuple):
         w = self.window
         if w is None:
             return ()
-        if w.kind is Awaiting.STEAL:
+        if w.kind is _Awaiting.STEAL:
             return tuple(i for i in range(len(self.progress)) if i != w.scorer)
         return (w.victim,)
 

@@ -1,0 +1,197 @@
+"""Menu > Teach the camera: each face of the chosen game in turn, photographed on the pile.
+
+The screen says which face to lay ("Lay a 7 on the pile"), shows the camera's view with
+the pile spot framed (ui.camera.preview, read on its own thread), and a tap takes the
+newest frame as that face's photo once a card is found in it. Photos are kept in the data
+folder (camera-photos-<game>/<face>/, the folder layout `camera teach` reads), so one face
+can be taught again alone; when every face has a photo the deck is taught with the same
+code as the command line, saved where the app looks (camera-<game>.npz), and the faces too
+alike to tell apart are named with how to fix it.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from ui.camera_link import seen_card_name
+from ui.i18n import tr
+
+DEFAULT_SPOT = (0.25, 0.2, 0.75, 0.8)  # framed before any deck is taught: the middle
+
+
+def photo_folder(data_dir: Path, game: str) -> Path:
+    return Path(data_dir) / f"camera-photos-{game}"
+
+
+class TeachScreen(Screen):
+    game = StringProperty("")  # "" : choosing the game
+    faces = ListProperty([])  # the game's card names, in teaching order
+    index = NumericProperty(0)  # the face asked for; len(faces): all taken
+    prompt = StringProperty("")
+    message = StringProperty("")
+    view = ObjectProperty(None, allownone=True)  # the preview's texture
+
+    preview: Any = None
+
+    def on_leave(self, *_: Any) -> None:
+        self._stop_preview()
+
+    def on_faces(self, *_: Any) -> None:
+        """One small button a face, to teach that face again."""
+        from kivy.factory import Factory
+
+        grid = self.ids.teach_faces
+        grid.clear_widgets()
+        for card in self.faces:
+            button = Factory.TapButton(code=card, text=self._name(card), max_font_size=16)
+            button.bind(on_release=lambda b: self.again(b.code))
+            grid.add_widget(button)
+
+    # --- choosing the game, opening the camera ---
+
+    def choose(self, game: str) -> None:
+        from camera.cards import card_names
+        from camera.extra import MissingExtra, require
+
+        self.message = ""
+        try:
+            require()
+        except MissingExtra as exc:
+            self.message = str(exc)
+            return
+        self.game, self.faces = game, list(card_names(game))
+        taken = self._taken()
+        self.index = next((i for i, c in enumerate(self.faces) if c not in taken),
+                          len(self.faces))
+        self._say_prompt()
+        if self.preview is None:
+            self.open_camera()
+
+    def open_camera(self, source: Any = None) -> None:
+        """Show the camera of `[camera] source` (or `source`, a FrameSource: tests)."""
+        from camera.sources import SourceError
+        from ui.camera.preview import Preview, camera_source
+
+        self._stop_preview()
+        app = App.get_running_app()
+        try:
+            source = source or camera_source(app)
+        except SourceError as exc:
+            self.message = tr("teach_no_camera", app.lang, why=str(exc))
+            return
+        self.preview = Preview(source, self._spot(), shown=self._shown).start()
+
+    def _shown(self) -> None:
+        preview = self.preview
+        if preview is None:
+            return
+        if self.view is not preview.texture:
+            self.view = preview.texture
+        self.ids.teach_view.canvas.ask_update()  # the same texture, new pixels
+        if preview.error:
+            self.message = tr("teach_no_camera", App.get_running_app().lang, why=preview.error)
+
+    def _stop_preview(self) -> None:
+        if self.preview is not None:
+            self.preview.stop()
+            self.preview = None
+
+    def _spot(self) -> tuple[float, float, float, float]:
+        from ui.camera.preview import camera_config
+
+        spot = camera_config(App.get_running_app()).spot
+        return (spot[0], spot[1], spot[2], spot[3]) if spot else DEFAULT_SPOT
+
+    # --- photos ---
+
+    def take(self) -> None:
+        """The newest frame as the asked face's photo, if a card lies in it."""
+        import cv2
+
+        from camera.cards import folder_name
+        from camera.locate import find_card
+
+        lang = App.get_running_app().lang
+        frame = None if self.preview is None else self.preview.frame()
+        if self.index >= len(self.faces):
+            return
+        card = self.faces[self.index]
+        if frame is None:
+            self.message = tr("teach_no_frame", lang)
+            return
+        if find_card(frame) is None:
+            self.message = tr("teach_no_card", lang, card=self._name(card))
+            return
+        folder = photo_folder(self._data_dir(), self.game) / folder_name(card)
+        shutil.rmtree(folder, ignore_errors=True)  # taught again: the new photo replaces it
+        folder.mkdir(parents=True)
+        cv2.imwrite(str(folder / "photo.png"), frame)
+        self.message = tr("teach_taken", lang, card=self._name(card))
+        taken = self._taken()
+        self.index = next((i for i, c in enumerate(self.faces) if c not in taken),
+                          len(self.faces))
+        if self.index >= len(self.faces):
+            self.finish()
+        else:
+            self._say_prompt()
+
+    def again(self, card: str) -> None:
+        """Teach one face again: its photo is taken anew, then the deck is taught again."""
+        if card in self.faces:
+            self.index = self.faces.index(card)
+            self._say_prompt()
+
+    def finish(self) -> list[str]:
+        """Teach the deck from the kept photos and save it; the report's lines are shown."""
+        from camera.model import save
+        from camera.teach import TeachError, photos_in, teach
+        from companion.config import CameraConfig
+
+        lang = App.get_running_app().lang
+        try:
+            taught = teach(photos_in(photo_folder(self._data_dir(), self.game), self.game),
+                           self.game)
+        except TeachError as exc:
+            self.message = str(exc)
+            return []
+        save(taught.model, CameraConfig.model_file(self._data_dir(), self.game))
+        lines = [tr("teach_done", lang, n=len(taught.model.cards()))]
+        if taught.alike:
+            pairs = ", ".join(tr("teach_pair", lang, first=self._name(a), second=self._name(b))
+                              for a, b, _score in taught.alike)
+            lines.append(tr("teach_alike", lang, pairs=pairs))
+        self.prompt = lines[0]
+        self.message = " ".join(lines[1:])
+        return lines
+
+    # --- words ---
+
+    def _say_prompt(self) -> None:
+        lang = App.get_running_app().lang
+        if self.index >= len(self.faces):  # every face has its photo: a tap re-teaches one
+            self.prompt = tr("teach_done", lang, n=len(self.faces))
+            return
+        card = self.faces[self.index]
+        self.prompt = tr("teach_lay", lang, card=self._name(card), n=self.index + 1,
+                         total=len(self.faces))
+
+    def _name(self, card: str) -> str:
+        return seen_card_name(card, App.get_running_app().lang)
+
+    def _taken(self) -> set[str]:
+        from camera.cards import card_from_folder
+
+        root = photo_folder(self._data_dir(), self.game)
+        if not root.is_dir():
+            return set()
+        return {card_from_folder(p.name) for p in root.iterdir()
+                if p.is_dir() and any(p.iterdir())}
+
+    def _data_dir(self) -> Path:
+        return Path(App.get_running_app().data_dir)
