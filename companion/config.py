@@ -62,6 +62,8 @@ BRIGHTNESS = (0, 255)  # the LED board's brightness (config, screen, LED board h
 LANGUAGES = ("en", "fr")
 # The displays the screens are laid out for (ui/layout.py): three landscape, two portrait.
 DISPLAY_SIZES = ("800x480", "1024x600", "1280x720", "480x800", "720x1280")
+# [display] text: the Large text setting (ui/layout.py TEXT_SCALES says how much larger)
+TEXT_SIZES = ("normal", "large")
 VARIANTS = tuple(v.value for v in Variant)
 ROTATIONS = (0, 90, 180, 270)  # [display] rotation: Kivy's [graphics] rotation, in degrees
 IDLE_MINUTES = (0, 24 * 60)  # [display] dim_after, sleep_after (0: never)
@@ -195,6 +197,7 @@ class DisplayConfig:
     rotation: int = 0
     dim_after: float = 5.0  # idle minutes before the screen dims (0: never)
     sleep_after: float = 15.0  # idle minutes before it goes dark (0: never)
+    text: str = TEXT_SIZES[0]  # every text and the targets holding it: "normal" or "large"
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,6 +489,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[object], Any]]]] = {
         "fullscreen": _bool, "size": _choice(*DISPLAY_SIZES), "rotation": _rotation,
         "dim_after": _number(*IDLE_MINUTES, "minutes"),
         "sleep_after": _number(*IDLE_MINUTES, "minutes"),
+        "text": _choice(*TEXT_SIZES),
     }),
     "backup": (BackupConfig, {"usb_folders": _folders}),
     "camera": (CameraConfig, {"enabled": _bool, "source": _text, "spot": _spot}),

@@ -29,6 +29,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
+from companion import journal_chain
 from companion.errors import CompanionError, JournalError
 from companion.game import Game, Step, StoredReplay
 from companion.journal import Journal, StoredGame
@@ -188,21 +189,35 @@ def _usable(journal: Journal, game_id: int) -> int | None:
     return None
 
 
-def _rows_sound(journal: Journal, game_id: int, seq: int) -> bool:
-    """Every event under the snapshot is still what was written (its CRC matches its text).
+def _rows_sound(journal: Journal, game_id: int, seq: int) -> int | None:
+    """The checksum chain (journal_chain) of event `seq` when every event up to it is
+    still what was written (its CRC matches its text, its chain follows the event before
+    it), else None.
 
     events_check compares the stored CRCs only: a row whose text was damaged on the card
     keeps its old CRC and would hide under the snapshot until History or the next start
-    cut the game there (issue 21). Reading the rows costs a CRC per event, a few ms per
+    cut the game there (issue 21). Reading the rows costs two CRCs per event, a few ms per
     thousand on a Pi: the price of never hiding a damaged event."""
-    expected = 0
-    for row_seq, raw, crc in journal.query(
-            "SELECT seq, CAST(json AS BLOB), crc FROM events WHERE game_id = ? AND seq <= ? "
-            "ORDER BY seq", (game_id, seq)):
-        if row_seq != expected or not isinstance(raw, bytes) or zlib.crc32(raw) != crc:
-            return False
-        expected += 1
-    return expected == seq + 1
+    link, expected = journal_chain.start(game_id), 0
+    for row_seq, raw, crc, chain in journal.query(
+            "SELECT seq, CAST(json AS BLOB), crc, chain FROM events WHERE game_id = ? AND "
+            "seq <= ? ORDER BY seq", (game_id, seq)):
+        sound = _sound_link(link, expected, row_seq, raw, crc, chain)
+        if sound is None:
+            return None
+        link, expected = sound, expected + 1
+    return link if expected == seq + 1 else None
+
+
+def _sound_link(before: int, expected: int, seq: object, raw: object, crc: object,
+                chain: object) -> int | None:
+    """The chain of a stored row that is event `expected`, its text sound and its chain
+    following `before` (a row without a chain, from before format 3, by its CRC); None
+    for any other row: the load reads every event and says what it finds."""
+    if seq != expected or not isinstance(raw, bytes) or zlib.crc32(raw) != crc:
+        return None
+    link = journal_chain.link(before, raw)
+    return link if chain is None or chain == link else None
 
 
 def load_unfinished(journal: Journal) -> Resumable | StoredGame | None:
@@ -217,13 +232,15 @@ def load_unfinished(journal: Journal) -> Resumable | StoredGame | None:
         return None
     game_id, started, winner, abandoned = rows[0]
     snap = _usable(journal, game_id)
-    if snap is None or not _rows_sound(journal, game_id, snap):
+    link = None if snap is None else _rows_sound(journal, game_id, snap)
+    if snap is None or link is None:
         return journal.unfinished()  # every event read: damage is set aside and said
     recent: list[dict[str, Any]] = []
-    for seq, raw, crc in journal.query(
-            "SELECT seq, CAST(json AS BLOB), crc FROM events WHERE game_id = ? AND seq > ? "
-            "ORDER BY seq", (game_id, snap)):
-        if seq != snap + 1 + len(recent) or zlib.crc32(raw) != crc:
+    for seq, raw, crc, chain in journal.query(
+            "SELECT seq, CAST(json AS BLOB), crc, chain FROM events WHERE game_id = ? AND "
+            "seq > ? ORDER BY seq", (game_id, snap)):
+        link = _sound_link(link, snap + 1 + len(recent), seq, raw, crc, chain)
+        if link is None:
             return journal.unfinished()
         try:
             obj = json.loads(raw.decode("utf-8"))

@@ -19,10 +19,10 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.graphics.opengl import glFlush
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion.config import on_raspberry_pi
+from companion.config import TEXT_SIZES, on_raspberry_pi
 from companion.session import Session
 from companion.system import notify_ready
 from ui import games
@@ -32,7 +32,7 @@ from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr
 from ui.idle import ScreenRest, screen_rest
 from ui.kvload import load_kv, register_fonts
-from ui.layout import arrangement
+from ui.layout import arrangement, text_scale
 from ui.prefs import Choices, PrefsNotSaved, UiSettings
 from ui.touchguard import TouchGuard, frames_drawn, window_targets
 from ui.voice import Voice, voice_for
@@ -94,6 +94,10 @@ class CompanionApp(App):
     status = StringProperty("")
     # The window is taller than wide: the .kv files lay every screen out for portrait.
     portrait = BooleanProperty(False)
+    # Settings > Text (`[display] text`): "normal" or "large"; the .kv files and FitLabel
+    # read its factor, `text_scale` (ui/layout.py TEXT_SCALES).
+    text_size = StringProperty(TEXT_SIZES[0])
+    text_scale = NumericProperty(1.0)
 
     def __init__(
         self,
@@ -116,6 +120,8 @@ class CompanionApp(App):
         self.journal = journal
         self.on_ready = on_ready
         self.lang = settings.language if settings.language in LANGUAGES else "en"
+        self.text_size = settings.text_size
+        self.text_scale = text_scale(self.text_size)
         self.choices = Choices.load(self.data_dir)
         self.session = Session(
             journal,
@@ -211,6 +217,25 @@ class CompanionApp(App):
         self.lang = lang
         self.settings = replace(self.settings, language=lang)
         self.keep(self.settings)
+
+    def set_text_size(self, text_size: str) -> None:
+        """Settings > Text: every text and the rows holding it, at once, and kept."""
+        from dataclasses import replace
+
+        self.text_size = text_size
+        self.settings = replace(self.settings, text_size=text_size)
+        self.keep(self.settings)
+
+    def on_text_size(self, *_: Any) -> None:
+        self.text_scale = text_scale(self.text_size)
+
+    def on_text_scale(self, *_: Any) -> None:
+        """Each label fits its text again at the new sizes, on every screen made so far and
+        in any open view (the .kv rows follow `text_scale` by themselves)."""
+        from ui.widgets import rescale_all
+
+        if self.root is not None:
+            rescale_all([*self.root.screens, *Window.children])
 
     def keep(self, prefs: UiSettings | Choices) -> bool:
         """Write settings.json or choices.json; a full disk is a sentence, never a quit."""

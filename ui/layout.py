@@ -15,10 +15,28 @@ move.
 
 from __future__ import annotations
 
-from companion.config import DISPLAY_SIZES
+from companion.config import DISPLAY_SIZES, TEXT_SIZES
 
 MIN_TARGET_PX = 48  # every touch target, at every supported size
-MIN_TEXT_PX = 14  # every text, at 800x480 (the smallest display)
+MIN_TEXT_PX = 14  # every text, at 800x480 (the smallest display), in normal text
+# The Large text setting (Settings, `[display] text`): every text's largest and smallest
+# size, and the fixed sizes of the rows and buttons that hold text, times this. The
+# finger does not grow: targets stay at least MIN_TARGET_PX either way.
+TEXT_SCALES = dict(zip(TEXT_SIZES, (1.0, 1.25), strict=True))
+
+
+def text_scale(text_size: str) -> float:
+    """The factor of a text size's name (an unknown name: normal).
+
+    >>> text_scale("large"), text_scale("normal"), text_scale("huge")
+    (1.25, 1.0, 1.0)
+    """
+    return TEXT_SCALES.get(text_size, 1.0)
+
+
+def min_text_px(text_size: str) -> float:
+    """The least size of any text drawn in this text size (14 px, or 17.5 in large)."""
+    return MIN_TEXT_PX * text_scale(text_size)
 
 
 def arrangement(width: float, height: float) -> str:

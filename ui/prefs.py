@@ -17,7 +17,13 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from companion.config import DEFAULT_SECONDS, WINDOW_SECONDS, Config, read_small_file
+from companion.config import (
+    DEFAULT_SECONDS,
+    TEXT_SIZES,
+    WINDOW_SECONDS,
+    Config,
+    read_small_file,
+)
 from companion.games import name_problem
 from companion.games.revenge import MAX_PAWNS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
@@ -119,6 +125,7 @@ class UiSettings:
     brightness: int = 64
     pawns: int = 4
     variant: str = "standard"
+    text_size: str = TEXT_SIZES[0]  # Settings > Text: "normal" or "large"
 
     @classmethod
     def from_config(cls, config: Any) -> UiSettings:
@@ -141,6 +148,7 @@ class UiSettings:
             brightness=int(get("ledboard", "brightness", d.brightness)),
             pawns=int(get("game", "pawns", d.pawns)),
             variant=str(get("game", "variant", d.variant)),
+            text_size=str(get("display", "text", d.text_size)),
         )
 
     def overlaid(self, data_dir: Path) -> UiSettings:
@@ -165,6 +173,8 @@ class UiSettings:
         volume = data.get("volume")
         if isinstance(volume, int) and not isinstance(volume, bool) and 0 <= volume <= 100:
             out = replace(out, volume=volume)
+        if data.get("text_size") in TEXT_SIZES:
+            out = replace(out, text_size=data["text_size"])
         bri = data.get("brightness")
         if isinstance(bri, int) and not isinstance(bri, bool) and 0 <= bri <= 255:
             out = replace(out, brightness=bri)
@@ -181,6 +191,7 @@ class UiSettings:
                 "voice": self.voice,
                 "volume": self.volume,
                 "brightness": self.brightness,
+                "text_size": self.text_size,
             },
         )
 

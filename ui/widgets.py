@@ -7,8 +7,10 @@ ones), so no text ever spills out of its box whatever the language or player nam
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
+from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.metrics import dp, sp
@@ -25,6 +27,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import ScreenManager
+from kivy.uix.widget import Widget
 
 from ui.layout import MIN_TEXT_PX
 from ui.textfit import fit_size, fits, measured
@@ -34,9 +37,25 @@ from ui.touchguard import app_guard
 MIN_FONT = sp(MIN_TEXT_PX)  # 14 px on the 800x480 display: readable at arm's length
 
 
+def text_scale_now() -> float:
+    """The Large text setting's factor (ui/layout.py TEXT_SCALES): 1 outside the app."""
+    return float(getattr(App.get_running_app(), "text_scale", 1.0))
+
+
+def rescale_all(widgets: Iterable[Widget]) -> None:
+    """After the text size changed: every widget (in `widgets`' trees) that sizes its own
+    text from the setting (a `rescale` method) does so again, shown or not."""
+    for top in widgets:
+        for w in top.walk(restrict=True):
+            rescale = getattr(w, "rescale", None)
+            if rescale is not None:
+                rescale()
+
+
 class FitLabel(Label):
-    """A label that wraps and shrinks its text (down to MIN_FONT) to fit its size.
-    A text that does not fit even at MIN_FONT is cut to one line ending in "…", never
+    """A label that wraps and shrinks its text (down to MIN_FONT) to fit its size; both
+    bounds are times the Large text setting's factor. A text that does not fit even at
+    the least size is cut to one line ending in "…", never
     drawn over its neighbours; `clipped` says so (the screen checks fail on it unless
     `ellipsis_ok`, as for long player names)."""
 
@@ -47,6 +66,7 @@ class FitLabel(Label):
 
     def __init__(self, **kwargs: object) -> None:
         self._fit_trigger = Clock.create_trigger(self._fit, -1)
+        self.rescale = self._fit_trigger  # the text size changed (rescale_all)
         super().__init__(**kwargs)
         self.fbind("size", self._fit_trigger)
         self.fbind("text", self._fit_trigger)
@@ -78,23 +98,28 @@ class FitLabel(Label):
             return
         room = max(1.0, self.width - 2 * self.fit_padding)
         text = self.text.strip()
-        font, bold, top = self.font_name, self.bold, float(self.max_font_size)
+        scale = text_scale_now()
+        font, bold, top = self.font_name, self.bold, float(self.max_font_size) * scale
+        least = MIN_FONT * scale
 
         def measure(s: str) -> tuple[float, float]:
             return measured(font, bold, top, s)
 
-        one_line = fit_size(text, room, self.height, top, MIN_FONT, measure, wrap=False)
+        one_line = fit_size(text, room, self.height, top, least, measure, wrap=False)
         whole = fits(text, room, self.height, one_line, top, measure, wrap=False)
-        wrap = " " in text and "\n" not in text and (one_line < top or not whole)
+        # paragraphs ("\n") keep their lines unless one line each would be cut
+        wrap = " " in text and (one_line < top or not whole) and (
+            "\n" not in text or not fits(text, room, self.height, least, top, measure,
+                                         wrap=False))
         size = (
-            fit_size(text, room, self.height, top, MIN_FONT, measure, wrap=True)
+            fit_size(text, room, self.height, top, least, measure, wrap=True)
             if wrap
             else one_line
         )
         if wrap and size <= one_line and whole:
             wrap, size = False, one_line
         # Whole pixels only: each new size opens the font file again, which costs a frame.
-        size = max(MIN_FONT, math.floor(size))
+        size = max(least, math.floor(size))
         self.clipped = not fits(text, room, self.height, size, top, measure, wrap=wrap)
         if self.clipped:  # one line, cut at the right with an ellipsis
             self.shorten, self.shorten_from, self.split_str = True, "right", ""

@@ -12,6 +12,8 @@ count (the journal's one check), and its newest game (or `--game N`) is replayed
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 import sys
 from pathlib import Path
 
@@ -66,8 +68,11 @@ def _show(game: Game | None, as_json: bool) -> None:
 
 
 def _is_journal(name: str) -> bool:
-    """A SQLite file (a journal, or something the journal's check will name)."""
+    """A SQLite file (a journal, or something the journal's check will name). Only a
+    regular file is opened: opening a FIFO would wait for a writer for ever."""
     try:
+        if not stat.S_ISREG(os.stat(name).st_mode):
+            return False  # said by the transcript path ("not a regular file")
         with open(name, "rb") as f:
             return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
     except OSError:

@@ -16,6 +16,7 @@ from pathlib import Path
 from bench.core import long_game, play_with_writer
 from companion import journal_chain
 from companion.journal import SCHEMA_VERSION, Journal
+from companion.snapshots import Resumable, load_unfinished
 
 SETUP = {"type": "setup", "players": ["Ana", "Ben"]}
 
@@ -115,3 +116,25 @@ def test_the_chain_is_the_crc_of_the_text_continued_from_the_event_before(
     (gid, setup, crc0, chain0), (_, play, crc1, chain1), _ = rows
     assert crc0 == zlib.crc32(setup) and chain0 == zlib.crc32(setup, gid)
     assert crc1 == zlib.crc32(play) and chain1 == zlib.crc32(play, chain0)
+
+
+def test_a_snapshot_resume_never_replays_a_row_moved_into_a_lost_place(
+        tmp_path: Path) -> None:
+    """After the newest snapshot, event N lost and event N+1's row renumbered N: the
+    positions run on and every CRC holds, but the chain breaks, so the resume reads every
+    event (and sets the moved row aside, said) instead of replaying it as event N."""
+    objs = long_game(265)  # its newest snapshot is at the round's end, event 258
+    with Journal.open(tmp_path) as journal:
+        game_id = play_with_writer(journal, objs)
+    last = len(objs) - 1
+    with sqlite3.connect(tmp_path / "journal.sqlite3") as conn:
+        snap = conn.execute("SELECT MAX(seq) FROM snapshots").fetchone()[0]
+        assert snap < last - 1
+        conn.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (game_id, last - 1))
+        conn.execute("UPDATE events SET seq = ? WHERE game_id = ? AND seq = ?",
+                     (last - 1, game_id, last))
+    with Journal.open(tmp_path) as journal:
+        found = load_unfinished(journal)
+        assert not isinstance(found, Resumable)
+        assert found is not None and len(found.events) == last - 1
+        assert any("checksum chain breaks" in n for n in journal.damage)

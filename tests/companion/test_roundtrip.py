@@ -1,14 +1,15 @@
 """Transcripts round-trip: a simulated game, written out and replayed, is the same game.
 
-1,000 simulated games of every table (2-4 players, 1-4 pawns, standard and long) are
-written as JSON Lines and replayed; the replayed state must equal the live one. A few
-also go through `sorry-companion replay --json` in a subprocess, the CLI path.
+400 simulated games (`make fuzz`: 1,000) of every table (2-4 players, 1-4 pawns,
+standard and long) are written as JSON Lines and replayed; the replayed state must equal
+the live one. A few also go through `sorry-companion replay --json` in a subprocess, the CLI path.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -20,7 +21,7 @@ import pytest
 from companion.games.revenge.simulate import SimulatedGame, random_options, simulate
 from companion.transcript import replay_lines, write_transcript
 
-GAMES = 1000
+GAMES = int(os.environ.get("ROUNDTRIP_GAMES", "400"))  # `make fuzz`: 1,000
 CLI_GAMES = 4
 
 

@@ -3,6 +3,7 @@ the rules agrees with the engine's (tests/companion/referee.py); its bots and it
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from pathlib import Path
@@ -28,7 +29,7 @@ from companion.games.revenge.state import DECK_SIZE
 from companion.safe_text import quote
 from companion.transcript import replay_lines
 
-CROSS_CHECK_GAMES = 1500
+CROSS_CHECK_GAMES = int(os.environ.get("SIMULATE_GAMES", "500"))  # `make fuzz`: 1,500
 
 
 @pytest.fixture(scope="module")

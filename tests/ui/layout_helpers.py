@@ -21,15 +21,29 @@ from kivy.uix.widget import Widget
 from ui_helpers import REPO
 
 from ui.app import BACKGROUND
-from ui.layout import DISPLAYS, MIN_TARGET_PX, MIN_TEXT_PX
+from ui.layout import DISPLAYS, MIN_TARGET_PX, min_text_px
 from ui.widgets import FitLabel, TapButton
 
 SIZES = list(DISPLAYS)
+# Large text is checked where it is most at risk: the least height and the least width.
+LARGE_TEXT_SIZES = [(800, 480), (480, 800)]
 SCRATCH = REPO / "screenshots"  # what a test run draws; `make screenshots` copies it to docs
 
 
 def size_id(size: tuple[int, int]) -> str:
     return f"{size[0]}x{size[1]}"
+
+
+def shot_path(size: tuple[int, int], name: str, lang: str, text_size: str = "normal") -> Path:
+    """Where a picture goes: screenshots/<W>x<H>/<name>-<lang>[-large].png."""
+    suffix = "" if text_size == "normal" else f"-{text_size}"
+    return SCRATCH / size_id(size) / f"{name}-{lang}{suffix}.png"
+
+
+def set_text_size(d: Any, text_size: str) -> None:
+    """The Large text setting as the settings screen sets it, and the labels refitted."""
+    d.app.text_size = text_size
+    d.frames(3)
 
 
 def resize(d: Any, size: tuple[int, int]) -> None:
@@ -122,11 +136,12 @@ def small_targets(d: Any) -> list[str]:
 
 
 def small_texts(d: Any) -> list[str]:
-    """Visible texts drawn below 14 px."""
+    """Visible texts drawn below 14 px (17.5 px in large text)."""
+    least = min_text_px(d.app.text_size)
     return [
         f"{_name(w)} at {w.font_size:.1f} px"
         for w, _r in _texts_and_targets(d)
-        if isinstance(w, Label) and w.text.strip() and float(w.font_size) < MIN_TEXT_PX - 0.5
+        if isinstance(w, Label) and w.text.strip() and float(w.font_size) < least - 0.5
     ]
 
 

@@ -73,7 +73,11 @@ def test_every_face_is_asked_photographed_and_the_deck_saved_then_one_face_retau
     assert model_file.stat().st_mtime_ns != before
     assert teach.prompt == f"The camera knows all {len(cards)} faces of this deck."
     d.tap_id("camera_teach", "teach_back")
+    d.frames(2)
     assert d.screen == "menu" and teach.preview is None  # the camera is let go
+    d.tap_id("menu", "menu_camera")  # back later: the deck is whole, a tap re-teaches a face
+    d.tap_id("camera_teach", "teach_board")
+    assert teach.prompt == f"The camera knows all {len(cards)} faces of this deck."
 
 
 BLOCK = """

@@ -5,7 +5,7 @@ and the options remembered, and the history, rules and settings one tap away."""
 from __future__ import annotations
 
 from board_screen_helpers import ScriptDoor
-from ui_helpers import to_board_setup, type_name
+from ui_helpers import setup_by_touch, to_board_setup, type_name
 
 
 def tabs(d):
@@ -81,3 +81,18 @@ def test_the_seats_are_checked_whatever_the_game(driver):
     d.tap_id("start", "start_button")  # nobody named yet
     assert d.screen == "start" and d.label("start", "start_message")
     assert door.calls == []
+
+
+def test_a_board_setup_the_game_refuses_is_said_on_the_first_screen(driver):
+    door = ScriptDoor()
+    door.refuse = "the 1939 deck is not allowed with the adult variation"
+    d = driver(board_door=door)
+    setup_by_touch(d, ["Ana", "Ben"], pawns=4, variant="standard")  # a card game running
+    d.tap_id("table", "menu_button")
+    d.tap_id("menu", "menu_new_game")
+    d.tap(d.button(code="game:board"))
+    d.tap_id("start", "start_button")
+    d.tap_code("confirm_give_up")  # asked first, then refused by the game
+    assert d.screen == "start"
+    assert d.label("start", "start_message") == (
+        "The 1939 deck is not allowed with the adult variation.")

@@ -1,7 +1,9 @@
 """Every screen at the five displays (800x480, 1024x600, 1280x720, 480x800, 720x1280) in
 English and French, reached by touch on the real app, then resized live in place: no
 text larger than its box, none under 14 px or cut with "…", nothing overlapping or
-outside the window, no target under 48x48 px, and a picture that is not blank.
+outside the window, no target under 48x48 px, and a picture that is not blank. Then
+the same in large text (Settings > Text) where it is most at risk, 800x480 (the least
+height) and 480x800 (the least width): no text under 17.5 px there.
 
 The pictures go to screenshots/<W>x<H>/<screen>-<lang>.png (a scratch folder, ignored by
 git); `make screenshots` copies them to docs/screenshots/ for the README.
@@ -11,7 +13,16 @@ from __future__ import annotations
 
 import pytest
 from kivy.core.window import Window
-from layout_helpers import SCRATCH, SIZES, picture, problems, resize, size_id
+from layout_helpers import (
+    LARGE_TEXT_SIZES,
+    SIZES,
+    picture,
+    problems,
+    resize,
+    set_text_size,
+    shot_path,
+    size_id,
+)
 from ui_helpers import image_size, pixel_spread, setup_by_touch, to_board_setup
 
 from ui import menu_actions
@@ -49,12 +60,16 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
 
     def check(d, name: str) -> None:
         """The screen now shown, at every display; back to 800x480 for the next taps."""
-        for size in SIZES:
-            resize(d, size)
-            found.extend(f"{name} {size_id(size)}: {p}" for p in problems(d, (BoardView,)))
-            path = picture(d, SCRATCH / size_id(size) / f"{name}-{lang}.png")
-            assert image_size(path) == size
-            assert pixel_spread(path) > MIN_SPREAD, f"{name} at {size_id(size)} looks blank"
+        for text_size, sizes in (("normal", SIZES), ("large", LARGE_TEXT_SIZES)):
+            set_text_size(d, text_size)
+            for size in sizes:
+                resize(d, size)
+                found.extend(f"{name} {size_id(size)} {text_size}: {p}"
+                             for p in problems(d, (BoardView,)))
+                path = picture(d, shot_path(size, name, lang, text_size))
+                assert image_size(path) == size
+                assert pixel_spread(path) > MIN_SPREAD, f"{name} at {size_id(size)} looks blank"
+        set_text_size(d, "normal")
         resize(d, SIZES[0])
         seen.append(name)
 
@@ -112,6 +127,11 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
         if back:
             d.tap_id(page, back)
             assert d.screen == "menu"
+    d.tap_id("menu", "menu_camera")  # Menu > Teach the camera, before a deck is chosen
+    assert d.screen == "camera_teach"
+    check(d, "camera-teach")
+    d.tap_id("camera_teach", "teach_back")
+    assert d.screen == "menu"
     # Menu > Back up with no stick, and Menu > Turn off's question (as on a Pi).
     monkeypatch.setattr(menu_actions, "usb_stick", lambda _folders: None)
     d.tap_id("menu", "menu_backup")
@@ -154,5 +174,5 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
     d.tap_id("board_menu", "board_menu_rules")
     check(d, "board-rules")
 
-    assert len(seen) == 24
+    assert len(seen) == 25
     assert not found, "\n".join(found)

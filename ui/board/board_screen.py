@@ -30,7 +30,7 @@ from ui.board.texts import bt, card_label
 from ui.screens.menu import ApplianceMenu
 from ui.theme import GO_RGBA
 from ui.touchguard import app_guard
-from ui.widgets import MIN_FONT, TapButton
+from ui.widgets import MIN_FONT, TapButton, text_scale_now
 
 
 class GuardBox(BoxLayout):
@@ -56,7 +56,8 @@ class WrapButton(TapButton):
             return
         self.shorten, self.clipped = False, False
         self.text_size = (max(1.0, self.width - 2 * self.fit_padding), None)
-        self.font_size = max(MIN_FONT, min(float(self.max_font_size), sp(16)))
+        scale = text_scale_now()
+        self.font_size = max(MIN_FONT, min(float(self.max_font_size), sp(16))) * scale
 
 
 class OptionRow(BoxLayout):

@@ -48,6 +48,7 @@ from ui.theme import (
     ink_on,
     player_rgba,
 )
+from ui.widgets import text_scale_now
 
 BOARD_BG = (0.93, 0.91, 0.84, 1)
 GRID_LINE = (0.55, 0.53, 0.48, 1)
@@ -137,6 +138,11 @@ class BoardView(Widget):
         self._fbo: Fbo | None = None
         self._drawn: tuple[Any, ...] = ()  # what the board's picture was drawn for
         self._board_rect: Rectangle | None = None
+
+    def rescale(self) -> None:
+        """The text size changed (ui.widgets.rescale_all): the zones' words and counts."""
+        self._board_trigger()
+        self._pawn_trigger()
 
     # --- geometry ---
 
@@ -249,6 +255,7 @@ class BoardView(Widget):
             Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r))
             Color(*rgba)
             Line(circle=(x, y, r), width=max(1.0, c * 0.08))
+            # the words printed on the board keep the board's scale (larger, they cover the pawns)
             tex = _text_texture(label, max(MIN_TEXT_PX, int(c * 0.42)))
             Color(0.15, 0.15, 0.15, 1)
             Rectangle(texture=tex, size=tex.size, pos=(x - tex.width / 2, y + r * 0.38))
@@ -341,7 +348,7 @@ class BoardView(Widget):
         for i in range(min(n, 4)):
             px = x + (i - (min(n, 4) - 1) / 2) * c * 0.52
             self._pawn(color, px, y, c * 0.24)
-        tex = _text_texture(str(n), max(MIN_TEXT_PX, int(c * 0.55)))
+        tex = _text_texture(str(n), int(max(MIN_TEXT_PX * text_scale_now(), c * 0.55)))
         Color(0.1, 0.1, 0.1, 1)
         Rectangle(texture=tex, size=tex.size,
                   pos=(x - tex.width / 2, y - layout.ZONE_RADIUS * c * 0.5 - tex.height / 2))

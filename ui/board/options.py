@@ -35,8 +35,15 @@ class BoardOptions(GridLayout):
         open_board_setup(app, players, colors, first)
 
     def start(self, app: Any, players: list[str], colors: list[str], first: str) -> str | None:
+        from ui.abandon import start_after_asking  # a running game is given up only if told
+
         self.keep(app)
         setup = app.screen("board_setup")
         setup.offer(players, colors, first)  # its remembered settings, with these seats
-        setup.start()
-        return setup.message or None
+
+        def start_now() -> None:  # a setting the rules refuse is said on the first screen
+            setup.start_now()
+            app.screen("start").message = setup.message
+
+        start_after_asking(app, start_now)
+        return None

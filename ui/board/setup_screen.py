@@ -154,9 +154,11 @@ class BoardSetupScreen(Screen):
         from ui.abandon import start_after_asking  # a running game is given up only if told
 
         app = App.get_running_app()
-        start_after_asking(app, self._start_now)
+        start_after_asking(app, self.start_now)
 
-    def _start_now(self) -> None:
+    def start_now(self) -> None:
+        """Start at once (a running game was given up, if there was one); a refusal stays
+        on this screen as its sentence."""
         app = App.get_running_app()
         error = app.start_game(self.setup_json(), companion_draws=self.companion_draws)
         self.message = error or ""

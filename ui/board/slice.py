@@ -69,7 +69,7 @@ class BoardSlice:
         heads = (bt("b_title", lang), tr("lb_games", lang), tr("lb_wins", lang),
                  *(bt(f"st_{c}", lang) for c in BOARD_COLUMNS))
         for text in heads:
-            grid.add_widget(Factory.StatCell(text=text, bold=True))
+            grid.add_widget(Factory.StatHead(text=text))
         for p in leaders:
             for value in (p.name, p.games, p.wins, *(p.counters.get(c, 0) for c in BOARD_COLUMNS)):
                 shown = value if isinstance(value, str) else number(value, lang)

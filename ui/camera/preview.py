@@ -103,17 +103,23 @@ class WorkerFrames:
         self._closed.set()
 
 
+def camera_config(app: Any) -> Any:
+    """The app's `[camera]` table (its defaults when the app runs with no config)."""
+    from companion.config import CameraConfig
+
+    config = getattr(getattr(app, "link", None), "config", None)
+    return getattr(config, "camera", None) or CameraConfig()
+
+
 def camera_source(app: Any) -> Any:
     """Where a screen's view reads from: the game's running camera worker, or the camera
     of `[camera] source` opened for the screen (SourceError says why it cannot be)."""
     from camera.sources import open_source
-    from companion.config import CameraConfig
 
     worker = getattr(getattr(app, "camera", None), "worker", None)
     if worker is not None:
         return WorkerFrames(worker)
-    config = getattr(getattr(app, "link", None), "config", None)
-    return open_source((getattr(config, "camera", None) or CameraConfig()).source)
+    return open_source(camera_config(app).source)
 
 
 def _marked(frame: Any, spot: tuple[float, float, float, float] | None) -> Any:

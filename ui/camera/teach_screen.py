@@ -29,14 +29,6 @@ def photo_folder(data_dir: Path, game: str) -> Path:
     return Path(data_dir) / f"camera-photos-{game}"
 
 
-def _camera_config() -> Any:
-    """The app's `[camera]` table (its defaults when the app runs with no config)."""
-    from companion.config import CameraConfig
-
-    config = getattr(App.get_running_app().link, "config", None)
-    return getattr(config, "camera", None) or CameraConfig()
-
-
 class TeachScreen(Screen):
     game = StringProperty("")  # "" : choosing the game
     faces = ListProperty([])  # the game's card names, in teaching order
@@ -93,7 +85,6 @@ class TeachScreen(Screen):
         except SourceError as exc:
             self.message = tr("teach_no_camera", app.lang, why=str(exc))
             return
-
         self.preview = Preview(source, self._spot(), shown=self._shown).start()
 
     def _shown(self) -> None:
@@ -112,7 +103,9 @@ class TeachScreen(Screen):
             self.preview = None
 
     def _spot(self) -> tuple[float, float, float, float]:
-        spot = _camera_config().spot
+        from ui.camera.preview import camera_config
+
+        spot = camera_config(App.get_running_app()).spot
         return (spot[0], spot[1], spot[2], spot[3]) if spot else DEFAULT_SPOT
 
     # --- photos ---
@@ -181,6 +174,9 @@ class TeachScreen(Screen):
 
     def _say_prompt(self) -> None:
         lang = App.get_running_app().lang
+        if self.index >= len(self.faces):  # every face has its photo: a tap re-teaches one
+            self.prompt = tr("teach_done", lang, n=len(self.faces))
+            return
         card = self.faces[self.index]
         self.prompt = tr("teach_lay", lang, card=self._name(card), n=self.index + 1,
                          total=len(self.faces))

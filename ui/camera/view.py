@@ -10,16 +10,16 @@ from typing import Any
 def open_view(app: Any, page: Any) -> Any:
     """A started Preview feeding `page.camera_texture`, or None (camera off, no extra,
     or the camera cannot be opened: the page's camera line already says why)."""
-    config = getattr(getattr(app, "link", None), "config", None)
-    camera = getattr(config, "camera", None)
-    if camera is None or not camera.enabled:
+    from ui.camera.preview import Preview, camera_config, camera_source
+
+    camera = camera_config(app)
+    if not camera.enabled:
         return None
     from camera.extra import available
 
     if not available():
         return None
     from camera.sources import SourceError
-    from ui.camera.preview import Preview, camera_source
 
     try:
         source = camera_source(app)

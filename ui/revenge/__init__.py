@@ -28,6 +28,10 @@ SCREENS = {
 }
 
 
+# The names' column of the leaderboard, against 1 for each figure's: the heads ("Dépassés")
+# keep their least size at 480 px in large text; a long name may end in "…" anyway.
+NAME_SHARE = 0.6
+
 class RevengeSlice:
     screens = SCREENS
     prewarm = ("table", "over", "tiebreak")
@@ -79,12 +83,14 @@ class RevengeSlice:
         heads = ("", tr("lb_games", lang), tr("lb_wins", lang), tr("go_rounds_won", lang),
                  tr("go_busts", lang), tr("go_steals", lang))
         for text in heads:
-            grid.add_widget(Factory.StatCell(text=text, bold=True))
+            grid.add_widget(Factory.StatHead(text=text, size_hint_x=1 if text else NAME_SHARE))
         for p in leaders:
             for value in (p.name, p.games, p.wins, p.rounds_won, p.busts, p.steals):
                 # a long name may end in "…"; a figure never
                 shown = value if isinstance(value, str) else number(value, lang)
-                grid.add_widget(Factory.StatCell(text=shown, ellipsis_ok=value is p.name))
+                grid.add_widget(Factory.StatCell(text=shown, ellipsis_ok=value is p.name,
+                                                 size_hint_x=NAME_SHARE if value is p.name
+                                                 else 1))
 
 
 SLICE = RevengeSlice()

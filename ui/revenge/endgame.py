@@ -78,7 +78,7 @@ class GameOverScreen(Screen):
         grid.clear_widgets()
         heads = ("", app.t("go_rounds_won"), app.t("go_busts"), app.t("go_steals"))
         for text in heads:
-            grid.add_widget(Factory.StatCell(text=text, bold=True))
+            grid.add_widget(Factory.StatHead(text=text))
         for seat, p in enumerate(stats.players):
             won = "★ " if state.winner == seat else ""
             grid.add_widget(

@@ -22,7 +22,7 @@ from kivy.uix.widget import Widget
 from ui.marks import draw_mark
 from ui.textfit import measured
 from ui.theme import marked, name_rgba, player_rgba
-from ui.widgets import FitLabel
+from ui.widgets import FitLabel, text_scale_now
 
 
 class PawnCard(FitLabel):
@@ -94,6 +94,7 @@ class ProgressChart(Widget):
         self._redraw = Clock.create_trigger(self.redraw, -1)
         for prop in ("history", "colors", "names", "goal", "pawns", "round_word", "pos", "size"):
             self.fbind(prop, self._redraw)
+        self.rescale = self._redraw  # the text size changed (ui.widgets.rescale_all)
         self.legend: list[Label] = []
         self.round_labels: list[Label] = []
         self.level_labels: list[Label] = []
@@ -111,11 +112,12 @@ class ProgressChart(Widget):
         rounds = len(self.history)
         if rounds == 0 or not self.colors:
             return
-        pad, row = sp(6), self.label_font * 1.6
+        font = self.label_font * text_scale_now()  # the legend's; FitLabels scale their own
+        pad, row = sp(6), font * 1.6
         n = len(self.colors)
         per_row = n if n <= 2 else 2
         legend_rows = math.ceil(n / per_row)
-        word = measured("Roboto", False, self.label_font, self.round_word)[0]
+        word = measured("Roboto", False, font, self.round_word)[0]
         left = max(sp(40), word + 2 * pad + sp(18))  # clear of round 0's label
         x0, y0 = self.x + left, self.y + pad + row
         w = max(1.0, self.right - pad - x0)
@@ -141,7 +143,7 @@ class ProgressChart(Widget):
                                            self.top - pad - (r + 1) * row),
                            size=box, text_size=box, halign="left", valign="middle",
                            shorten=True, shorten_from="right", color=ink,
-                           font_name="Symbols", font_size=self.label_font)
+                           font_name="Symbols", font_size=font)
             self.add_widget(legend)
             self.legend.append(legend)
         # the progress levels: every one up to 4, else 0, P and the goal

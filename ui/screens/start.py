@@ -188,7 +188,9 @@ class StartScreen(Screen):
         """Start the game chosen, with its options."""
         seats = self.seats()
         if seats is not None:
-            self.message = self.form(self.game).start(App.get_running_app(), *seats) or ""
+            why = self.form(self.game).start(App.get_running_app(), *seats)
+            if why:
+                self.message = why
 
     def more_options(self) -> None:
         """The chosen game's other choices, on their own screen (the board game's)."""

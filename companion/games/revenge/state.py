@@ -34,7 +34,7 @@ class Cause(StrEnum):
     FLIP = "flip"
 
 
-_Awaiting = members(Awaiting)  # read per event (see companion.members)
+_Awaiting, _Variant = members(Awaiting), members(Variant)  # read per event (companion.members)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,16 +100,16 @@ class GameState(NamedTuple):
     @property
     def goal(self) -> int:
         """Progress needed to win (R11): P, or 2P in the longer game."""
-        return self.setup.pawns * (2 if self.setup.variant is Variant.LONG else 1)
+        return self.setup.pawns * (2 if self.setup.variant is _Variant.LONG else 1)
 
     @property
     def awaiting(self) -> Awaiting | None:
         if self.window is not None:
             return self.window.kind
         if self.owed:
-            return Awaiting.PLAY2
+            return _Awaiting.PLAY2
         if self.tiebreak is not None:
-            return Awaiting.TIEBREAK
+            return _Awaiting.TIEBREAK
         return None
 
     @property
