@@ -66,6 +66,14 @@ def _start_rasterising(*_: Any) -> None:
     glFlush()
 
 
+def _draw_again(*_: Any) -> None:
+    """The first screen once more. A display that takes its copy of the picture when the
+    mode is set, before the first frame's pixels are in (the emulated Pi's virtio-gpu,
+    `make pi-vm`), otherwise stays black until something on the screen changes, and the
+    start screen is still. On a Pi it costs one frame at start."""
+    Window.canvas.ask_update()
+
+
 class _Models(dict[str, Any]):
     """Each game's model, made the first time it is asked for: the board game's imports
     the whole board engine, which the first frame (and a card game) does not need."""
@@ -328,6 +336,7 @@ class CompanionApp(App):
         if stream is not None:
             print(READY_LINE, file=stream, flush=True)
         notify_ready()  # the service (Type=notify) keeps this version only once it gets here
+        Clock.schedule_once(_draw_again)
         if self.on_ready is not None:
             self.on_ready(self)
 
