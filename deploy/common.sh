@@ -11,6 +11,9 @@ readonly ETC_DIR=/etc/sorry-companion
 readonly DATA_DIR=/var/lib/sorry-companion
 readonly UNIT_PATH=/etc/systemd/system/sorry-companion.service
 readonly UDEV_RULE_PATH=/etc/udev/rules.d/99-sorry-ledboard.rules
+# The display's backlight for the service user, and USB sticks mounted for Menu > Back up.
+readonly BACKLIGHT_RULE_PATH=/etc/udev/rules.d/70-sorry-companion-backlight.rules
+readonly STICK_RULE_PATH=/etc/udev/rules.d/70-sorry-companion-usb-stick.rules
 readonly TARGET_RECORD=/etc/sorry-companion/previous-default-target
 readonly POLKIT_RULE_PATH=/etc/polkit-1/rules.d/50-sorry-companion-poweroff.rules
 readonly COMMAND_PATH=/usr/local/bin/sorry-companion

@@ -288,6 +288,8 @@ install_files() {
     say "== files"
     put_file "$DEPLOY_DIR/sorry-companion.service" "$UNIT_PATH" 644
     put_file "$DEPLOY_DIR/99-sorry-ledboard.rules" "$UDEV_RULE_PATH" 644
+    put_file "$DEPLOY_DIR/70-sorry-companion-backlight.rules" "$BACKLIGHT_RULE_PATH" 644
+    put_file "$DEPLOY_DIR/70-sorry-companion-usb-stick.rules" "$STICK_RULE_PATH" 644
     put_file "$DEPLOY_DIR/50-sorry-companion-poweroff.rules" "$POLKIT_RULE_PATH" 644
     put_file "$DEPLOY_DIR/release-switch.sh" "$SWITCH_PATH" 755
     put_file "$DEPLOY_DIR/command.sh" "$COMMAND_PATH" 755
@@ -376,6 +378,7 @@ enable_service() {
     if ((DRY_RUN)) || command -v udevadm >/dev/null; then
         run udevadm control --reload-rules
         run udevadm trigger --subsystem-match=tty --action=change
+        run udevadm trigger --subsystem-match=backlight --action=add
     fi
     # A desktop session would hold the display: the Pi boots to the console and the game.
     if ((DRY_RUN)); then

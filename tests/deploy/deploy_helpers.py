@@ -16,6 +16,8 @@ UNINSTALL = DEPLOY / "uninstall.sh"
 # Paths on the Pi, as install.sh and the unit name them.
 UNIT = "/etc/systemd/system/sorry-companion.service"
 UDEV_RULE = "/etc/udev/rules.d/99-sorry-ledboard.rules"
+BACKLIGHT_RULE = "/etc/udev/rules.d/70-sorry-companion-backlight.rules"
+STICK_RULE = "/etc/udev/rules.d/70-sorry-companion-usb-stick.rules"
 CONFIG = "/etc/sorry-companion/config.toml"
 DATA_DIR = "/var/lib/sorry-companion"
 OPT_DIR = "/opt/sorry-companion"

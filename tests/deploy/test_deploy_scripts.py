@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 import os
 import re
 import shutil
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from deploy_helpers import (
+    BACKLIGHT_RULE,
     COMMAND,
     COMMAND_SCRIPT,
     CONFIG,
@@ -21,6 +23,7 @@ from deploy_helpers import (
     LOCK,
     OPT_DIR,
     POLKIT_RULE,
+    STICK_RULE,
     SWITCH,
     SWITCH_SCRIPT,
     UDEV_RULE,
@@ -57,10 +60,13 @@ def test_dry_run_writes_every_file_and_runs_nothing(scripts: Scripts, tmp_path: 
     result = scripts.install(root)
     assert result.returncode == 0, result.stderr
     assert result.calls == [], "a dry run ran real commands"
-    for pi_path in (UNIT, UDEV_RULE, CONFIG, POLKIT_RULE, COMMAND, SWITCH):
+    for pi_path in (UNIT, UDEV_RULE, BACKLIGHT_RULE, STICK_RULE, CONFIG, POLKIT_RULE, COMMAND,
+                    SWITCH):
         assert under(root, pi_path).is_file(), pi_path
     for pi_path, source in ((UNIT, DEPLOY / "sorry-companion.service"),
                             (UDEV_RULE, DEPLOY / "99-sorry-ledboard.rules"),
+                            (BACKLIGHT_RULE, DEPLOY / "70-sorry-companion-backlight.rules"),
+                            (STICK_RULE, DEPLOY / "70-sorry-companion-usb-stick.rules"),
                             (POLKIT_RULE, DEPLOY / "50-sorry-companion-poweroff.rules"),
                             (COMMAND, COMMAND_SCRIPT), (SWITCH, SWITCH_SCRIPT)):
         assert under(root, pi_path).read_bytes() == source.read_bytes(), pi_path
@@ -305,7 +311,8 @@ def test_uninstall_keeps_data_and_config(installed: Path, scripts: Scripts):
     result = scripts.uninstall(installed)
     assert result.returncode == 0, result.stderr
     assert result.calls == []
-    for gone in (UNIT, UDEV_RULE, OPT_DIR, POLKIT_RULE, COMMAND, SWITCH):
+    for gone in (UNIT, UDEV_RULE, BACKLIGHT_RULE, STICK_RULE, OPT_DIR, POLKIT_RULE, COMMAND,
+                 SWITCH):
         assert not under(installed, gone).exists(), gone
     assert journal.read_bytes() == b"games so far"
     assert under(installed, CONFIG).is_file()
@@ -354,3 +361,31 @@ def test_no_kivy_config_ini_is_installed(installed: Path):
     """The app sets the Kivy settings it needs at every start (ui/kivy_settings.py), so
     the install ships no copy of Kivy's config.ini to drift."""
     assert not (under(installed, DATA_DIR) / "kivy" / "config.ini").exists()
+
+
+def _rule_lines(name: str) -> list[str]:
+    return [line for line in (DEPLOY / name).read_text().splitlines()
+            if line and not line.startswith("#")]
+
+
+def test_backlight_rule_gives_the_service_users_group_write_access():
+    """ui/backlight.py writes brightness only where os.access says it may: the rule's group
+    must be one the installer puts the service user in."""
+    (rule,) = _rule_lines("70-sorry-companion-backlight.rules")
+    group = re.search(r"chgrp (\w+) /sys%p/brightness", rule)
+    assert group and 'SUBSYSTEM=="backlight"' in rule and "chmod g+w /sys%p/brightness" in rule
+    groups = re.search(r"APP_GROUPS=\(([^)]*)\)", INSTALL.read_text())
+    assert groups and group.group(1) in groups.group(1).split()
+
+
+def test_usb_sticks_are_mounted_where_menu_back_up_looks_and_owned_by_the_service_user():
+    from companion.config import BackupConfig
+
+    rules = _rule_lines("70-sorry-companion-usb-stick.rules")
+    assert {re.search(r'ID_FS_TYPE}=="(\w+)"', rule).group(1) for rule in rules} == {
+        "vfat", "exfat"}
+    for rule in rules:
+        assert "systemd-mount --no-block" in rule  # udev's own mounts stay in its namespace
+        assert "uid=sorry,gid=sorry" in rule
+        folder = rule.rsplit(" ", 1)[1].rstrip('"').replace("%k", "sda1")
+        assert any(fnmatch.fnmatch(folder, pattern) for pattern in BackupConfig().usb_folders)

@@ -160,6 +160,14 @@ def test_unit_lets_sdl_open_its_udev_monitor():
     assert unit_value("IPAddressDeny") == "any"
 
 
+def test_unit_leaves_usb_sticks_and_the_backlight_writable():
+    """ProtectSystem=strict and ProtectKernelTunables=yes make /media and /sys read-only:
+    Menu > Back up writes to /media/usb-*, the idle screen to the backlight's brightness
+    (/sys/class/backlight/* link into /sys/devices/platform on a Pi's DSI displays)."""
+    assert set(unit_value("ReadWritePaths").split()) == {"-/media", "-/sys/devices/platform"}
+    assert unit_value("ProtectKernelTunables") == "yes"
+
+
 def test_installer_and_unit_agree_on_paths(scripts: Scripts, tmp_path: Path):
     """The unit starts `current`, the link release-switch points at the release folder in
     which install.sh builds the venv."""
