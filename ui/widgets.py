@@ -131,10 +131,12 @@ class FitLabel(Label):
 
 
 class GuardedScreenManager(ScreenManager):
-    """A ScreenManager whose every switch of screen tells the app's touch guard."""
+    """A ScreenManager whose every switch of screen tells the app's touch guard (only a
+    manager on the window: one built in the background changes nothing under a finger)."""
 
     def on_current(self, instance: Any, value: Any) -> Any:
-        app_guard().changed()
+        if self.get_root_window() is not None:
+            app_guard().changed()
         return super().on_current(instance, value)
 
 
@@ -197,7 +199,8 @@ class ChoiceGrid(GridLayout):
     __events__ = ("on_choice",)
 
     def on_choices(self, *_: object) -> None:
-        app_guard().changed()  # new buttons where others were
+        if self.get_root_window() is not None:  # new buttons where others were
+            app_guard().changed()
         self.clear_widgets()
         for choice in self.choices:
             button = TapButton(text=choice["text"], code=choice["code"], max_font_size=self.font)

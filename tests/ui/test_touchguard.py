@@ -131,18 +131,26 @@ def test_screen_switches_popups_and_choice_grids_tell_the_guard(driver):
     d = driver()
     view, grid = GuardedView(), ChoiceGrid()
     app_guard = d.app.guard
-    for what, change in (
-        ("a screen switch", lambda: d.app.show("rules")),
-        ("a popup opening", lambda: view.open(animation=False)),
-        ("a popup closing", lambda: view.dismiss(animation=False)),
-        ("a choice grid rebuilt", lambda: setattr(grid, "choices", [{"text": "A",
-                                                                     "code": "a"}])),
-    ):
-        d.clock.advance(5)
-        assert app_guard.changed_at < d.clock(), what
-        change()
-        d.frames(1)
-        assert app_guard.changed_at == d.clock(), what
+    d.clock.advance(5)
+    grid.choices = [{"text": "B", "code": "b"}]  # built in the background, off the window:
+    d.frames(1)  # nothing changed under a finger
+    assert app_guard.changed_at < d.clock()
+    Window.add_widget(grid)
+    try:
+        for what, change in (
+            ("a screen switch", lambda: d.app.show("rules")),
+            ("a popup opening", lambda: view.open(animation=False)),
+            ("a popup closing", lambda: view.dismiss(animation=False)),
+            ("a choice grid rebuilt", lambda: setattr(grid, "choices", [{"text": "A",
+                                                                         "code": "a"}])),
+        ):
+            d.clock.advance(5)
+            assert app_guard.changed_at < d.clock(), what
+            change()
+            d.frames(1)
+            assert app_guard.changed_at == d.clock(), what
+    finally:
+        Window.remove_widget(grid)
 
 
 def test_a_refused_touch_neither_presses_nor_releases_the_button(driver):

@@ -107,6 +107,7 @@ class BoardScreen(Screen):
         self._panels: dict[str, Any] = {}
         self._rows: list[OptionRow] = []  # made once, reused: making widgets costs frames
         self._hovered: int | None = None  # the option under a mouse pointer
+        self._pressed: int | None = None  # the option under a finger: it wins over hover
         self._rebuild()
 
     @property
@@ -117,14 +118,23 @@ class BoardScreen(Screen):
     def model(self) -> Any:
         return self.app.board
 
-    # --- the option under a mouse pointer (a desktop; a touchscreen has no hover) ---
+    # --- the option under a finger or a mouse pointer (a desktop's; but SDL also moves
+    # the pointer with every touch, so a press must win over whatever the pointer says) ---
 
     def on_enter(self, *_: Any) -> None:
         Window.bind(mouse_pos=self._hover)
 
     def on_leave(self, *_: Any) -> None:
         Window.unbind(mouse_pos=self._hover)
+        self._pressed = self._hovered = None
         self.model.show_option(None)
+
+    def _press(self, index: int | None) -> None:
+        self._pressed = index
+        self._show_option()
+
+    def _show_option(self) -> None:
+        self.model.show_option(self._hovered if self._pressed is None else self._pressed)
 
     def _hover(self, _window: Any, pos: tuple[float, float]) -> None:
         buttons = [(row.index, row.ids.option_button) for row in self._rows if row.parent]
@@ -134,7 +144,7 @@ class BoardScreen(Screen):
                      if b.get_root_window() and b.collide_point(*b.to_widget(*pos))), None)
         if over != self._hovered:
             self._hovered = over
-            self.model.show_option(over)
+            self._show_option()
 
     # --- the action area ---
 
@@ -172,7 +182,7 @@ class BoardScreen(Screen):
         one = BoxLayout(size_hint_y=None, height=64, spacing=3)
         button = TapButton(code="move", max_font_size=30, bold=True, bg=GO_RGBA)
         button.bind(on_release=lambda _b: self.model.move_single(),
-                    state=lambda _b, state: self.model.show_option(0 if state == "down" else None))
+                    state=lambda _b, state: self._press(0 if state == "down" else None))
         one.add_widget(button)
         return one
 
@@ -256,7 +266,7 @@ class BoardScreen(Screen):
             row = OptionRow()
             row.bind(on_pick=lambda w: self.model.choose(w.index),
                      on_why=lambda w: self.explain(w.index),
-                     on_hold=lambda w, down: self.model.show_option(w.index if down else None))
+                     on_hold=lambda w, down: self._press(w.index if down else None))
             self._rows.append(row)
         rows.clear_widgets()
         for row, r in zip(self._rows, wanted, strict=False):
