@@ -43,6 +43,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
+from hardware.simulator import SimulatedLedBoard  # noqa: E402  (after the path above)
+
 HERE = Path(__file__).resolve().parent
 CACHE = Path(os.environ.get("PI_VM_CACHE", "/var/cache/sorry-pi-vm"))
 RESULT = HERE / "last-run.md"
@@ -51,6 +53,7 @@ TOOLS = {"qemu-system-aarch64": "qemu-system-arm", "mmdebstrap": "mmdebstrap",
          "qemu-aarch64-static": "qemu-user-static", "update-binfmts": "binfmt-support",
          "mkfs.ext4": "e2fsprogs", "qemu-img": "qemu-utils"}
 SCREEN = (1280, 720)
+BOARD_UID = "PIVM0001"
 BOOT_S = 600.0
 READY_S = 900.0
 INSTALL_S = 1800.0
@@ -296,7 +299,8 @@ def wait_active(machine: Machine, timeout: float = READY_S) -> tuple[bool, str]:
 def read_ppm(path: Path) -> tuple[int, int, bytes]:
     """A binary PPM (P6) as RGB bytes: four header words, one whitespace byte, pixels."""
     data = path.read_bytes()
-    words, pos = [], 0
+    words: list[bytes] = []
+    pos = 0
     while len(words) < 4:
         while data[pos:pos + 1].isspace():
             pos += 1
@@ -375,8 +379,6 @@ def main() -> int:
         print("pi-vm: run it as root (it installs qemu and builds a system image).",
               file=sys.stderr)
         return 2
-    from hardware.simulator import SimulatedLedBoard
-
     report = Report()
     ensure_tools()
     work = Path(tempfile.mkdtemp(prefix="sorry-pi-vm.", dir="/var/tmp"))
@@ -393,7 +395,7 @@ def main() -> int:
     subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b",
                     str(CACHE / "base.img"), str(disk)], check=True)
 
-    with SimulatedLedBoard(uid="PIVM0001") as board:
+    with SimulatedLedBoard(uid=BOARD_UID) as board:
         machine = Machine(work, disk, stick, board.path)
         try:
             run_checks(machine, board, report, names, work)
@@ -418,7 +420,7 @@ def install(machine: Machine, name: str) -> tuple[int, str, float]:
     return rc, out, time.monotonic() - began
 
 
-def run_checks(machine: Machine, board: object, report: Report, names: list[str],
+def run_checks(machine: Machine, board: SimulatedLedBoard, report: Report, names: list[str],
                work: Path) -> None:
     first, update, broken = names
     update_id = update.removeprefix("sorry-companion-")
@@ -462,10 +464,16 @@ def run_checks(machine: Machine, board: object, report: Report, names: list[str]
     report.check("screen", colours(shot) > 8 and share < SCREEN_TOLERANCE,
                  f"screendump {shot[0]}x{shot[1]}, {colours(shot)} colours sampled; "
                  f"{share:.1%} of pixels differ from the app's own start-en.png")
-    sim_state = getattr(board, "state", None)
-    report.check("ledboard", sim_state is not None,
-                 f"simulator over the emulated USB serial port got: "
-                 f"{sim_state.body() if sim_state is not None else 'nothing'}")
+    # The start screen has no game, so the app may send no state yet: what counts is that
+    # the app's PAWNLED/1 lines reached the simulator and the simulator answered them (the
+    # app names the board by the id only the simulator's answer carries).
+    verbs = sorted({message.verb for message in board.received})
+    _, connected = machine.sh("journalctl -u sorry-companion -b --no-pager -o cat | "
+                              f"grep -c 'LED board connected {BOARD_UID}' || true")
+    report.check("ledboard", bool(verbs) and connected.strip() not in ("", "0"),
+                 f"the simulator, behind the emulated USB serial port, got {len(board.received)}"
+                 f" lines from the app ({', '.join(verbs) or 'none'}) and answered; the app "
+                 f"logged 'LED board connected {BOARD_UID}': {connected.strip() or '0'} time(s)")
 
     # A game in progress, then the machine killed.
     machine.sh("systemctl stop sorry-companion", timeout=120)
