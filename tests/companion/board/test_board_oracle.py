@@ -34,23 +34,13 @@ def random_position(rng: random.Random) -> Position:
     colors = sorted(rng.sample(COLORS, rng.randint(2, 4)), key=COLORS.index)
     crowded = rng.random() < 0.5
     weights = rng.choice(((3, 2, 8, 3), (1, 1, 10, 2), (2, 4, 4, 6), (6, 1, 5, 1)))
-    used: set[object] = set()
+    track = list(CROWDED if crowded else range(60))
+    rng.shuffle(track)  # each track square drawn once
     pawns = {}
     for color in colors:
-        locs = []
-        for _ in range(n):
-            kind = rng.choices(("START", "HOME", "T", "S"), weights)[0]
-            loc = kind
-            if kind == "T":
-                loc = f"T{rng.choice(CROWDED) if crowded else rng.randrange(60)}"
-            elif kind == "S":
-                loc = f"S{rng.randint(1, 5)}"
-            key = loc if kind == "T" else (color, loc)
-            if kind in ("T", "S") and key in used:
-                loc = "START"
-            used.add(key)
-            locs.append(loc)
-        pawns[color] = locs
+        zone = rng.sample(range(1, 6), n)  # and each safety square of a colour
+        pawns[color] = [rng.choices(("START", "HOME", f"T{track.pop()}", f"S{zone[i]}"),
+                                    weights)[0] for i in range(n)]
     settings: dict[str, Any] = {"start_move": rng.choice(("count", "circle"))}
     if rng.random() < 0.4:
         settings["slide_colors"] = {t: rng.choice(COLORS)
