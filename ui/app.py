@@ -275,7 +275,12 @@ class CompanionApp(App):
             kv, module, cls = self.screens[name]
             screen_class = getattr(importlib.import_module(module), cls)
             load_kv(kv)
-            root.add_widget(screen_class(name=name))
+            made = screen_class(name=name)
+            root.add_widget(made)
+            # Laid out at the window's size now, not at Kivy's default 100x100 until it is
+            # first shown: its labels fit and render while the table is idle, instead of
+            # all again in the frame that shows it (the Resume tap's frame).
+            made.pos, made.size = root.pos, root.size
         return root.get_screen(name)
 
     def on_start(self) -> None:
