@@ -577,13 +577,16 @@ def options(state: GameState) -> tuple[Event, ...]:
     if tb is not None:
         return tuple(Tiebreak(state.name(s), 0)
                      for s, t in zip(tb.tied, tb.totals, strict=True) if t is None)
-    events: list[Event] = list(_legal_plays(state))
-    events.extend(Press(state.name(seat)) for seat in state.pressers())
-    if state.window is not None:
-        events.append(Close())
+    plays: tuple[Event, ...] = _legal_plays(state)
+    if state.window is None:  # the common case: no presses count, nothing to close
+        return plays + _END_PLAY2 if state.owed else plays
+    events = [*plays, *(Press(state.name(seat)) for seat in state.pressers()), Close()]
     if state.owed:
         events.append(EndPlay2())
     return tuple(events)
+
+
+_END_PLAY2 = (EndPlay2(),)
 
 
 def _legal_plays(state: GameState) -> tuple[Play, ...]:
@@ -597,18 +600,21 @@ def _legal_plays(state: GameState) -> tuple[Play, ...]:
     seat = after.turn
     if not (after.hands[seat] or after.draw_pile or after.discards):
         return ()  # no card left by the count (see _Draft.lay)
-    plays: list[Play] = []
-    for card in ALL_CARDS:
-        if after.owed and not card.is_number:
-            continue
-        if card.kind is _CardKind.SORRY:
-            eligible = [i for i, p in enumerate(after.progress) if p > 0 and i != seat]
-            plays.extend(Play(card, None, after.name(i)) for i in eligible)
-            if not eligible:
-                plays.append(Play(card))
-        else:
-            plays.append(Play(card))
-    return tuple(plays)
+    if after.owed:
+        return _NUMBER_PLAYS
+    players = after.setup.players
+    targets = tuple(Play(_SORRY, None, players[i])
+                    for i, p in enumerate(after.progress) if p > 0 and i != seat)
+    return _PLAIN_PLAYS + (targets or _SORRY_UNTARGETED)
+
+
+# The plays `_legal_plays` offers, built once (events are immutable values, so sharing them
+# changes nothing): every card but SORRY! in ALL_CARDS' order, then the SORRY! plays.
+_SORRY = next(card for card in ALL_CARDS if card.kind is _CardKind.SORRY)
+assert ALL_CARDS[-1] is _SORRY  # the SORRY! plays come last, as before
+_PLAIN_PLAYS = tuple(Play(card) for card in ALL_CARDS if card is not _SORRY)
+_NUMBER_PLAYS = tuple(play for play in _PLAIN_PLAYS if play.card.is_number)
+_SORRY_UNTARGETED = (Play(_SORRY),)
 
 
 def countdown(state: GameState) -> Countdown | None:
