@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from enum import StrEnum
 from functools import lru_cache
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.errors import BadEvent, BadTarget, CardRefused, GameOver, IllegalEvent, NotYourTurn
@@ -100,7 +99,6 @@ class Outcome(NamedTuple):
     value: float | None = None
 
 
-_ALL_FIELDS = attrgetter(*GameState._fields)
 # _Draft and _new build these by position: a field added or moved must be seen here first.
 assert GameState._fields == (
     "setup", "progress", "hands", "total", "direction", "turn", "round", "pile", "discards",
@@ -144,8 +142,12 @@ class _Draft:
         self.out.append(_new(Outcome, (what, seat, other, value)))
 
     def freeze(self) -> Transition[GameState]:
-        setup, _progress, _hands, *rest = _ALL_FIELDS(self)  # one C call for all fields
-        state = _new(GameState, (setup, tuple(self.progress), tuple(self.hands), *rest))
+        # Each field by name, in GameState's order (above): twice as fast as one attrgetter
+        # whose result is star-unpacked through a list.
+        state = _new(GameState, (
+            self.setup, tuple(self.progress), tuple(self.hands), self.total, self.direction,
+            self.turn, self.round, self.pile, self.discards, self.draw_pile, self.owed,
+            self.window, self.tiebreak, self.winner, self.reshuffles))
         return _new(Transition, (state, tuple(self.out), True, False))
 
     # --- cards and hands (tracked, advisory: they never refuse a real card) ---
@@ -308,8 +310,8 @@ def _refuse_when_over(state: GameState) -> None:
 def _play(state: GameState, ev: Play) -> Transition[GameState]:
     card = ev.card
     kind = card.kind
-    if (kind is _CardKind.NUMBER or kind is _CardKind.SLIDE) and state.window is None \
-            and not state.owed and state.winner is None and state.tiebreak is None:
+    if (kind is _CardKind.NUMBER or (kind is _CardKind.SLIDE and not state.owed)) \
+            and state.window is None and state.winner is None and state.tiebreak is None:
         quick = _quick_total(state, ev, kind is _CardKind.NUMBER)
         if quick is not None:
             return quick
@@ -372,11 +374,11 @@ def _play_in_full(state: GameState, ev: Play) -> Transition[GameState]:
 
 def _quick_total(state: GameState, ev: Play, number: bool) -> Transition[GameState] | None:
     """The most common event, a number or Slide card that leaves the total under 21 with
-    no window open and no Play 2 owed, built straight from the tuple: the same state and
-    outcomes as the general path (the replay and state-machine tests compare them), or
-    None when anything unusual is in play (a named player not seated there, an empty
-    hand, a reshuffle), which the general path then decides."""
-    (setup, progress, hands, total, direction, turn, rnd, pile, discards, draw_pile, _owed,
+    no window open (a number may be one a Play 2 owes), built straight from the tuple:
+    the same state and outcomes as the general path (the replay and state-machine tests
+    compare them), or None when anything unusual is in play (a named player not seated
+    there, an empty hand, a reshuffle), which the general path then decides."""
+    (setup, progress, hands, total, direction, turn, rnd, pile, discards, draw_pile, owed,
      _window, _tiebreak, _winner, reshuffles) = state
     total = total + ev.card.value if number else ev.card.value
     if total >= WINNING_TOTAL:
@@ -385,13 +387,20 @@ def _quick_total(state: GameState, ev: Play, number: bool) -> Transition[GameSta
     if (ev.player is not None and ev.player != players[turn]) or ev.target is not None:
         return None
     held = hands[turn] - 1  # laid
-    need = HAND_SIZE - held if held < HAND_SIZE else 0
-    if held < 0 or need > draw_pile:
+    if held < 0:
         return None
-    hands = (*hands[:turn], held + need, *hands[turn + 1:])
-    after = _new(GameState, (setup, progress, hands, total, direction,
-                             (turn + direction) % len(players), rnd, pile + 1, discards,
-                             draw_pile - need, 0, None, None, None, reshuffles))
+    if owed > 1:  # a Play 2's first number: the same player plays again, no drawing yet
+        need, owed, after_turn = 0, owed - 1, turn
+    else:  # the turn ends (R1): draw up to 5
+        need = HAND_SIZE - held if held < HAND_SIZE else 0
+        if need > draw_pile:
+            return None
+        owed, after_turn = 0, (turn + direction) % len(players)
+    if held + need != hands[turn]:  # a hand of 5 lays one and draws one: the same tuple
+        hands = (*hands[:turn], held + need, *hands[turn + 1:])
+    after = _new(GameState, (setup, progress, hands, total, direction, after_turn, rnd,
+                             pile + 1, discards, draw_pile - need, owed, None, None, None,
+                             reshuffles))
     return _new(Transition, (after, _LAID_DRAWN[turn][need], True, False))
 
 
