@@ -65,6 +65,10 @@ BOOT_S = 600.0
 READY_S = 900.0
 INSTALL_S = 1800.0
 LEDBOARD_S = 60.0  # the app rescans once a second; emulation makes each try slow
+# Lines only a host sends (LEDBOARD.md): the board's own lines can come back to the
+# simulator as a tty echo whenever something opens the guest's port without raw mode.
+SERVING_VERBS = ("=STATE", "?STATE")  # after the greeting: a state, or the keep-alive
+HOST_VERBS = ("?HELLO", *SERVING_VERBS)
 UPDATE_VERSION = "0.1.0+pivm.update"
 BROKEN_VERSION = "0.1.0+pivm.broken"
 GUEST_CONFIG = "/etc/sorry-companion/config.toml"
@@ -436,8 +440,8 @@ def main() -> int:
 
 def check_ledboard(machine: Machine, board: SimulatedLedBoard, report: Report) -> None:
     """The app names the board by the id only the simulator's answer carries; then a
-    PAWNLED/1 line of the app's must reach the simulator (the start screen has no game,
-    so that is the keep-alive, not a state). Both are waited for, polling, not slept."""
+    PAWNLED/1 line of the app's after the greeting must reach the simulator (the start
+    screen has no game, so that is the ?STATE keep-alive). Both are waited for, polling."""
     began = time.monotonic()
     rc, _ = machine.sh(
         f"end=$((SECONDS + {int(LEDBOARD_S)})); while [ $SECONDS -lt $end ]; do "
@@ -445,8 +449,9 @@ def check_ledboard(machine: Machine, board: SimulatedLedBoard, report: Report) -
         f"grep -q 'LED board connected {BOARD_UID}' && exit 0; sleep 1; done; exit 1",
         timeout=LEDBOARD_S + 30)
     connected = time.monotonic() - began
-    heard = rc == 0 and board.wait_for(lambda b: bool(b.received),
-                                       timeout=max(LEDBOARD_S - connected, 5.0))
+    heard = rc == 0 and board.wait_for(
+        lambda b: any(m.verb in SERVING_VERBS for m in b.received),
+        timeout=max(LEDBOARD_S - connected, 5.0))
     ok = rc == 0 and heard
     if not ok:  # what the machine shows of the port, for the summary
         _, seen = machine.sh(
@@ -454,14 +459,15 @@ def check_ledboard(machine: Machine, board: SimulatedLedBoard, report: Report) -
             "lsmod | grep -E '^(ftdi_sio|usbserial|cdc_acm) ' | cut -d' ' -f1; "
             "journalctl -u sorry-companion -b --no-pager -o cat | grep 'LED board' | tail -2")
         report.note("the LED board in the machine: " + " / ".join(seen.strip().splitlines()))
-    verbs = sorted({message.verb for message in board.received})
+    sent = [message.verb for message in board.received if message.verb in HOST_VERBS]
     report.check("ledboard", ok,
                  (f"the app logged 'LED board connected {BOARD_UID}' {connected:.0f} s into "
                   "the check" if rc == 0 else
                   f"no 'LED board connected {BOARD_UID}' in the app's log within "
                   f"{LEDBOARD_S:.0f} s") +
                  f"; the simulator, behind the emulated USB serial port, got "
-                 f"{len(board.received)} PAWNLED/1 lines ({', '.join(verbs) or 'none'})")
+                 f"{len(sent)} PAWNLED/1 lines from the app "
+                 f"({', '.join(sorted(set(sent))) or 'none'})")
 
 
 def install(machine: Machine, name: str) -> tuple[int, str, float]:
