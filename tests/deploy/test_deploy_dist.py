@@ -152,6 +152,7 @@ def test_the_archive_holds_the_installer_firmware_and_guides(release: Path):
     for path in ("deploy/install.sh", "deploy/uninstall.sh", "deploy/common.sh",
                  "deploy/release-switch.sh", "deploy/command.sh",
                  "deploy/sorry-companion.service", "deploy/99-sorry-ledboard.rules",
+                 "deploy/sorry-companion-modules.conf",
                  "deploy/50-sorry-companion-poweroff.rules", "deploy/requirements-pi.lock",
                  "deploy/requirements-camera.lock",
                  "deploy/README.md", "hardware/README.md", "hardware/firmware/main.py",
