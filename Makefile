@@ -94,7 +94,7 @@ dist: $(STAMP)
 # The install proven on an emulated arm64 Debian Bookworm machine (deploy/pi-vm/README.md);
 # not part of `make test`: it needs root, qemu and about half an hour.
 pi-vm: $(STAMP)
-	$(BIN)/python deploy/pi-vm/run.py
+	$(BIN)/python deploy/pi-vm/run.py $(PI_VM_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -152,6 +152,9 @@ def rows() -> list[Row]:
                 taps.load),
             Row(f"board screen: {what}, rasterised (software-drawn), p50 / p99",
                 pair("normal", f"{kind}_drawn"), pair("pi", f"{kind}_drawn"), load=taps.load),
+            Row(f"board screen: {what}, the UI thread's CPU time to issued (what the load "
+                "does not move; a Pi core is about 4x slower), p50 / p99",
+                pair("normal", f"{kind}_cpu"), pair("pi", f"{kind}_cpu"), load=taps.load),
         ]
     out += [
         Row("board screen: Draw to its options lit (or forfeit said), on screen, p50 / p99",

@@ -2,6 +2,10 @@
 
 - events/s: the events of many simulated games (every table size, undo/redo and ignored
   presses included) pushed through fresh `Game`s; setup and transcript parsing excluded.
+  That is replay's path (resume, history); a tap's goes on through the session, so the
+  same events are also submitted to a `Session` without a journal: the rules, the undo
+  stack, the options and summary worked out and an `Update` told to a listener, what
+  the screen's thread pays per tap before the journal writer's thread takes over.
 - journal append: each `Journal.append` of a 300-event game, on the disk under the
   temporary folder (WAL, synchronous=FULL: each append is durable when it returns).
 - resume: that 10,000-event game, unfinished, written by the app's journal writer (so
@@ -30,7 +34,7 @@ from companion.game import Game
 from companion.games.revenge import Event, Setup, parse_event
 from companion.games.revenge.simulate import random_options, simulate
 from companion.journal import Journal
-from companion.session import Session
+from companion.session import Session, Update
 from companion.snapshots import Resumable, load_unfinished
 
 EVENTS_GOAL = 50_000  # events applied per second, under the CPU quota too
@@ -66,6 +70,23 @@ def events_per_second(transcripts: list[list[Event]], repeats: int = 3,
                 game.push(event)
         times.append(time.perf_counter() - start)
     return count / min(times) if best else count * repeats / sum(times)
+
+
+def submitted_per_second(transcripts: list[list[Event]], repeats: int = 3) -> float:
+    """All the events over all the time of `repeats` runs, each event through
+    `Session.submit` (a tap's path), a listener keeping the latest Update."""
+    count = sum(len(t) - 1 for t in transcripts)
+    heard: list[Update] = []
+    start = time.perf_counter()
+    for _ in range(repeats):
+        session = Session()
+        session.subscribe(heard.append)
+        for setup, *events in transcripts:
+            session.new_game(setup)
+            for event in events:
+                session.submit(event)
+                heard.clear()
+    return count * repeats / (time.perf_counter() - start)
 
 
 def long_game(events: int = RESUME_EVENTS) -> list[dict[str, Any]]:
@@ -161,6 +182,8 @@ def child(mode: str, data_dir: str = "") -> dict[str, Any]:
     """One measurement, in a child process under one of bench.pi's conditions."""
     if mode == "rate":
         return {"rate": events_per_second(simulated_stream(STREAM_GAMES), 3, best=False)}
+    if mode == "submit":
+        return {"rate": submitted_per_second(simulated_stream(STREAM_GAMES))}
     if mode == "append":
         seconds = journal_long_game(data_dir, long_game(APPEND_SAMPLES + 1))
         return {"p50": percentile(seconds, 50) * 1000, "p99": percentile(seconds, 99) * 1000}
@@ -181,6 +204,7 @@ def rows() -> list[Row]:
         journal_long_game(data_dir, game)
         write_with_writer(written, game)
         rate = measure("bench.core", "rate")
+        submitted = measure("bench.core", "submit")
         append = measure("bench.core", "append", os.path.join(data_dir, "appends"))
         resume = measure("bench.core", "resume", written)
         replay = measure("bench.core", "replay", data_dir)
@@ -201,6 +225,10 @@ def rows() -> list[Row]:
             rate.cell("pi", "rate", "{:,.0f}", " events/s"),
             f">= {EVENTS_GOAL:,} events/s (Pi model too)",
             met(rate, "rate", lambda r: r >= EVENTS_GOAL), rate.load),
+        Row("events submitted per second through a Session, no journal (the same events: "
+            "rules, undo stack, options, summary and an Update told to a listener, a tap's "
+            "path)", submitted.cell("normal", "rate", "{:,.0f}", " events/s"),
+            submitted.cell("pi", "rate", "{:,.0f}", " events/s"), load=submitted.load),
         Row(f"journal append, durable, on the writer's thread: p50 / p99 of {APPEND_SAMPLES} "
             "(the Pi model's syncs 30 ms slower)",
             p50_99(append, "normal"), p50_99(append, "pi"),

@@ -98,6 +98,7 @@ def _child_latency(data_dir: str) -> dict[str, float]:
     from companion.games.revenge import Setup
 
     samples: list[list[float]] = []  # [tap-to-state, state-to-label, drawing] per tap
+    cpu: list[float] = []  # the UI thread's CPU time from the tap to the label's change
     pending: dict[str, float] = {}
 
     def ready(app) -> None:
@@ -115,6 +116,8 @@ def _child_latency(data_dir: str) -> dict[str, float]:
         def stamp(key: str) -> None:
             if "t0" in pending and key not in pending:
                 pending[key] = time.perf_counter()
+                if key == "label":
+                    pending["label_cpu"] = time.thread_time() - pending["cpu0"]
 
         app.session.subscribe(lambda _update: stamp("state"))  # runs in the tapping thread
         label.bind(text=lambda *_: stamp("label"))
@@ -125,6 +128,7 @@ def _child_latency(data_dir: str) -> dict[str, float]:
                 drawn = time.perf_counter()
                 t0, state, shown = pending["t0"], pending.get("state", 0.0), pending["label"]
                 samples.append([state - t0, shown - state, drawn - shown])
+                cpu.append(pending["label_cpu"])
                 pending.clear()
                 if len(samples) >= LATENCY_TAPS + LATENCY_WARMUP:
                     app.stop()
@@ -135,7 +139,7 @@ def _child_latency(data_dir: str) -> dict[str, float]:
             button = buttons["sorry" if app.session.state.total == 20 else "10"]
             x, y = button.to_window(*button.center)
             touch = UnitTestTouch(x, y)
-            pending["t0"] = time.perf_counter()
+            pending["t0"], pending["cpu0"] = time.perf_counter(), time.thread_time()
             touch.touch_down()
             touch.touch_up()
 
@@ -144,7 +148,10 @@ def _child_latency(data_dir: str) -> dict[str, float]:
 
     config = Config(windows=WindowsConfig(steal_seconds=60, block_seconds=60))
     build_app(config, data_dir, start_hardware=False, on_ready=ready).run()
-    return _parts([[x * 1000 for x in s] for s in samples[LATENCY_WARMUP:]])
+    out = _parts([[x * 1000 for x in s] for s in samples[LATENCY_WARMUP:]])
+    used = [x * 1000 for x in cpu[LATENCY_WARMUP:]]
+    out.update({f"label_cpu_{q}": percentile(used, q) for q in (50, 99)})
+    return out
 
 
 def _parts(samples: list[list[float]]) -> dict[str, float]:
@@ -177,7 +184,7 @@ def _child_resume(template: str) -> dict[str, float]:
     from companion.config import Config
 
     out: dict[str, float] = {}
-    t0 = [0.0]
+    t0 = [0.0, 0.0]  # the tap's time and the UI thread's CPU time then
 
     def ready(app: Any) -> None:
         app.guard.seconds = 0  # the tap comes 0.5 s after the first frame: not guarded
@@ -188,9 +195,9 @@ def _child_resume(template: str) -> dict[str, float]:
         def flipped(*_: object) -> None:
             if not t0[0] or app.root.current in ("resume", "start"):
                 return
-            issued = time.perf_counter()
+            issued, used = time.perf_counter(), time.thread_time() - t0[1]
             glFinish()
-            out.update(issued=(issued - t0[0]) * 1000,
+            out.update(issued=(issued - t0[0]) * 1000, issued_cpu=used * 1000,
                        drawn=(time.perf_counter() - t0[0]) * 1000)
             Window.unbind(on_flip=flipped)
             app.stop()
@@ -198,7 +205,7 @@ def _child_resume(template: str) -> dict[str, float]:
         def tap(*_: object) -> None:
             x, y = button.to_window(*button.center)
             touch = UnitTestTouch(x, y)
-            t0[0] = time.perf_counter()
+            t0[:] = time.perf_counter(), time.thread_time()
             touch.touch_down()
             touch.touch_up()
 
@@ -214,10 +221,12 @@ def _child_start(tmp: str) -> dict[str, float]:
     """Cold start to the first frame and resident memory then, of the app and of a bare
     Kivy hello, interleaved (a warm-up of each first): medians of START_RUNS each."""
     hellos, apps = _cold_starts(tmp)
-    return {"hello_s": statistics.median(t for t, _ in hellos),
-            "app_s": statistics.median(t for t, _ in apps),
-            "hello_kib": statistics.median(r for _, r in hellos),
-            "app_kib": statistics.median(r for _, r in apps)}
+    return {"hello_s": statistics.median(t for t, _, _ in hellos),
+            "app_s": statistics.median(t for t, _, _ in apps),
+            "hello_kib": statistics.median(r for _, r, _ in hellos),
+            "app_kib": statistics.median(r for _, r, _ in apps),
+            "hello_cpu_s": statistics.median(c for _, _, c in hellos),
+            "app_cpu_s": statistics.median(c for _, _, c in apps)}
 
 
 
@@ -225,8 +234,9 @@ def _child_start(tmp: str) -> dict[str, float]:
 # --- measuring ---
 
 
-def _start_and_measure(cmd: list[str], env: dict[str, str]) -> tuple[float, int]:
-    """Seconds from spawning `cmd` to its ready line, and its resident memory (KiB) then."""
+def _start_and_measure(cmd: list[str], env: dict[str, str]) -> tuple[float, int, float]:
+    """Seconds from spawning `cmd` to its ready line, its resident memory (KiB) then, and
+    the CPU seconds it had used by then (all its threads)."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=REPO
@@ -244,14 +254,26 @@ def _start_and_measure(cmd: list[str], env: dict[str, str]) -> tuple[float, int]
         elapsed = time.perf_counter() - t0
         with open(f"/proc/{proc.pid}/status") as f:
             rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
-        return elapsed, rss
+        with open(f"/proc/{proc.pid}/stat") as f:  # utime and stime, after "(comm) state"
+            ticks = sum(int(t) for t in f.read().rsplit(")", 1)[1].split()[11:13])
+        return elapsed, rss, ticks / os.sysconf("SC_CLK_TCK")
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
 
 
-def _cold_starts(tmp: str) -> tuple[list[tuple[float, int]], list[tuple[float, int]]]:
+Start = tuple[float, int, float]  # seconds to the first frame, KiB resident, CPU seconds
+
+
+def _cold_starts(tmp: str) -> tuple[list[Start], list[Start]]:
+    """Interleaved starts of the hello and the app, after one warm-up of each. Both run
+    from compiled bytecode, as on the Pi (pip compiles the installed wheel's modules): the
+    warm-up writes it under a folder of this run's (PYTHONPYCACHEPREFIX), also where the
+    shell says not to write bytecode (PYTHONDONTWRITEBYTECODE, which would otherwise
+    make every app start compile all of the app's own modules again, and no Kivy one)."""
     env = _kivy_env(os.path.join(tmp, "kivy"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = os.path.join(tmp, "pycache")
     hello = [sys.executable, "-m", "bench", "child", "bench.ui", "hello"]
     app = [
         sys.executable,
@@ -264,7 +286,7 @@ def _cold_starts(tmp: str) -> tuple[list[tuple[float, int]], list[tuple[float, i
         "--no-hardware",
     ]
     hellos, apps = [], []
-    _start_and_measure(hello, env)  # warm the disk cache for both
+    _start_and_measure(hello, env)  # warm the disk cache and write the bytecode for both
     _start_and_measure(app, env)
     for _ in range(START_RUNS):  # interleaved, so a busy moment hits both alike
         hellos.append(_start_and_measure(hello, env))
@@ -318,12 +340,17 @@ def rows() -> list[Row]:
         f"{starts.cell(c, ratio('s'), '{:.2f}', 'x')} Kivy hello "
         f"(app {starts.cell(c, lambda r: r['app_s'] * 1000, '{:,.0f}', ' ms')}, "
         f"hello {starts.cell(c, lambda r: r['hello_s'] * 1000, '{:,.0f}', ' ms')})"))
+    start_cpu_figures = figures(starts, lambda c: (
+        f"{starts.cell(c, ratio('cpu_s'), '{:.2f}', 'x')} Kivy hello "
+        f"(app {starts.cell(c, lambda r: r['app_cpu_s'] * 1000, '{:,.0f}', ' ms')}, "
+        f"hello {starts.cell(c, lambda r: r['hello_cpu_s'] * 1000, '{:,.0f}', ' ms')})"))
     rss_figures = figures(starts, lambda c: (
         f"{starts.cell(c, ratio('kib'), '{:.2f}', 'x')} Kivy hello "
         f"(app {starts.cell(c, lambda r: r['app_kib'] / 1024, '{:,.0f}', ' MiB')})"))
     resume_figures = figures(resume, lambda c: (
         f"{resume.cell(c, 'issued', '{:,.0f}', ' ms')}; rasterised (software) "
-        f"{resume.cell(c, 'drawn', '{:,.0f}', ' ms')}"))
+        f"{resume.cell(c, 'drawn', '{:,.0f}', ' ms')}; the UI thread's CPU time to "
+        f"issued {resume.cell(c, 'issued_cpu', '{:,.0f}', ' ms')}"))
 
     return [
         split("tap-to-state (event applied, listener heard)", "state"),
@@ -331,6 +358,8 @@ def rows() -> list[Row]:
         split("tap-to-label (the two above: on screen before rasterising)", "label",
               f"p99 <= {FRAME_BUDGET_MS:.1f} ms (Pi model too), p50 <= {IDLE_GOAL_MS:g} ms",
               label_ok),
+        split("tap-to-label, the UI thread's CPU time (what the load does not move; a Pi "
+              "core is about 4x slower)", "label_cpu"),
         split("drawing (label changed to frame rasterised; software-drawn here, the Pi's "
               "GPU there)", "draw"),
         split("tap-to-total (tap to frame rasterised, software-drawn)", "total"),
@@ -338,6 +367,8 @@ def rows() -> list[Row]:
             f"{START_RUNS} starts a run, against a bare Kivy hello in the same run)",
             *starts_figures, f"<= {RATIO_GOAL}x (Pi model too)",
             met(starts, ratio("s"), lambda r: r <= RATIO_GOAL), starts.load),
+        Row("UI cold start to first frame, CPU time (the process's, all threads; what the "
+            "load does not move)", *start_cpu_figures, load=starts.load),
         Row("UI resident memory after first frame", *rss_figures,
             f"<= {RATIO_GOAL}x", met(starts, ratio("kib"), lambda r: r <= RATIO_GOAL),
             starts.load),

@@ -203,12 +203,14 @@ class Game:
         """`steps` without the copy: immutable, and O(1) per event (it is brought up to
         date from the steps changed since it was last taken, so replay pays nothing)."""
         done, history = self._done, self._history
-        if self._synced != len(done) or len(history) != len(done):
-            while len(history) > self._synced:
-                history = history.pop()
-            for step in done[len(history):]:
-                history = history.push(step)
-            self._history, self._synced = history, len(done)
+        depth = len(done)
+        if history._len == depth and self._synced == depth:  # taken per event: _len, not
+            return history  # len(), whose __len__ is a Python call
+        while history._len > self._synced:
+            history = history.pop()
+        for step in done[history._len:]:
+            history = History(step, history)
+        self._history, self._synced = history, depth
         return history
 
     @property

@@ -115,6 +115,9 @@ class Session:
         self._listeners: list[Listener] = []
         self._hooks: _Hooks | None = None  # made for the first helper (see `hooks`)
         self._background: Background | None = None
+        # the game preview() rebuilt, for the next resume() while no game is open: the Resume
+        # tap then opens it without reading and checking the journal a second time
+        self._previewed: tuple[int, StoredReplay] | None = None
         if background and journal is not None:
             from companion.session_background import Background
 
@@ -241,7 +244,9 @@ class Session:
         if stored is None:
             return None
         if hasattr(stored, "replay"):  # found through its snapshot: no whole replay
-            game = stored.replay().game
+            replayed = stored.replay()
+            self._previewed = (stored.game_id, replayed)
+            game = replayed.game
             return Preview(stored.game_id, game.state, stored.damage, game.undo_step)
         game, unplayable = replay_events(stored.events)
         damage = " ".join(d for d in (stored.damage, unplayable) if d) or None
@@ -254,6 +259,9 @@ class Session:
         journal = self._journal
         if journal is None:
             return None
+        previewed, self._previewed = self._previewed, None
+        if previewed is not None and self._game is None and game_id in (None, previewed[0]):
+            return self.open_game(previewed[0], (), replayed=previewed[1])  # nothing written since
         stored = self._unfinished()  # through its snapshot, when it has one
         if game_id is not None and (stored is None or stored.game_id != game_id):
             stored = journal.load(game_id)

@@ -7,8 +7,7 @@ and the parts that listen (ui/, hardware/) can name it without importing the ses
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.game import Result, Step
 from companion.rules import GameSummary
@@ -16,10 +15,10 @@ from companion.rules import GameSummary
 __all__ = ["Listener", "Update"]
 
 
-@dataclass(frozen=True, slots=True)
-class Update:
+class Update(NamedTuple):
     """One change of the live game, as listeners and `Session.update` see it. Immutable:
-    the states, steps and events are frozen, so it can cross threads as it is.
+    the states, steps and events are frozen, so it can cross threads as it is. A
+    NamedTuple, not a frozen dataclass: one is built per event, four times cheaper.
 
     game: the rules' name ("revenge"); result: what the event did (None for a game just
     started or resumed); steps: the effective history (oldest first; the card table shows

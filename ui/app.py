@@ -98,6 +98,9 @@ class CompanionApp(App):
     # read its factor, `text_scale` (ui/layout.py TEXT_SCALES).
     text_size = StringProperty(TEXT_SIZES[0])
     text_scale = NumericProperty(1.0)
+    # The board game's phase (BoardModel.phase) for the first screen's "Back to the game",
+    # kept by the board model once it is made: the first frame needs no board engine.
+    board_phase = StringProperty("none")
 
     def __init__(
         self,
@@ -179,7 +182,7 @@ class CompanionApp(App):
     def open_model(self) -> Any:
         """The model of the session's open game (None: no game is open)."""
         update = self.session.update
-        return None if update is None else self.models.get(update.game)
+        return None if update is None else self.models[update.game]
 
     def _companion_draws(self) -> bool:
         """Whether the companion draws the open game's cards (a seat's button is "Draw")."""
@@ -275,7 +278,12 @@ class CompanionApp(App):
             kv, module, cls = self.screens[name]
             screen_class = getattr(importlib.import_module(module), cls)
             load_kv(kv)
-            root.add_widget(screen_class(name=name))
+            made = screen_class(name=name)
+            root.add_widget(made)
+            # Laid out at the window's size now, not at Kivy's default 100x100 until it is
+            # first shown: its labels fit and render while the table is idle, instead of
+            # all again in the frame that shows it (the Resume tap's frame).
+            made.pos, made.size = root.pos, root.size
         return root.get_screen(name)
 
     def on_start(self) -> None:
@@ -444,8 +452,9 @@ class CompanionApp(App):
             return False  # typing a name, not pressing SORRY!
         from hardware import faces
 
-        face, model = faces.get(update.game), self.models.get(update.game)
-        if face is None or model is None:
+        face = faces.get(update.game)
+        if face is None:
             return False
+        model = self.models[update.game]
         model.attempt(lambda: face.seat_press(self.session, seat, None, self._companion_draws))
         return True

@@ -34,6 +34,7 @@ widget), never from Kivy's `touch.time_start`, which is wall-clock time.
 from __future__ import annotations
 
 import math
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -169,8 +170,12 @@ def window_targets() -> list[Rect]:
     from kivy.metrics import dp
     from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.modalview import ModalView
-    from kivy.uix.textinput import TextInput
 
+    # A text field exists only once its module is imported: importing it here (and its
+    # bubble and scatter) would cost the first frame for a widget the app does not use.
+    fields = sys.modules.get("kivy.uix.textinput")
+    kinds: tuple[type, ...] = (ButtonBehavior,) if fields is None else (
+        ButtonBehavior, fields.TextInput)
     if any(isinstance(w, ModalView) for w in Window.children):
         return list(EVERYWHERE)
     reach = dp(FINGER_REACH_DP)
@@ -180,7 +185,7 @@ def window_targets() -> list[Rect]:
         w = stack.pop()
         if w.disabled or w.opacity <= 0:
             continue
-        if isinstance(w, ButtonBehavior | TextInput) or getattr(w, "guard_target", False):
+        if isinstance(w, kinds) or getattr(w, "guard_target", False):
             x, y = w.to_window(w.x, w.y)
             found.append((x - reach, y - reach, w.width + 2 * reach, w.height + 2 * reach))
         else:

@@ -100,6 +100,37 @@ def test_resume_from_a_snapshot_is_exactly_a_full_replay(tmp_path: Path) -> None
             assert session.state == full.state
 
 
+
+def test_resume_after_the_preview_opens_the_game_the_preview_rebuilt(tmp_path: Path) -> None:
+    """The Resume tap opens the game the resume screen's preview already read and checked
+    (no second read of the journal), and plays on exactly as a full replay would."""
+    objs = _game(300)
+    _play(tmp_path, objs)
+    with Journal.open(tmp_path) as journal:
+        session = Session(journal)
+        preview = session.preview()
+        assert preview is not None
+        opened = session.resume(preview.game_id)
+        assert opened is not None and opened.state is preview.state  # not rebuilt again
+        full = Game.from_json(objs)
+        for _ in range(3):
+            session.undo()
+            full.push_json({"type": "undo"})
+        assert session.state == full.state
+
+
+def test_a_preview_is_not_reused_once_another_game_was_opened(tmp_path: Path) -> None:
+    objs = _game(300)
+    _play(tmp_path, objs)
+    with Journal.open(tmp_path) as journal:
+        session = Session(journal)
+        preview = session.preview()
+        assert preview is not None
+        session.new_game(Session.setup(objs[0]))  # a new game: the stored one is read afresh
+        opened = session.resume(preview.game_id)
+        assert opened is not None and opened.state is not preview.state
+        assert opened.state == _replayed_state(objs)
+
 class _RunsACommand:
     """What a hostile snapshot would hold: an object whose unpickling runs os.system."""
 

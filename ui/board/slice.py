@@ -35,7 +35,11 @@ class BoardSlice:
             from ui.board.session_door import SessionDoor
 
             door = SessionDoor(app.session, data_dir=app.data_dir)
-        return BoardModel(door, speak=app.voice.say, lang=app.lang)
+        model = BoardModel(door, speak=app.voice.say, lang=app.lang)
+        # the first screen's "Back to the game" follows it without making it (ui/start.kv)
+        model.bind(phase=lambda _model, phase: setattr(app, "board_phase", phase))
+        app.board_phase = model.phase
+        return model
 
     def start(self, app: Any, setup: Any, **options: Any) -> str | None:
         """Start a board game (`companion_draws`: the companion draws the cards); None, or

@@ -14,9 +14,10 @@ A press that the rules ignore (R9, "no SORRY! now") returns the *same* state obj
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from enum import StrEnum
-from operator import attrgetter
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.errors import BadEvent, BadTarget, CardRefused, GameOver, IllegalEvent, NotYourTurn
@@ -98,7 +99,6 @@ class Outcome(NamedTuple):
     value: float | None = None
 
 
-_ALL_FIELDS = attrgetter(*GameState._fields)
 # _Draft and _new build these by position: a field added or moved must be seen here first.
 assert GameState._fields == (
     "setup", "progress", "hands", "total", "direction", "turn", "round", "pile", "discards",
@@ -142,8 +142,12 @@ class _Draft:
         self.out.append(_new(Outcome, (what, seat, other, value)))
 
     def freeze(self) -> Transition[GameState]:
-        setup, _progress, _hands, *rest = _ALL_FIELDS(self)  # one C call for all fields
-        state = _new(GameState, (setup, tuple(self.progress), tuple(self.hands), *rest))
+        # Each field by name, in GameState's order (above): twice as fast as one attrgetter
+        # whose result is star-unpacked through a list.
+        state = _new(GameState, (
+            self.setup, tuple(self.progress), tuple(self.hands), self.total, self.direction,
+            self.turn, self.round, self.pile, self.discards, self.draw_pile, self.owed,
+            self.window, self.tiebreak, self.winner, self.reshuffles))
         return _new(Transition, (state, tuple(self.out), True, False))
 
     # --- cards and hands (tracked, advisory: they never refuse a real card) ---
@@ -234,22 +238,30 @@ class _Draft:
         w = self.window
         assert w is not None
         self.window = None
-        if w.kind is _Awaiting.STEAL:
-            self.advance(w.scorer)
-            self.emit(_Happening.ROUND_KEPT, w.scorer)
-        elif w.cause is _Cause.STEAL:
-            assert w.caller is not None
-            self.advance(w.caller)
-            self.emit(_Happening.STOLEN, w.caller, w.scorer)
+        seat, step, what, other = _unanswered(w)
+        if step > 0:
+            self.advance(seat)
         else:
-            self.move_back(w.victim)
-            self.emit(_Happening.FLIPPED_BACK, w.victim, w.scorer)
+            self.move_back(seat)
+        self.emit(what, seat, other)
         self.end_round()
 
     def sorry_out_of_turn(self, seat: int) -> None:
         """A SORRY!-family card played out of turn: laid, then draw back up to 5 at once."""
         self.lay(seat)
         self.refill(seat)
+
+
+def _unanswered(w: Window) -> tuple[int, int, Happening, int | None]:
+    """What a window closing unanswered does (R9, R10): whose pawn card moves, which way,
+    and what that is: the 21 kept (its scorer +1), stolen (the caller +1, from the scorer),
+    or a flip-back (its victim -1, by the scorer)."""
+    if w.kind is _Awaiting.STEAL:
+        return w.scorer, 1, _Happening.ROUND_KEPT, None
+    if w.cause is _Cause.STEAL:
+        assert w.caller is not None
+        return w.caller, 1, _Happening.STOLEN, w.scorer
+    return w.victim, -1, _Happening.FLIPPED_BACK, w.scorer
 
 
 def apply(state: GameState, event: object) -> Transition[GameState]:
@@ -298,8 +310,8 @@ def _refuse_when_over(state: GameState) -> None:
 def _play(state: GameState, ev: Play) -> Transition[GameState]:
     card = ev.card
     kind = card.kind
-    if (kind is _CardKind.NUMBER or kind is _CardKind.SLIDE) and state.window is None \
-            and not state.owed and state.winner is None and state.tiebreak is None:
+    if (kind is _CardKind.NUMBER or (kind is _CardKind.SLIDE and not state.owed)) \
+            and state.window is None and state.winner is None and state.tiebreak is None:
         quick = _quick_total(state, ev, kind is _CardKind.NUMBER)
         if quick is not None:
             return quick
@@ -362,11 +374,11 @@ def _play_in_full(state: GameState, ev: Play) -> Transition[GameState]:
 
 def _quick_total(state: GameState, ev: Play, number: bool) -> Transition[GameState] | None:
     """The most common event, a number or Slide card that leaves the total under 21 with
-    no window open and no Play 2 owed, built straight from the tuple: the same state and
-    outcomes as the general path (the replay and state-machine tests compare them), or
-    None when anything unusual is in play (a named player not seated there, an empty
-    hand, a reshuffle), which the general path then decides."""
-    (setup, progress, hands, total, direction, turn, rnd, pile, discards, draw_pile, _owed,
+    no window open (a number may be one a Play 2 owes), built straight from the tuple:
+    the same state and outcomes as the general path (the replay and state-machine tests
+    compare them), or None when anything unusual is in play (a named player not seated
+    there, an empty hand, a reshuffle), which the general path then decides."""
+    (setup, progress, hands, total, direction, turn, rnd, pile, discards, draw_pile, owed,
      _window, _tiebreak, _winner, reshuffles) = state
     total = total + ev.card.value if number else ev.card.value
     if total >= WINNING_TOTAL:
@@ -375,13 +387,20 @@ def _quick_total(state: GameState, ev: Play, number: bool) -> Transition[GameSta
     if (ev.player is not None and ev.player != players[turn]) or ev.target is not None:
         return None
     held = hands[turn] - 1  # laid
-    need = HAND_SIZE - held if held < HAND_SIZE else 0
-    if held < 0 or need > draw_pile:
+    if held < 0:
         return None
-    hands = (*hands[:turn], held + need, *hands[turn + 1:])
-    after = _new(GameState, (setup, progress, hands, total, direction,
-                             (turn + direction) % len(players), rnd, pile + 1, discards,
-                             draw_pile - need, 0, None, None, None, reshuffles))
+    if owed > 1:  # a Play 2's first number: the same player plays again, no drawing yet
+        need, owed, after_turn = 0, owed - 1, turn
+    else:  # the turn ends (R1): draw up to 5
+        need = HAND_SIZE - held if held < HAND_SIZE else 0
+        if need > draw_pile:
+            return None
+        owed, after_turn = 0, (turn + direction) % len(players)
+    if held + need != hands[turn]:  # a hand of 5 lays one and draws one: the same tuple
+        hands = (*hands[:turn], held + need, *hands[turn + 1:])
+    after = _new(GameState, (setup, progress, hands, total, direction, after_turn, rnd,
+                             pile + 1, discards, draw_pile - need, owed, None, None, None,
+                             reshuffles))
     return _new(Transition, (after, _LAID_DRAWN[turn][need], True, False))
 
 
@@ -571,44 +590,72 @@ def options(state: GameState) -> tuple[Event, ...]:
     (its total 0 stands for any whole number). Cards and presses name no player; the
     same card naming the player whose turn it is is accepted too.
     """
-    if state.winner is not None:
+    (setup, progress, hands, _total, _direction, turn, _round, pile, discards, draw_pile,
+     owed, window, tb, winner, _reshuffles) = state  # one unpacking: read per event
+    if winner is not None:
         return ()
-    tb = state.tiebreak
     if tb is not None:
         return tuple(Tiebreak(state.name(s), 0)
                      for s, t in zip(tb.tied, tb.totals, strict=True) if t is None)
-    events: list[Event] = list(_legal_plays(state))
-    events.extend(Press(state.name(seat)) for seat in state.pressers())
-    if state.window is not None:
-        events.append(Close())
-    if state.owed:
-        events.append(EndPlay2())
+    players = setup.players
+    if window is None:  # the common case: no presses count, nothing to close
+        plays: tuple[Event, ...] = _legal_plays(players, turn, progress, hands,
+                                                draw_pile + discards, owed)
+        return plays + _END_PLAY2 if owed else plays
+    # Logging a card closes the window first: one pawn card moves, the round ends (its
+    # pile set aside, nothing owed), and if that reaches the goal the window decides the
+    # game (R12) and no card can be logged.
+    seat, step, _what, _other = _unanswered(window)
+    goal = state.goal
+    moved = min(goal, max(0, progress[seat] + step))
+    progress = (*progress[:seat], moved, *progress[seat + 1:])
+    presses = _presses(players)
+    events: list[Event] = [
+        *(() if max(progress) >= goal else _legal_plays(
+            players, turn, progress, hands, draw_pile + discards + pile, 0)),
+        *(presses[seat] for seat in state.pressers()), _CLOSE]
+    if owed:
+        events.append(_END_PLAY2[0])
     return tuple(events)
 
 
-def _legal_plays(state: GameState) -> tuple[Play, ...]:
-    after = state
-    if state.window is not None:  # logging a card closes the open window first
-        d = _Draft(state)
-        d.close_window()
-        if d.winner is not None or d.tiebreak is not None:
-            return ()
-        after = d.freeze().state
-    seat = after.turn
-    if not (after.hands[seat] or after.draw_pile or after.discards):
-        return ()  # no card left by the count (see _Draft.lay)
-    plays: list[Play] = []
-    for card in ALL_CARDS:
-        if after.owed and not card.is_number:
-            continue
-        if card.kind is _CardKind.SORRY:
-            eligible = [i for i, p in enumerate(after.progress) if p > 0 and i != seat]
-            plays.extend(Play(card, None, after.name(i)) for i in eligible)
-            if not eligible:
-                plays.append(Play(card))
-        else:
-            plays.append(Play(card))
-    return tuple(plays)
+def _legal_plays(players: tuple[str, ...], seat: int, progress: tuple[int, ...],
+                 hands: Sequence[int], to_draw: int, owed: int) -> tuple[Play, ...]:
+    """The cards `seat` may play (with no window open): none when no card is left by the
+    count (see _Draft.lay), only numbers while a Play 2 is owed."""
+    if not (hands[seat] or to_draw):
+        return ()
+    if owed:
+        return _NUMBER_PLAYS
+    return _turn_plays(players, seat, progress)
+
+
+@lru_cache(maxsize=256)
+def _turn_plays(players: tuple[str, ...], seat: int, progress: tuple[int, ...]
+                ) -> tuple[Play, ...]:
+    """Every card, SORRY! once per player it may flip back (or once with no target when
+    nobody can be): built once per table, seat and progress, as a game comes back to
+    them again and again."""
+    flips = tuple(Play(_SORRY, None, players[i])
+                  for i, p in enumerate(progress) if p > 0 and i != seat)
+    return _PLAIN_PLAYS + (flips or _SORRY_UNTARGETED)
+
+
+@lru_cache(maxsize=64)
+def _presses(players: tuple[str, ...]) -> tuple[Press, ...]:
+    """Each seat's SORRY! press naming no time, built once per table."""
+    return tuple(Press(name) for name in players)
+
+
+# The events options offers, built once (events are immutable values, so sharing them
+# changes nothing): every card but SORRY! in ALL_CARDS' order, then the SORRY! plays.
+_SORRY = next(card for card in ALL_CARDS if card.kind is _CardKind.SORRY)
+assert ALL_CARDS[-1] is _SORRY  # the SORRY! plays come last, as before
+_PLAIN_PLAYS = tuple(Play(card) for card in ALL_CARDS if card is not _SORRY)
+_NUMBER_PLAYS = tuple(play for play in _PLAIN_PLAYS if play.card.is_number)
+_SORRY_UNTARGETED = (Play(_SORRY),)
+_END_PLAY2 = (EndPlay2(),)
+_CLOSE = Close()
 
 
 def countdown(state: GameState) -> Countdown | None:
