@@ -312,12 +312,12 @@ class _Landed(NamedTuple):
 
 
 def _land(book: _Book, board: Board, seat: int, src: int, dst: int, steps: int,
-          taken: set[int]) -> _Landed | None:
-    """One pawn of `seat` from `src` landing on `dst` of `board` (`taken`: every location
-    a pawn of `board` is on): its leg and the pawn moves it makes (a bump, a slide), or
-    None when one of the mover's own pawns is there."""
+          taken: set[int] | None = None) -> _Landed | None:
+    """One pawn of `seat` from `src` landing on `dst` of `board` (`taken`, when given:
+    every location a pawn of `board` is on): its leg and the pawn moves it makes (a bump,
+    a slide), or None when one of the mover's own pawns is there."""
     slide = book.seats[seat].slide[dst]
-    if slide is None and (dst == HOME_I or dst not in taken):  # most landings
+    if slide is None and taken is not None and (dst == HOME_I or dst not in taken):
         return _new(_Landed, (_new(Leg, (src, dst, dst, steps, False, False, (), "", "")),
                               [(seat, src, dst)], _BIT[src] | _BIT[dst]))
     moved: list[Step] = []
@@ -375,15 +375,18 @@ def _sources(row: tuple[int, ...], only: int | None) -> Iterable[int]:
 
 
 def _single(book: _Book, board: Board, seat: int, kind: str, src: int, dst: int,
-            steps: int, taken: set[int], fails: Fails, out: list[_Raw]) -> bool:
+            steps: int, fails: Fails, out: list[_Raw]) -> bool:
     """The one-leg way moving the pawn on `src` to `dst` added to `out` (or why it cannot
     to `fails`); whether it was added."""
-    if book.seats[seat].slide[dst] is None and (dst == HOME_I or dst not in taken):
-        # nothing there, no slide (most moves): _land and _apply, inline
-        leg = _new(Leg, (src, dst, dst, steps, False, False, (), "", ""))
-        out.append(_new(_Raw, (kind, (leg,), _moved(board, seat, src, dst))))
-        return True
-    landed = _land(book, board, seat, src, dst, steps, taken)
+    if book.seats[seat].slide[dst] is None:
+        for row in board if dst != HOME_I else ():
+            if dst in row:
+                break
+        else:  # nothing there, no slide (most moves): _land and _apply, inline
+            leg = _new(Leg, (src, dst, dst, steps, False, False, (), "", ""))
+            out.append(_new(_Raw, (kind, (leg,), _moved(board, seat, src, dst))))
+            return True
+    landed = _land(book, board, seat, src, dst, steps)
     if landed is None:
         if fails is not None:
             fails.append(_own_pawn(src, dst))
@@ -398,7 +401,6 @@ def _forwards(book: _Book, board: Board, seat: int, card: str, n: int,
     (kind "start"); `any_one`: stop at the first found."""
     out: list[_Raw] = []
     table = book.seats[seat].forward[n]
-    taken = set().union(*board)
     for src in _sources(board[seat], only):
         kind, steps = "forward", n
         if src == START_I:
@@ -419,7 +421,7 @@ def _forwards(book: _Book, board: Board, seat: int, card: str, n: int,
                     fails.append(_overshoot(book, seat, src, n, card))
                 continue
         assert dst is not None
-        if _single(book, board, seat, kind, src, dst, steps, taken, fails, out) and any_one:
+        if _single(book, board, seat, kind, src, dst, steps, fails, out) and any_one:
             break
     return out
 
@@ -428,14 +430,13 @@ def _backwards(book: _Book, board: Board, seat: int, n: int, fails: Fails,
                only: int | None = None, any_one: bool = False) -> list[_Raw]:
     out: list[_Raw] = []
     table = book.seats[seat].backward[n]
-    taken = set().union(*board)
     for src in _sources(board[seat], only):
         dst = table[src]
         if dst is None:  # START or HOME
             if fails is not None:
                 fails.append(Blocked(src, "home" if src == HOME_I else "start_backward", {}))
             continue
-        if _single(book, board, seat, "backward", src, dst, -n, taken, fails, out) and any_one:
+        if _single(book, board, seat, "backward", src, dst, -n, fails, out) and any_one:
             break
     return out
 
@@ -537,7 +538,7 @@ def _pairs(book: _Book, board: Board, seat: int, first: int, seconds: list[int],
                     continue
                 if dst != HOME_I and dst in mine:
                     continue
-                two = _land(book, after, seat, second, dst, 7 - a, set().union(*after))
+                two = _land(book, after, seat, second, dst, 7 - a)
                 if two is None:
                     continue
                 out.append(_new(_Raw, ("split", (leg1, two.leg), _apply(after, two.steps))))
@@ -603,9 +604,8 @@ def _sorrys(book: _Book, board: Board, seat: int, fails: Fails,
                      if 1 <= x <= TRACK_LEN)
     if not targets and fails is not None:
         fails.append(Blocked(START_I, "no_target", {}))
-    taken = set().union(*board)
     for x, s in targets:
-        landed = _land(book, board, seat, START_I, x, 0, taken)  # bumps the target
+        landed = _land(book, board, seat, START_I, x, 0)  # bumps the target
         assert landed is not None
         leg = landed.leg._replace(other=book.colors[s])
         out.append(_new(_Raw, ("sorry", (leg,), _apply(board, landed.steps))))
