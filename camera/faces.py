@@ -30,7 +30,9 @@ ORB_FEATURES = 1200
 RANSAC_ITERATIONS = 300
 MAX_HAMMING = 64  # a feature match closer than this (of 256 bits) counts
 TRIED_FACES = 40  # the faces with most matches get a geometric check
-MIN_INLIERS = 10  # fewer: no card found there
+MIN_INLIERS = 10  # fewer: no card found there ...
+FEW_INLIERS = 6  # ... unless no face has more; then this many, if the card's photo
+FEW_CORRELATION = 0.8  # laid on it by ECC correlates at least this well
 CANDIDATES = 3  # faces whose homographies are checked by correlation
 SIZE_SLACK = 1.6  # a found card's size may differ this much from the taught one
 SCALES = ((20, 28), (40, 56))  # correlation sizes (w, h)
@@ -160,12 +162,25 @@ class Recogniser:
         starts = np.concatenate([[0], np.cumsum([len(f.descriptors) for f in self.faces])])
         out = []
         for index in np.argsort(-counts)[:TRIED_FACES]:
-            if counts[index] < MIN_INLIERS:
+            if counts[index] < FEW_INLIERS:
                 break
             mine = owners == index
             out.append((int(index), self.faces[index].points[train[mine] - starts[index]],
                         points[query[mine]]))
         return out
+
+    def _poses(self, matched: list[tuple[int, Any, Any]], least: int
+               ) -> dict[str, tuple[int, Any]]:
+        """Each face's best pose found with at least `least` inliers: (inliers, pose)."""
+        best: dict[str, tuple[int, Any]] = {}
+        for index, src, dst in matched:
+            hom = _card_homography(src, dst, least)
+            if hom is not None:
+                count, h = hom
+                card = self.faces[index].card
+                if count > best.get(card, (0, None))[0]:
+                    best[card] = (count, h)
+        return best
 
     def read(self, frame: Any, spot: tuple[int, int, int, int] | None = None) -> Reading | None:
         """The card on top within `spot` (x0, y0, x1, y1 pixels; None: the whole frame)."""
@@ -175,14 +190,11 @@ class Recogniser:
         points, descriptors = features(crop)
         if len(points) < MIN_INLIERS:
             return None
-        best: dict[str, tuple[int, Any]] = {}
-        for index, src, dst in self._matches(descriptors, points):
-            hom = _card_homography(src, dst)
-            if hom is not None:
-                count, h = hom
-                card = self.faces[index].card
-                if count > best.get(card, (0, None))[0]:
-                    best[card] = (count, h)
+        matched = self._matches(descriptors, points)
+        best = self._poses(matched, MIN_INLIERS)
+        few = not best  # a pale face among a busy pile's edges: try with fewer inliers
+        if few:
+            best = self._poses(matched, FEW_INLIERS)
         if not best:
             return None
         ranked = sorted(best.items(), key=lambda kv: -kv[1][0])[:CANDIDATES]
@@ -207,13 +219,15 @@ class Recogniser:
         if not scores:
             return None
         order = sorted(scores, key=lambda c: -scores[c])[:CANDIDATES]
-        card, confidence, runner, quad = self._aligned(grey, quads[order[0]], order)
+        card, confidence, runner, quad, fit = self._aligned(grey, quads[order[0]], order)
+        if few and fit < FEW_CORRELATION:
+            return None  # so few features, and no taught photo fits there: no card
         if confidence < ASK_BELOW:
             return Reading(None, round(confidence, 3), (card, runner), quad)
         return Reading(card, round(confidence, 3), (card,), quad)
 
     def _aligned(self, grey: Any, quad: Quad, order: list[str]
-                 ) -> tuple[str, float, str, Quad]:
+                 ) -> tuple[str, float, str, Quad, float]:
         """The fine stage. The two best candidates' photos, both ways up, are laid on the
         card seen by ECC (a homography: the corners found by features need only be near)
         to find its corners exactly; brought upright along them, the card ranks every face
@@ -244,10 +258,11 @@ class Recogniser:
         laid = {card: _Laid.of(got) for card, got in photos.items()}
         ranked = sorted(laid, key=lambda c: -laid[c].correlation)
         if not ranked:
-            return order[0], 0.0, order[min(1, len(order) - 1)], quad
+            return order[0], 0.0, order[min(1, len(order) - 1)], quad, -1.0
+        fit = laid[ranked[0]].correlation  # how well the best face's photos lie on it
         if len(ranked) == 1:
-            return ranked[0], 1.0, ranked[0], quad
-        return (*_duel(view.prepared, ranked, laid), quad)
+            return ranked[0], 1.0, ranked[0], quad, fit
+        return (*_duel(view.prepared, ranked, laid), quad, fit)
 
     def _ways(self, grey: Any, quad: Quad, cards: set[str], seen: list[Any] | None = None
               ) -> list[tuple[TaughtFace, Any]]:
@@ -460,7 +475,7 @@ def _correlation(a: Any, b: Any, weight: Any) -> float:
                  / (np.sqrt(np.sum(weight * da * da) * np.sum(weight * db * db)) + 1e-9))
 
 
-def _card_homography(src: Any, dst: Any) -> tuple[int, Any] | None:
+def _card_homography(src: Any, dst: Any, least: int) -> tuple[int, Any] | None:
     """A face's points mapped onto the frame's: a rotation, scale and shift found by
     RANSAC (two points a sample, so quick among many wrong matches). (inlier count,
     homography) or None. No perspective: refitted on a few inliers it could skew the
@@ -472,7 +487,7 @@ def _card_homography(src: Any, dst: Any) -> tuple[int, Any] | None:
         return None
     keep = inliers.ravel().astype(bool)
     count = int(keep.sum())
-    if count < MIN_INLIERS:
+    if count < least:
         return None
     h = np.vstack([affine, [0, 0, 1]])
     return (count, h) if _plausible(h) else None
