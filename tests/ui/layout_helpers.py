@@ -41,7 +41,10 @@ def shot_path(size: tuple[int, int], name: str, lang: str, text_size: str = "nor
 
 
 def set_text_size(d: Any, text_size: str) -> None:
-    """The Large text setting as the settings screen sets it, and the labels refitted."""
+    """The Large text setting as the settings screen sets it, and the labels refitted
+    (nothing to refit when it is already set)."""
+    if d.app.text_size == text_size:
+        return
     d.app.text_size = text_size
     d.frames(3)
 
@@ -182,13 +185,17 @@ def problems(d: Any, extra: tuple[type, ...] = ()) -> list[str]:
 _FBOS: dict[tuple[int, int], Fbo] = {}
 
 
-def picture(d: Any, path: Path) -> Path:
+def picture(d: Any, path: Path, *, settled: bool = False) -> Path:
     """The whole window as the user sees it (screens and the app's background), drawn
-    into an Fbo of the window's size and saved as a PNG."""
-    d.wait_for(
-        lambda: not any(b.state == "down" for b in d.buttons()), "tapped buttons to be released"
-    )
-    d.frames(2)
+    into an Fbo of the window's size and saved as a PNG. `settled`: the caller has just
+    let the frames render (`resize`), so two more are drawn only if a tapped button is
+    still lit."""
+    if not settled or any(b.state == "down" for b in d.buttons()):
+        d.wait_for(
+            lambda: not any(b.state == "down" for b in d.buttons()),
+            "tapped buttons to be released",
+        )
+        d.frames(2)
     root = d.app.root
     path.parent.mkdir(parents=True, exist_ok=True)
     width, height = Window.size
