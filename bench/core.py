@@ -228,9 +228,7 @@ def rows() -> list[Row]:
         Row("events submitted per second through a Session, no journal (the same events: "
             "rules, undo stack, options, summary and an Update told to a listener, a tap's "
             "path)", submitted.cell("normal", "rate", "{:,.0f}", " events/s"),
-            submitted.cell("pi", "rate", "{:,.0f}", " events/s"),
-            f">= {EVENTS_GOAL:,} events/s (Pi model too)",
-            met(submitted, "rate", lambda r: r >= EVENTS_GOAL), submitted.load),
+            submitted.cell("pi", "rate", "{:,.0f}", " events/s"), load=submitted.load),
         Row(f"journal append, durable, on the writer's thread: p50 / p99 of {APPEND_SAMPLES} "
             "(the Pi model's syncs 30 ms slower)",
             p50_99(append, "normal"), p50_99(append, "pi"),

@@ -2,13 +2,17 @@
 
 Two steps, each chosen to survive what a table does to a picture:
 - *where*: ORB features of each taught face, matched to the pile spot and checked by a
-  RANSAC homography, find the card and its corners whatever its rotation, offset or
-  perspective; a card half under another gives few inliers;
-- *which*: the frame is warped back upright along each candidate's homography and
-  compared with every taught face by normalised grey correlation at two coarse scales
-  (blurred, so focus and JPEG noise matter little; normalised, so the light's brightness
-  does not), both ways up. The confidence comes from the margin between the best face and
-  the runner-up: when they are close the card is asked, never guessed.
+  RANSAC rotation, scale and shift, find the card roughly whatever its rotation or
+  offset; a card half under another gives few inliers;
+- *which*: the frame is warped back upright along the best candidate's pose and compared
+  with every taught face by normalised grey correlation at two coarse scales (blurred, so
+  focus and JPEG noise matter little; normalised, so the light's brightness does not),
+  both ways up. Faces of one family share their layout and differ only by their print,
+  which a pose a few pixels off blurs away: so a fine stage lays the taught photos on the
+  card by ECC (a homography, from the features' rough pose), ranks the faces again on the
+  card brought upright along those exact corners, lays the best few on it, and duels them
+  only where they differ. The confidence comes from that margin: when it is small the
+  card is asked, never guessed.
 """
 
 from __future__ import annotations
@@ -22,15 +26,25 @@ import numpy as np
 from camera.light import flatten
 from camera.locate import CANON, Quad, upright
 
-ORB_FEATURES = 600
+ORB_FEATURES = 1200
 RANSAC_ITERATIONS = 300
 MAX_HAMMING = 64  # a feature match closer than this (of 256 bits) counts
-TRIED_FACES = 6  # the faces with most matches get a geometric check
-MIN_INLIERS = 10  # fewer: no card found there
+TRIED_FACES = 40  # the faces with most matches get a geometric check
+MIN_INLIERS = 10  # fewer: no card found there ...
+FEW_INLIERS = 6  # ... unless no face has more; then this many, if the card's photo
+FEW_CORRELATION = 0.8  # laid on it by ECC correlates at least this well
 CANDIDATES = 3  # faces whose homographies are checked by correlation
 SIZE_SLACK = 1.6  # a found card's size may differ this much from the taught one
 SCALES = ((20, 28), (40, 56))  # correlation sizes (w, h)
-FINE = (48, 68)  # the size at which close candidates are told apart
+VIEW_MARGIN = 0.12  # the fine stage looks this share of the card beyond its found corners
+FINE_BLUR = 1.0
+ALIGN_STEPS = 50
+ALIGN_PASSES = 2
+VARY_BLUR = 2.0  # pixels over which two photos' differences are pooled
+SHIFT_FORGIVEN = 1  # pixels two faces' laid photos may disagree by at a shared edge
+EDGE_SPARED = 4  # pixels inside the photos' own edge not weighed (resampled, blurred)
+NOISE_FLOOR = 0.2  # of the mean squared difference: the least a pixel is taken to vary
+SHORTLIST = 4  # faces whose photos the fine stage lays on the card
 DUEL_MARGIN = 0.4  # a relative distance margin this large between two faces: certain
 ASK_BELOW = 0.5  # confidence under this: the card is asked
 ALIKE = 0.9  # two taught faces correlating this well are too alike to tell apart
@@ -49,7 +63,8 @@ class TaughtFace:
 @dataclass(frozen=True)
 class Reading:
     """What recognition says about the top card: `card` None means asked between
-    `candidates` (best first); `quad` its corners in the frame."""
+    `candidates` (best first); `quad` its corners in the frame (laid on a taught photo
+    by ECC, so within a pixel or two)."""
 
     card: str | None
     confidence: float
@@ -116,7 +131,7 @@ class Recogniser:
     faces: list[TaughtFace]
     card_size: float | None = None  # a laid card's long edge / the frame's width, if known
     _signs: list[tuple[str, list[Any], list[Any]]] = field(default_factory=list)
-    _fine: dict[str, list[Any]] = field(default_factory=dict)
+    _flat: dict[int, list[Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
@@ -126,10 +141,10 @@ class Recogniser:
         self._train = np.vstack(usable) if usable else None
         self._owner = np.concatenate([np.full(len(f.descriptors), i)
                                       for i, f in enumerate(self.faces)]) if usable else None
-        for face in self.faces:
-            turned = np.ascontiguousarray(face.grey[::-1, ::-1])
-            self._signs.append((face.card, _signatures(face.grey), _signatures(turned)))
-            self._fine.setdefault(face.card, []).extend([_fine(face.grey), _fine(turned)])
+        for face, grey in zip(self.faces, _aligned_greys(self.faces), strict=True):
+            turned = np.ascontiguousarray(grey[::-1, ::-1])
+            self._signs.append((face.card, _signatures(grey), _signatures(turned)))
+            self._flat[id(face)] = [_prepared(grey), _prepared(turned)]
 
     def _matches(self, descriptors: Any, points: Any) -> list[tuple[int, Any, Any]]:
         """The faces with most close feature matches (best first): (index, their points,
@@ -147,12 +162,25 @@ class Recogniser:
         starts = np.concatenate([[0], np.cumsum([len(f.descriptors) for f in self.faces])])
         out = []
         for index in np.argsort(-counts)[:TRIED_FACES]:
-            if counts[index] < MIN_INLIERS:
+            if counts[index] < FEW_INLIERS:
                 break
             mine = owners == index
             out.append((int(index), self.faces[index].points[train[mine] - starts[index]],
                         points[query[mine]]))
         return out
+
+    def _poses(self, matched: list[tuple[int, Any, Any]], least: int
+               ) -> dict[str, tuple[int, Any]]:
+        """Each face's best pose found with at least `least` inliers: (inliers, pose)."""
+        best: dict[str, tuple[int, Any]] = {}
+        for index, src, dst in matched:
+            hom = _card_homography(src, dst, least)
+            if hom is not None:
+                count, h = hom
+                card = self.faces[index].card
+                if count > best.get(card, (0, None))[0]:
+                    best[card] = (count, h)
+        return best
 
     def read(self, frame: Any, spot: tuple[int, int, int, int] | None = None) -> Reading | None:
         """The card on top within `spot` (x0, y0, x1, y1 pixels; None: the whole frame)."""
@@ -162,14 +190,11 @@ class Recogniser:
         points, descriptors = features(crop)
         if len(points) < MIN_INLIERS:
             return None
-        best: dict[str, tuple[int, Any]] = {}
-        for index, src, dst in self._matches(descriptors, points):
-            hom = _card_homography(src, dst)
-            if hom is not None:
-                count, h = hom
-                card = self.faces[index].card
-                if count > best.get(card, (0, None))[0]:
-                    best[card] = (count, h)
+        matched = self._matches(descriptors, points)
+        best = self._poses(matched, MIN_INLIERS)
+        few = not best  # a pale face among a busy pile's edges: try with fewer inliers
+        if few:
+            best = self._poses(matched, FEW_INLIERS)
         if not best:
             return None
         ranked = sorted(best.items(), key=lambda kv: -kv[1][0])[:CANDIDATES]
@@ -187,44 +212,229 @@ class Recogniser:
                 continue  # not a card lying on the table at the taught distance
             seen = _signatures(upright(grey, quad))
             for card, *ways in self._signs:
-                score = max(float(np.mean([np.sum(x * y) for x, y in zip(seen, way, strict=True)]))
-                            for way in ways)
+                score = max(_score(seen, way) for way in ways)
                 if score > scores.get(card, -2.0):
                     scores[card] = score
                     quads[card] = quad
         if not scores:
             return None
         order = sorted(scores, key=lambda c: -scores[c])[:CANDIDATES]
-        seen_fine = _fine(upright(grey, quads[order[0]]))
-        variants = {card: max(self._fine[card], key=lambda v: float(np.sum(v * seen_fine)))
-                    for card in order}
-        card, confidence, runner = _decide(seen_fine, order, variants)
+        card, confidence, runner, quad, fit = self._aligned(grey, quads[order[0]], order)
+        if few and fit < FEW_CORRELATION:
+            return None  # so few features, and no taught photo fits there: no card
         if confidence < ASK_BELOW:
-            return Reading(None, round(confidence, 3), (card, runner), quads[order[0]])
-        return Reading(card, round(confidence, 3), (card,), quads[order[0]])
+            return Reading(None, round(confidence, 3), (card, runner), quad)
+        return Reading(card, round(confidence, 3), (card,), quad)
+
+    def _aligned(self, grey: Any, quad: Quad, order: list[str]
+                 ) -> tuple[str, float, str, Quad, float]:
+        """The fine stage. The two best candidates' photos, both ways up, are laid on the
+        card seen by ECC (a homography: the corners found by features need only be near)
+        to find its corners exactly; brought upright along them, the card ranks every face
+        again by the coarse correlation; the best few faces' photos are laid on it by ECC,
+        and duel where they differ."""
+        view = _MarginView(grey, quad)
+        refined = None
+        for face in self.faces:
+            if face.card not in order[:2]:
+                continue
+            for template in self._flat[id(face)]:
+                got = _lay(template, view.prepared, view.margin)
+                if got is not None and (refined is None or got[0] > refined[0]):
+                    refined = got
+        if refined is not None:
+            quad = view.quad_of(refined[3])
+            view = _MarginView(grey, quad)
+        seen = _signatures(upright(grey, quad))
+        by_card: dict[str, float] = {}
+        for card, *ways in self._signs:
+            by_card[card] = max([by_card.get(card, -2.0)] + [_score(seen, way) for way in ways])
+        shortlist = set(sorted(by_card, key=lambda c: -by_card[c])[:SHORTLIST])
+        photos: dict[str, list[tuple[float, Any, Any, Any]]] = {}
+        for face, template in self._ways(grey, quad, shortlist, seen):
+            got = _lay(template, view.prepared, view.margin)
+            if got is not None:
+                photos.setdefault(face.card, []).append(got)
+        laid = {card: _Laid.of(got) for card, got in photos.items()}
+        ranked = sorted(laid, key=lambda c: -laid[c].correlation)
+        if not ranked:
+            return order[0], 0.0, order[min(1, len(order) - 1)], quad, -1.0
+        fit = laid[ranked[0]].correlation  # how well the best face's photos lie on it
+        if len(ranked) == 1:
+            return ranked[0], 1.0, ranked[0], quad, fit
+        return (*_duel(view.prepared, ranked, laid), quad, fit)
+
+    def _ways(self, grey: Any, quad: Quad, cards: set[str], seen: list[Any] | None = None
+              ) -> list[tuple[TaughtFace, Any]]:
+        """Each taught photo of `cards`, prepared, the way up that correlates best with
+        the card seen."""
+        seen = seen or _signatures(upright(grey, quad))
+        out = []
+        for index, face in enumerate(self.faces):
+            if face.card in cards:
+                _card, *ways = self._signs[index]
+                best = max(range(len(ways)), key=lambda i: _score(seen, ways[i]))
+                out.append((face, self._flat[id(face)][best]))
+        return out
 
 
-def _fine(grey: Any) -> Any:
-    small = cv2.resize(cv2.GaussianBlur(flatten(grey), (0, 0), 1.0), FINE,
-                       interpolation=cv2.INTER_AREA).astype(np.float32)
-    small -= small.mean()
-    return small / (np.linalg.norm(small) + 1e-6)
+def _aligned_greys(faces: list[TaughtFace]) -> list[Any]:
+    """The taught photos brought onto one another: each photo's corners were found on its
+    own, a pixel or two off, and the fine stage's ranking compares them with the card seen
+    at one alignment. Each photo, the way up that fits best, is laid by ECC on the mean of
+    them all (the layout a deck's faces share) and resampled there; twice, as the second
+    mean is sharper."""
+    if not faces:
+        return []
+    greys = [face.grey for face in faces]
+    for _ in range(ALIGN_PASSES):
+        reference = _prepared(np.mean(np.stack(greys), axis=0).astype(np.uint8))
+        out = []
+        for grey in greys:
+            best: tuple[float, Any] | None = None
+            for way in (grey, np.ascontiguousarray(grey[::-1, ::-1])):
+                got = _onto(reference, way)
+                if got is not None and (best is None or got[0] > best[0]):
+                    best = got
+            out.append(grey if best is None else best[1])
+        greys = out
+    return greys
 
 
-def _decide(seen: Any, order: list[str], variants: dict[str, Any]) -> tuple[str, float, str]:
+def _onto(reference: Any, grey: Any) -> tuple[float, Any] | None:
+    """`grey` resampled onto `reference` (prepared) by ECC, with the correlation."""
+    found = _ecc(reference, _prepared(grey), np.eye(3, dtype=np.float32))
+    if found is None:
+        return None
+    correlation, warp = found
+    size = (grey.shape[1], grey.shape[0])
+    return float(correlation), cv2.warpPerspective(
+        grey, warp, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE)
+
+
+def _ecc(template: Any, image: Any, warp: Any) -> tuple[float, Any] | None:
+    """ECC's correlation and the homography laying `template` on `image` (prepared
+    pictures), from `warp`: first an affine move at half size (it reaches further), then
+    the homography at full size; None when it does not converge or is no card's move."""
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ALIGN_STEPS, 1e-4)
+    half = np.diag([0.5, 0.5, 1.0]).astype(np.float32)
+    try:
+        small = (half @ warp @ np.linalg.inv(half))[:2].astype(np.float32)
+        halved = _halved(image)
+        _, small = cv2.findTransformECC(_halved(template), halved, small, cv2.MOTION_AFFINE,
+                                        criteria, _everywhere(halved), 1)
+        warp = (np.linalg.inv(half) @ np.vstack([small, [0, 0, 1]]) @ half).astype(np.float32)
+        correlation, warp = cv2.findTransformECC(template, image, warp, cv2.MOTION_HOMOGRAPHY,
+                                                 criteria, _everywhere(image), 1)
+    except cv2.error:
+        return None
+    return (float(correlation), warp) if _plausible(warp) else None
+
+
+def _everywhere(picture: Any) -> Any:
+    return np.full(picture.shape[:2], 255, np.uint8)
+
+
+def _halved(picture: Any) -> Any:
+    return cv2.resize(cv2.GaussianBlur(picture, (0, 0), 1.0), None, fx=0.5, fy=0.5,
+                      interpolation=cv2.INTER_AREA)
+
+
+def _score(seen: list[Any], way: list[Any]) -> float:
+    return float(np.mean([np.sum(x * y) for x, y in zip(seen, way, strict=True)]))
+
+
+def _prepared(grey: Any) -> Any:
+    """A picture as the fine stage compares it: light taken out, a little blurred (focus
+    and JPEG differ between the teaching photo and the frame)."""
+    return cv2.GaussianBlur(flatten(grey), (0, 0), FINE_BLUR).astype(np.float32)
+
+
+class _MarginView:
+    """The card at CANON scale with a margin all round (its corners found by features may
+    be off by some pixels), prepared; `margin` (x, y) in pixels."""
+
+    def __init__(self, grey: Any, quad: Quad) -> None:
+        w, h = CANON
+        mx, my = round(w * VIEW_MARGIN), round(h * VIEW_MARGIN)
+        self.margin = (mx, my)
+        to_frame = cv2.getPerspectiveTransform(
+            np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32),
+            np.asarray(quad, np.float32))
+        grown = np.array([[[-mx, -my], [w + mx, -my], [w + mx, h + my], [-mx, h + my]]],
+                         np.float32)
+        corners = cv2.perspectiveTransform(grown, to_frame)[0]
+        size = (w + 2 * mx, h + 2 * my)
+        view = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float32)
+        self.to_view = cv2.getPerspectiveTransform(corners, view)
+        self.prepared = _prepared(cv2.warpPerspective(grey, self.to_view, size,
+                                                      flags=cv2.INTER_AREA,
+                                                      borderMode=cv2.BORDER_REPLICATE))
+
+    def quad_of(self, warp: Any) -> Quad:
+        """The frame corners of a CANON face laid on this view by `warp`."""
+        w, h = CANON
+        corners = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32)
+        to_frame = np.linalg.inv(self.to_view) @ warp
+        return cv2.perspectiveTransform(corners, to_frame)[0]
+
+
+def _lay(template: Any, seen: Any, margin: tuple[int, int]
+         ) -> tuple[float, Any, Any, Any] | None:
+    """`template` (a prepared taught face) laid on `seen` (a prepared margin view) by ECC:
+    (correlation, the template in the view's pixels, where it covers them, the warp), or
+    None when ECC does not converge."""
+    found = _ecc(template, seen,
+                 np.array([[1, 0, margin[0]], [0, 1, margin[1]], [0, 0, 1]], np.float32))
+    if found is None:
+        return None
+    correlation, warp = found
+    size = (seen.shape[1], seen.shape[0])
+    laid = cv2.warpPerspective(template, warp, size)
+    cover = cv2.warpPerspective(np.ones(template.shape, np.float32), warp, size)
+    return float(correlation), laid, cover > 0.99, warp
+
+
+@dataclass(frozen=True)
+class _Laid:
+    """A face's photos laid on the card seen: their best correlation, their mean and
+    variance pixel by pixel (what differs between two photos of one face is the light's,
+    the focus' and the JPEG's doing, not the print), and where they all cover the view."""
+
+    correlation: float
+    mean: Any
+    variance: Any
+    cover: Any
+
+    @classmethod
+    def of(cls, photos: list[tuple[float, Any, Any, Any]]) -> _Laid:
+        pictures = np.stack([p[1] for p in photos])
+        cover = np.logical_and.reduce([p[2] for p in photos])
+        return cls(max(p[0] for p in photos), pictures.mean(axis=0), pictures.var(axis=0),
+                   cover)
+
+
+def _duel(seen: Any, order: list[str], laid: dict[str, _Laid]) -> tuple[str, float, str]:
     """Which of the candidate faces `seen` is, looking only where they differ: two faces of
-    one family share their whole layout, and only their print tells them apart. Returns
-    the winner, its confidence (0..1, the worst of its duels) and the closest rival."""
-    if len(order) == 1:
-        return order[0], 1.0, order[0]
+    one family share their whole layout, and only their print tells them apart. Each pixel
+    weighs as the two faces differ there over how much their own photos vary there (a
+    glare or a blur in one photo is no difference of print). Returns the winner, its
+    confidence (0..1, the worst of its duels) and the closest rival."""
+    order = order[:CANDIDATES]
     wins: dict[str, float] = {c: 1.0 for c in order}
     rival: dict[str, str] = {c: c for c in order}
     for i, a in enumerate(order):
         for b in order[i + 1:]:
-            weight = cv2.GaussianBlur(np.abs(variants[a] - variants[b]), (0, 0), 1.0)
+            ta, tb = laid[a].mean, laid[b].mean
+            both = cv2.erode((laid[a].cover & laid[b].cover).astype(np.uint8),
+                             np.ones((2 * EDGE_SPARED + 1,) * 2, np.uint8)) > 0
+            differ = cv2.GaussianBlur(_unlike(ta, tb), (0, 0), 1.0) ** 2
+            vary = cv2.GaussianBlur(laid[a].variance + laid[b].variance, (0, 0), VARY_BLUR)
+            floor = NOISE_FLOOR * float(differ[both].mean()) if both.any() else 1.0
+            weight = differ / (vary + floor + 1e-9) * both
             weight /= float(weight.sum()) + 1e-9
-            da = float(np.sum(weight * (seen - variants[a]) ** 2))
-            db = float(np.sum(weight * (seen - variants[b]) ** 2))
+            da, db = 1 - _correlation(seen, ta, weight), 1 - _correlation(seen, tb, weight)
             margin = (db - da) / (db + da + 1e-12)  # > 0: a is nearer
             winner, loser = (a, b) if margin >= 0 else (b, a)
             score = min(1.0, abs(margin) / DUEL_MARGIN)
@@ -239,10 +449,37 @@ def _decide(seen: Any, order: list[str], variants: dict[str, Any]) -> tuple[str,
     return card, wins[card], rival[card]
 
 
-def _card_homography(src: Any, dst: Any) -> tuple[int, Any] | None:
+def _unlike(a: Any, b: Any) -> Any:
+    """How much two laid pictures differ pixel by pixel, forgiving a shift of up to
+    SHIFT_FORGIVEN pixels either way: each face's photos were laid on their own, and an
+    edge they share but place a pixel apart is no difference of print."""
+    r = SHIFT_FORGIVEN
+    pa = cv2.copyMakeBorder(a, r, r, r, r, cv2.BORDER_REPLICATE)
+    pb = cv2.copyMakeBorder(b, r, r, r, r, cv2.BORDER_REPLICATE)
+    h, w = a.shape
+    a_to_b = np.full(a.shape, np.inf, np.float32)
+    b_to_a = np.full(a.shape, np.inf, np.float32)
+    for dy in range(2 * r + 1):
+        for dx in range(2 * r + 1):
+            a_to_b = np.minimum(a_to_b, np.abs(a - pb[dy:dy + h, dx:dx + w]))
+            b_to_a = np.minimum(b_to_a, np.abs(b - pa[dy:dy + h, dx:dx + w]))
+    return np.maximum(a_to_b, b_to_a)
+
+
+def _correlation(a: Any, b: Any, weight: Any) -> float:
+    """The weighted correlation of two pictures (weights summing to 1): blind to their
+    contrast, which focus and light change between a photo and a frame."""
+    da = a - float(np.sum(weight * a))
+    db = b - float(np.sum(weight * b))
+    return float(np.sum(weight * da * db)
+                 / (np.sqrt(np.sum(weight * da * da) * np.sum(weight * db * db)) + 1e-9))
+
+
+def _card_homography(src: Any, dst: Any, least: int) -> tuple[int, Any] | None:
     """A face's points mapped onto the frame's: a rotation, scale and shift found by
-    RANSAC (two points a sample, so quick among many wrong matches), then the perspective
-    refined on its inliers. (inlier count, homography) or None."""
+    RANSAC (two points a sample, so quick among many wrong matches). (inlier count,
+    homography) or None. No perspective: refitted on a few inliers it could skew the
+    card wildly; the fine stage's ECC finds it from this start."""
     affine, inliers = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC,
                                                   ransacReprojThreshold=5.0,
                                                   maxIters=RANSAC_ITERATIONS)
@@ -250,13 +487,9 @@ def _card_homography(src: Any, dst: Any) -> tuple[int, Any] | None:
         return None
     keep = inliers.ravel().astype(bool)
     count = int(keep.sum())
-    if count < MIN_INLIERS:
+    if count < least:
         return None
     h = np.vstack([affine, [0, 0, 1]])
-    if count >= 8:
-        refined, _ = cv2.findHomography(src[keep], dst[keep], 0)
-        if refined is not None and _plausible(refined):
-            h = refined
     return (count, h) if _plausible(h) else None
 
 

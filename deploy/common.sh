@@ -11,6 +11,8 @@ readonly ETC_DIR=/etc/sorry-companion
 readonly DATA_DIR=/var/lib/sorry-companion
 readonly UNIT_PATH=/etc/systemd/system/sorry-companion.service
 readonly UDEV_RULE_PATH=/etc/udev/rules.d/99-sorry-ledboard.rules
+# The USB serial drivers loaded before the service starts (its DeviceAllow needs them).
+readonly MODULES_PATH=/etc/modules-load.d/sorry-companion.conf
 # The display's backlight for the service user, and USB sticks mounted for Menu > Back up.
 readonly BACKLIGHT_RULE_PATH=/etc/udev/rules.d/70-sorry-companion-backlight.rules
 readonly STICK_RULE_PATH=/etc/udev/rules.d/70-sorry-companion-usb-stick.rules

@@ -74,7 +74,7 @@ for platform in "${PLATFORMS[@]}"; do
     done
 done
 cp -- "$SOURCE"/deploy/*.sh "$SOURCE"/deploy/*.service "$SOURCE"/deploy/*.rules \
-    "$LOCK" "$CAMERA_LOCK" "$SOURCE/deploy/README.md" "$stage/deploy/"
+    "$SOURCE"/deploy/*.conf "$LOCK" "$CAMERA_LOCK" "$SOURCE/deploy/README.md" "$stage/deploy/"
 rm -f -- "$stage/deploy/dist.sh"
 cp -- "$SOURCE"/hardware/firmware/*.py "$stage/hardware/firmware/"
 cp -- "$SOURCE/hardware/README.md" "$stage/hardware/"

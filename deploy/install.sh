@@ -54,7 +54,7 @@ Usage: sudo $0 [--camera]
 
 Installs the Sorry! Table Companion from this release archive as the ${APP} service:
 system packages, the '${APP_USER}' user, the release in ${VERSIONS_DIR}/<release>,
-${UNIT_PATH}, the command ${COMMAND_PATH}, the LED board's udev rule, the
+${UNIT_PATH}, the command ${COMMAND_PATH}, the LED board's udev rule and drivers, the
 power-off permission and, when absent, ${ETC_DIR}/config.toml.
 Running it with a newer archive updates: the new release starts at the service's next
 start (now, unless a game is on) and the previous one comes back if it fails.
@@ -288,6 +288,7 @@ install_files() {
     say "== files"
     put_file "$DEPLOY_DIR/sorry-companion.service" "$UNIT_PATH" 644
     put_file "$DEPLOY_DIR/99-sorry-ledboard.rules" "$UDEV_RULE_PATH" 644
+    put_file "$DEPLOY_DIR/sorry-companion-modules.conf" "$MODULES_PATH" 644
     put_file "$DEPLOY_DIR/70-sorry-companion-backlight.rules" "$BACKLIGHT_RULE_PATH" 644
     put_file "$DEPLOY_DIR/70-sorry-companion-usb-stick.rules" "$STICK_RULE_PATH" 644
     put_file "$DEPLOY_DIR/50-sorry-companion-poweroff.rules" "$POLKIT_RULE_PATH" 644
@@ -375,6 +376,11 @@ install_release() {
 
 enable_service() {
     say "== service"
+    # Now too, not only from the next boot: the service may start before any reboot.
+    if ((DRY_RUN)) || command -v modprobe >/dev/null; then
+        run modprobe -a cdc_acm usbserial ||
+            say "warning: the USB serial drivers did not load; the LED board may not be found."
+    fi
     if ((DRY_RUN)) || command -v udevadm >/dev/null; then
         run udevadm control --reload-rules
         run udevadm trigger --subsystem-match=tty --action=change

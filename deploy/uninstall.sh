@@ -93,6 +93,7 @@ remove_files() {
     remove "$UNIT_PATH"
     remove "$UNIT_DROPIN_DIR"
     remove "$UDEV_RULE_PATH"
+    remove "$MODULES_PATH"
     remove "$BACKLIGHT_RULE_PATH"
     remove "$STICK_RULE_PATH"
     remove "$POLKIT_RULE_PATH"

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from deploy_helpers import Scripts
 
-
 # Another apt-get (an engineer's install, `make pi-vm`'s) may hold dpkg's lock: wait for it
 # rather than fail the suite on a busy machine.
 APT_LOCK_WAIT_S = 600
@@ -18,7 +17,8 @@ APT_LOCK_WAIT_S = 600
 
 def _apt_get(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        ["apt-get", "-o", f"DPkg::Lock::Timeout={APT_LOCK_WAIT_S}", *args], capture_output=True, text=True, check=False,
+        ["apt-get", "-o", f"DPkg::Lock::Timeout={APT_LOCK_WAIT_S}", *args],
+        capture_output=True, text=True, check=False,
         env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
     )
 

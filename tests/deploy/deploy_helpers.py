@@ -16,6 +16,7 @@ UNINSTALL = DEPLOY / "uninstall.sh"
 # Paths on the Pi, as install.sh and the unit name them.
 UNIT = "/etc/systemd/system/sorry-companion.service"
 UDEV_RULE = "/etc/udev/rules.d/99-sorry-ledboard.rules"
+MODULES_LOAD = "/etc/modules-load.d/sorry-companion.conf"
 BACKLIGHT_RULE = "/etc/udev/rules.d/70-sorry-companion-backlight.rules"
 STICK_RULE = "/etc/udev/rules.d/70-sorry-companion-usb-stick.rules"
 CONFIG = "/etc/sorry-companion/config.toml"
@@ -33,7 +34,7 @@ COMMAND_SCRIPT = DEPLOY / "command.sh"
 GUARDED_COMMANDS = (
     "apt-get", "apt-cache", "apt", "dpkg", "useradd", "usermod", "userdel", "groupadd",
     "systemctl", "udevadm", "pip", "pip3", "python3", "python", "chown", "getent",
-    "dpkg-query", "runuser", "sudo",
+    "dpkg-query", "runuser", "sudo", "modprobe",
 )
 
 

@@ -1,34 +1,126 @@
 """`make dist`: the archive a parent carries to the Pi holds everything install.sh needs.
 
-Runs the real deploy/dist.sh once (it builds the wheel and downloads the aarch64 wheels
-from PyPI, about half a minute), unpacks the archive, and checks it: contents, hashes
+Runs the real deploy/dist.sh once, unpacks the archive, and checks it: contents, hashes
 against the lock, that pip resolves every requirement for the Pi from the archive alone,
-and that its install.sh reads the release."""
+and that its install.sh reads the release.
+
+dist.sh runs unchanged on a copy of this tree whose locks name the same packages at the
+same versions as deploy/*.lock, each with a small stand-in wheel for the Pi (and an x86_64
+one beside it that must stay out), served by a local folder instead of PyPI: the same
+`pip download --platform ... --require-hashes` and the rest of the script, without
+fetching and packing 80 MB of OpenCV, numpy and Kivy (minutes on a fresh clone, and a
+test that needs the network). The real aarch64 wheels of the real lock are proven by
+`make pi-vm`, which builds its releases with this script and installs them on an emulated
+arm64 Pi, and here with DIST_FROM_PYPI=1."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
 from deploy_helpers import DEPLOY, LOCK, Scripts
 
 CAMERA_LOCK = DEPLOY / "requirements-camera.lock"
+REAL_WHEELS = os.environ.get("DIST_FROM_PYPI") == "1"
+LOCKS = {LOCK.name: "manylinux2014_aarch64", CAMERA_LOCK.name: "manylinux_2_28_aarch64"}
+COMPILED = ("kivy", "charset-normalizer", "numpy", "opencv-python-headless")
+# what `pip wheel` needs to build the app's own wheel (pyproject.toml's build requires,
+# and what they require)
+BUILD_TOOLS = ("setuptools", "wheel")
+# left out of the copy of the tree dist.sh builds from: nothing the wheel or archive takes
+NOT_COPIED = {".git", ".venv", "build", "dist", "docs", "tests", "screenshots", ".mypy_cache",
+              ".ruff_cache", ".hypothesis", ".pytest_cache"}
 
 pytestmark = pytest.mark.slow
+
+
+def pins(lock: Path) -> dict[str, str]:
+    """name -> version of every package a lock pins."""
+    return dict(re.findall(r"^([a-z0-9-]+)==(\S+) \\$", lock.read_text(), re.MULTILINE))
+
+
+def _record_hash(data: bytes) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).decode().rstrip("=")
+
+
+def stand_in_wheel(folder: Path, name: str, version: str, tag: str) -> Path:
+    """A small valid wheel of `name` `version` for `tag` (pip reads its metadata only)."""
+    dist = re.sub(r"[-_.]+", "_", name)
+    info = f"{dist}-{version}.dist-info"
+    files = {
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+        f"{info}/WHEEL": f"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: "
+                         f"{'false' if 'linux' in tag else 'true'}\nTag: {tag}\n",
+    }
+    record = [f"{path},sha256={_record_hash(text.encode())},{len(text.encode())}"
+              for path, text in files.items()]
+    files[f"{info}/RECORD"] = "\n".join([*record, f"{info}/RECORD,,"]) + "\n"
+    path = folder / f"{dist}-{version}-{tag}.whl"
+    with zipfile.ZipFile(path, "w") as whl:
+        for name_in, text in files.items():
+            whl.writestr(name_in, text)
+    return path
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def stand_in_source(root: Path) -> tuple[Path, Path]:
+    """A copy of this tree whose locks pin the real locks' packages and versions to stand-in
+    wheels, and the folder that serves them (with the real build tools for the app's
+    wheel, and the real setuptools the Pi's lock pins, which is the build tool too)."""
+    wheels, source = root / "wheelhouse", root / "source"
+    wheels.mkdir()
+    build_pins = [f"{n}=={pins(LOCK)[n]}" if n in pins(LOCK) else n for n in BUILD_TOOLS]
+    done = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet",
+                           "--only-binary=:all:", "-d", str(wheels), *build_pins],
+                          capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    real = {re.sub(r"[-_.]+", "-", w.name.split("-")[0]).lower(): w
+            for w in wheels.glob("*.whl")}
+    shutil.copytree(DEPLOY.parent, source, ignore=lambda folder, names: [
+        n for n in names if n == "__pycache__" or n.endswith(".egg-info")
+        or (Path(folder) == DEPLOY.parent and n in NOT_COPIED)])
+    for lock, platform in LOCKS.items():
+        lines = [line for line in (DEPLOY / lock).read_text().splitlines()
+                 if line.startswith("#")]
+        for name, version in pins(DEPLOY / lock).items():
+            if name in real:
+                hashes = [sha256(real[name])]
+            elif name in COMPILED:
+                pi = stand_in_wheel(wheels, name, version, f"cp311-cp311-{platform}")
+                pc = stand_in_wheel(wheels, name, version, "cp311-cp311-manylinux_2_28_x86_64")
+                hashes = [sha256(pi), sha256(pc)]  # the real locks hold both, as here
+            else:
+                hashes = [sha256(stand_in_wheel(wheels, name, version, "py3-none-any"))]
+            lines.append(f"{name}=={version} \\")
+            lines += [f"    --hash=sha256:{h}" + (" \\" if i < len(hashes) - 1 else "")
+                      for i, h in enumerate(hashes)]
+        (source / "deploy" / lock).write_text("\n".join(lines) + "\n")
+    return source, wheels
 
 
 @pytest.fixture(scope="module")
 def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
-    done = subprocess.run(["bash", str(DEPLOY / "dist.sh"), "--out", str(out)],
-                          capture_output=True, text=True, check=False, timeout=600,
-                          env={**os.environ, "PYTHON": sys.executable})
+    env = {**os.environ, "PYTHON": sys.executable}
+    source = DEPLOY.parent
+    if not REAL_WHEELS:
+        source, wheels = stand_in_source(tmp_path_factory.mktemp("stand-in"))
+        env.update({"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheels)})
+    done = subprocess.run(["bash", str(DEPLOY / "dist.sh"), "--source", str(source),
+                           "--out", str(out)],
+                          capture_output=True, text=True, check=False, timeout=600, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     archive = Path(done.stdout.strip().splitlines()[-1])
     assert archive.parent == out and archive.name.endswith(".tar.gz")
@@ -37,12 +129,12 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out / archive.name.removesuffix(".tar.gz")
 
 
-def locked_hashes() -> dict[str, set[str]]:
-    """The app's lock and the camera extra's (its wheels ride in the archive too)."""
+def locked_hashes(release: Path) -> dict[str, set[str]]:
+    """The release's app lock and camera lock (its wheels ride in the archive too)."""
     found: dict[str, set[str]] = {}
-    for lock in (LOCK, CAMERA_LOCK):
+    for lock in LOCKS:
         for name, block in re.findall(r"^([a-z0-9-]+)==\S+ \\\n((?:    --hash=.*\n)+)",
-                                      lock.read_text(), re.MULTILINE):
+                                      (release / "deploy" / lock).read_text(), re.MULTILINE):
             found[name] = set(re.findall(r"sha256:([0-9a-f]{64})", block))
     return found
 
@@ -60,6 +152,7 @@ def test_the_archive_holds_the_installer_firmware_and_guides(release: Path):
     for path in ("deploy/install.sh", "deploy/uninstall.sh", "deploy/common.sh",
                  "deploy/release-switch.sh", "deploy/command.sh",
                  "deploy/sorry-companion.service", "deploy/99-sorry-ledboard.rules",
+                 "deploy/sorry-companion-modules.conf",
                  "deploy/50-sorry-companion-poweroff.rules", "deploy/requirements-pi.lock",
                  "deploy/requirements-camera.lock",
                  "deploy/README.md", "hardware/README.md", "hardware/firmware/main.py",
@@ -74,13 +167,17 @@ def test_every_wheel_is_the_locked_one_for_the_pi(release: Path):
     wheels = sorted((release / "wheels").glob("*.whl"))
     app = [w for w in wheels if w.name.startswith("sorry_companion-")]
     assert len(app) == 1
-    locked = locked_hashes()
+    locked = locked_hashes(release)
     deps = [w for w in wheels if w not in app]
     assert len(deps) == len(locked)
     for wheel in deps:
         name = re.sub(r"[-_.]+", "-", wheel.name.split("-")[0]).lower()
         assert hashlib.sha256(wheel.read_bytes()).hexdigest() in locked[name], wheel.name
         assert wheel.name.endswith(("-none-any.whl", "aarch64.whl")), wheel.name
+    # one wheel for every package and version the real locks pin
+    pinned = {**pins(LOCK), **pins(CAMERA_LOCK)}
+    assert {re.sub(r"[-_.]+", "-", w.name.split("-")[0]).lower(): w.name.split("-")[1]
+            for w in deps} == pinned
 
 
 @pytest.mark.parametrize("lock, platform", [("requirements-pi.lock", "manylinux2014_aarch64"),

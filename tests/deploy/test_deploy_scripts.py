@@ -21,6 +21,7 @@ from deploy_helpers import (
     DEPLOY,
     INSTALL,
     LOCK,
+    MODULES_LOAD,
     OPT_DIR,
     POLKIT_RULE,
     STICK_RULE,
@@ -60,11 +61,12 @@ def test_dry_run_writes_every_file_and_runs_nothing(scripts: Scripts, tmp_path: 
     result = scripts.install(root)
     assert result.returncode == 0, result.stderr
     assert result.calls == [], "a dry run ran real commands"
-    for pi_path in (UNIT, UDEV_RULE, BACKLIGHT_RULE, STICK_RULE, CONFIG, POLKIT_RULE, COMMAND,
-                    SWITCH):
+    for pi_path in (UNIT, UDEV_RULE, MODULES_LOAD, BACKLIGHT_RULE, STICK_RULE, CONFIG,
+                    POLKIT_RULE, COMMAND, SWITCH):
         assert under(root, pi_path).is_file(), pi_path
     for pi_path, source in ((UNIT, DEPLOY / "sorry-companion.service"),
                             (UDEV_RULE, DEPLOY / "99-sorry-ledboard.rules"),
+                            (MODULES_LOAD, DEPLOY / "sorry-companion-modules.conf"),
                             (BACKLIGHT_RULE, DEPLOY / "70-sorry-companion-backlight.rules"),
                             (STICK_RULE, DEPLOY / "70-sorry-companion-usb-stick.rules"),
                             (POLKIT_RULE, DEPLOY / "50-sorry-companion-poweroff.rules"),
@@ -76,7 +78,7 @@ def test_dry_run_writes_every_file_and_runs_nothing(scripts: Scripts, tmp_path: 
     would = [line for line in result.stdout.splitlines() if line.startswith("would run:")]
     for command in ("apt-get install", "espeak-ng", "libmtdev1", "polkitd", "useradd",
                     "--system-site-packages", "pip install", "systemctl enable",
-                    "release-switch stage checkout"):
+                    "release-switch stage checkout", "modprobe -a cdc_acm usbserial"):
         assert any(command in line for line in would), command
     for group in ("gpio", "dialout", "video", "render", "input"):
         assert any(f"--groups {group} sorry" in line for line in would), group
@@ -311,8 +313,8 @@ def test_uninstall_keeps_data_and_config(installed: Path, scripts: Scripts):
     result = scripts.uninstall(installed)
     assert result.returncode == 0, result.stderr
     assert result.calls == []
-    for gone in (UNIT, UDEV_RULE, BACKLIGHT_RULE, STICK_RULE, OPT_DIR, POLKIT_RULE, COMMAND,
-                 SWITCH):
+    for gone in (UNIT, UDEV_RULE, MODULES_LOAD, BACKLIGHT_RULE, STICK_RULE, OPT_DIR,
+                 POLKIT_RULE, COMMAND, SWITCH):
         assert not under(installed, gone).exists(), gone
     assert journal.read_bytes() == b"games so far"
     assert under(installed, CONFIG).is_file()

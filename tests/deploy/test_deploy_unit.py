@@ -18,6 +18,9 @@ from deploy_helpers import (
 )
 
 UNIT_SOURCE = DEPLOY / "sorry-companion.service"
+MODULES_SOURCE = DEPLOY / "sorry-companion-modules.conf"
+# The kernel module that puts each USB serial device group into /proc/devices.
+SERIAL_DRIVERS = {"ttyACM": "cdc_acm", "ttyUSB": "usbserial"}
 EXPOSURE_LIMIT = 3.0
 
 
@@ -128,6 +131,17 @@ def test_unit_allows_only_the_devices_the_table_uses():
         "char-drm rw", "char-input r", "char-gpiochip rw", "char-ttyACM rw",
         "char-ttyUSB rw", "char-alsa rw",
     }
+
+
+def test_the_usb_serial_drivers_the_unit_allows_are_loaded_at_boot():
+    """systemd looks DeviceAllow=char-<group> up in /proc/devices when the service starts;
+    a driver loaded later (the board plugged in, or enumerated, after that) leaves the
+    port refused until a restart (found with make pi-vm)."""
+    groups = {value.split()[0].removeprefix("char-") for value in unit_values("DeviceAllow")}
+    loaded = {line.strip() for line in MODULES_SOURCE.read_text().splitlines()
+              if line.strip() and not line.startswith("#")}
+    assert {SERIAL_DRIVERS[group] for group in groups & SERIAL_DRIVERS.keys()} == loaded
+    assert groups >= SERIAL_DRIVERS.keys()
 
 
 @pytest.mark.parametrize(("key", "value"), [

@@ -33,6 +33,9 @@ def start_by_touch(d, names, edition, *, companion_draws=False):
 
 
 def journal_events(d):
+    # the app saves behind the screen (Session(background=True)): what was shown may not be
+    # in the journal yet on a busy machine; wait for the writer, as the other tests do
+    assert d.app.session.writer.flush(10)
     journal = Journal.open(d.app.data_dir)
     try:
         record = journal.games()[-1]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 from kivy.core.window import Window
-from layout_helpers import SCRATCH, picture, problems, resize, window_rect
+from kivy.uix.label import Label
+from layout_helpers import SCRATCH, overlaps, picture, problems, resize, window_rect
 
 from companion.games.revenge import Setup
 from ui.layout import MIN_TEXT_PX, arrangement, parse_size
@@ -93,3 +94,20 @@ def test_the_window_takes_the_display_size_of_the_config():
     assert window_size(Config()) == (800, 480)
     assert window_size(Config(display=DisplayConfig(size="720x1280"))) == (720, 1280)
     assert window_size(None) == (800, 480)
+
+
+
+def test_the_overlap_check_sees_a_text_laid_over_the_screen_from_another_layer(driver):
+    """The check the screen tests rely on can fail: a label laid over the start button
+    from a layer of its own is reported; the start screen as drawn is not."""
+    d = driver()
+    assert overlaps(d) == []
+    button = d.app.screen("start").ids.start_button
+    laid = Label(text="laid over", size_hint=(None, None), size=button.size,
+                 pos=button.to_window(button.x, button.y))
+    Window.add_widget(laid)
+    try:
+        d.frames(2)
+        assert any("'laid over'" in o for o in overlaps(d)), overlaps(d)
+    finally:
+        Window.remove_widget(laid)

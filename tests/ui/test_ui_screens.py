@@ -66,7 +66,7 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
                 resize(d, size)
                 found.extend(f"{name} {size_id(size)} {text_size}: {p}"
                              for p in problems(d, (BoardView,)))
-                path = picture(d, shot_path(size, name, lang, text_size))
+                path = picture(d, shot_path(size, name, lang, text_size), settled=True)
                 assert image_size(path) == size
                 assert pixel_spread(path) > MIN_SPREAD, f"{name} at {size_id(size)} looks blank"
         set_text_size(d, "normal")

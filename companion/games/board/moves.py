@@ -17,7 +17,6 @@ When nothing is possible, the generator's own failures say why, pawn by pawn (`B
 
 from __future__ import annotations
 
-from bisect import insort
 from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
@@ -147,6 +146,24 @@ assert Option._fields == ("kind", "card", "color", "colors", "moves", "board", "
                           "wins", "compulsory", "start_move")
 
 
+class _SlideHere(NamedTuple):
+    """A slide that triggers for one seat's pawn landing on its triangle."""
+
+    end: int
+    others: frozenset[int]  # its squares after the triangle, end included
+    mask: int  # the same squares as bits (see _BIT)
+    color: str
+    held: bool  # G1: the pawn stays on the triangle (the slide would pass its own E)
+
+
+class _Seat(NamedTuple):
+    """One seat's moves as tables, looked up instead of worked out at every landing."""
+
+    forward: tuple[tuple[int | None, ...], ...]  # [n][loc]: where n forward go, or None
+    backward: tuple[tuple[int | None, ...], ...]  # [n][loc], n 1 and 4
+    slide: tuple[_SlideHere | None, ...]  # [loc]: the slide a landing there triggers
+
+
 class _Book(NamedTuple):
     """What the rules need of a table, computed once per edition, settings and colours."""
 
@@ -154,32 +171,63 @@ class _Book(NamedTuple):
     colors: tuple[str, ...]
     entry: tuple[int, ...]  # E of each seat, a track index
     exit: tuple[int, ...]  # X of each seat, a location
-    slides: dict[int, tuple[int, tuple[int, ...], str]]  # triangle loc -> end, others, colour
-    g1: frozenset[tuple[int, int]]  # (seat, triangle loc) whose slide would pass seat's E
-    circle: bool  # 2016 start_move "circle"
+    seats: tuple[_Seat, ...]
 
 
-@lru_cache(maxsize=128)
+# A square as a bit, so that the squares two legs of a 7 read and change are compared at
+# once; START and HOME hold any number of pawns, so they are none.
+_BIT = tuple(0 if loc in (START_I, HOME_I) else 1 << loc for loc in range(HOME_I + 1))
+_MAX_STEPS = 12
+_BACKWARD_STEPS = (1, 4)  # the 10's back 1 and the 4
+
+_books: dict[tuple[str, tuple[str, ...], tuple[tuple[int, str], ...], str], _Book] = {}
+
+
 def _book(edition: str, settings: Settings, colors: tuple[str, ...]) -> _Book:
-    slides = {}
-    g1 = set()
+    """The book of a table, kept by what it depends on (cheaper to look up than the whole
+    settings, whose hash is a Python call)."""
+    key = (edition, colors, settings.slide_colors, settings.start_move)
+    found = _books.get(key)
+    if found is None:
+        if len(_books) >= 128:
+            _books.clear()
+        found = _books[key] = _Book(
+            edition == "classic", colors, tuple(entry(c) for c in colors),
+            tuple(track_loc(start_exit(c)) for c in colors),
+            tuple(_seat(c, edition, settings) for c in colors))
+    return found
+
+
+@lru_cache(maxsize=64)
+def _seat(color: str, edition: str, settings: Settings) -> _Seat:
+    """A colour's moves as tables: every square, every step count."""
+    classic = edition == "classic"
+    at_x = classic or settings.start_move == "circle"  # a started pawn stops on X
+    e, x = entry(color), track_loc(start_exit(color))
+    slide: list[_SlideHere | None] = [None] * (HOME_I + 1)
     for s in SLIDES:
-        tri = track_loc(s.start)
-        slides[tri] = (track_loc(s.end), tuple(track_loc(n) for n in s.squares[1:]),
-                       settings.slide_color(s.start))
-        for seat, color in enumerate(colors):
-            if s.start < entry(color) <= s.end:
-                g1.add((seat, tri))
-    return _Book(edition == "classic", colors, tuple(entry(c) for c in colors),
-                 tuple(track_loc(start_exit(c)) for c in colors), slides, frozenset(g1),
-                 edition == "2016" and settings.start_move == "circle")
+        slide_color = settings.slide_color(s.start)
+        if (slide_color != color) == classic:
+            others = [track_loc(n) for n in s.squares[1:]]
+            slide[track_loc(s.start)] = _SlideHere(
+                track_loc(s.end), frozenset(others), sum(_BIT[x] for x in others),
+                slide_color, s.start < e <= s.end)
+    locs = range(HOME_I + 1)
+    forward = tuple(
+        tuple((None if classic else _start_dst(e, x, at_x, n)) if loc == START_I
+              else _forward(e, loc, n) for loc in locs)
+        for n in range(_MAX_STEPS + 1))
+    backward = tuple(tuple(_backward(e, loc, n) for loc in locs) if n in _BACKWARD_STEPS
+                     else () for n in range(max(_BACKWARD_STEPS) + 1))
+    return _Seat(forward, backward, tuple(slide))
 
 
-def _forward(book: _Book, seat: int, loc: int, n: int) -> int | None:
-    """Where n forward steps take a pawn, or None (overshooting HOME, START, HOME)."""
+def _forward(e: int, loc: int, n: int) -> int | None:
+    """Where n forward steps take a pawn whose safety entry is T(e), or None (overshooting
+    HOME, START, HOME)."""
     if 1 <= loc <= TRACK_LEN:
         t = loc - 1
-        d = (book.entry[seat] - t) % TRACK_LEN
+        d = (e - t) % TRACK_LEN
         if n <= d:
             return (t + n) % TRACK_LEN + 1
         k = n - d
@@ -190,122 +238,114 @@ def _forward(book: _Book, seat: int, loc: int, n: int) -> int | None:
     return None
 
 
-def _backward(book: _Book, seat: int, loc: int, n: int) -> int | None:
+def _backward(e: int, loc: int, n: int) -> int | None:
     if 1 <= loc <= TRACK_LEN:
         return (loc - 1 - n) % TRACK_LEN + 1
     if is_safety(loc):
         k = loc - TRACK_LEN
-        return loc - n if n < k else (book.entry[seat] - (n - k)) % TRACK_LEN + 1
+        return loc - n if n < k else (e - (n - k)) % TRACK_LEN + 1
     return None
 
 
-def _start_dst(book: _Book, seat: int, n: int) -> int:
-    """Where a pawn leaving START ends before landing checks (classic and "circle": X)."""
-    x = book.exit[seat]
-    if book.classic or book.circle or n == 1:
+def _start_dst(e: int, x: int, at_x: bool, n: int) -> int:
+    """Where a pawn leaving START on X ends before landing checks (`at_x`, classic and
+    "circle": X; else X is the first of n steps)."""
+    if at_x or n == 1:
         return x
-    return _forward(book, seat, x, n - 1) or x
+    return _forward(e, x, n - 1) or x
 
 
-Work = list[Any]  # a board being changed: unchanged rows stay tuples, changed ones are lists
+# A pawn's move on a board: (seat, from, to). The moves of one option are of different
+# pawns, so they may be made in any order.
+Step = tuple[int, int, int]
 
 
-def _row(b: Work, seat: int) -> list[int]:
-    """`seat`'s row of `b`, made a list (copy on write) so it can change."""
-    row = b[seat]
-    if type(row) is tuple:
-        row = b[seat] = list(row)
-    return row  # type: ignore[no-any-return]
+def _apply(board: Board, steps: list[Step]) -> Board:
+    """The board after `steps`, every changed row sorted again (canonical)."""
+    b: list[Any] = list(board)
+    if len(steps) == 1:  # most moves: one pawn, nothing bumped
+        seat, src, dst = steps[0]
+        row = list(b[seat])
+        row.remove(src)
+        row.append(dst)
+        row.sort()
+        b[seat] = tuple(row)
+        return tuple(b)
+    changed = []
+    for seat, src, dst in steps:
+        row = b[seat]
+        if type(row) is tuple:
+            row = b[seat] = list(row)
+            changed.append(seat)
+        row.remove(src)
+        row.append(dst)
+    for seat in changed:
+        row = b[seat]
+        row.sort()
+        b[seat] = tuple(row)
+    return tuple(b)
 
 
-def _move(row: list[int], src: int, dst: int) -> None:
-    """One pawn of a row from `src` to `dst`, the row kept sorted (canonical), so that a
-    changed board needs no sorting."""
-    row.remove(src)
-    insort(row, dst)
+def _sweep(book: _Book, board: Board, slide: _SlideHere, seat: int, src: int,
+           steps: list[Step]) -> list[str]:
+    """A slide sends every pawn on its squares to START (the mover's pawn leaving `src`
+    excepted): their moves added to `steps`, their colours in board order returned."""
+    swept = []
+    others = slide.others
+    for s, row in enumerate(board):
+        for x in row:
+            if x in others and (x != src or s != seat):
+                steps.append((s, x, START_I))
+                swept.append(book.colors[s])
+    return swept
 
 
-def _occupant(b: Work, loc: int) -> int:
-    for seat, locs in enumerate(b):
-        if loc in locs:
-            return seat
-    return -1
+class _Landed(NamedTuple):
+    leg: Leg
+    steps: list[Step]
+    touched: int  # the squares it read or changed, as bits
 
 
-def _to_start(b: Work, seat: int, loc: int) -> None:
-    row = _row(b, seat)
-    row.remove(loc)
-    row.insert(0, START_I)  # START sorts first
-
-
-class _Slid(NamedTuple):
-    end: int
-    slid: bool = False
-    held: bool = False
-    bumped: tuple[str, ...] = ()
-    color: str = ""
-
-
-def _slide(book: _Book, b: Work, seat: int, at: int) -> _Slid | None:
-    """The slide check after the mover lands on `at` (b is changed if it slides); None
-    when `at` is no triangle or its slide is not for this mover."""
-    slide = book.slides.get(at)
-    if slide is None:
-        return None
-    end, others, color = slide
-    if (color != book.colors[seat]) != book.classic:
-        return None
-    if (seat, at) in book.g1:
-        return _Slid(at, held=True, color=color)
-    bumped = []
-    for s, locs in enumerate(b):
-        for x in [x for x in locs if x in others]:
-            _to_start(b, s, x)
-            bumped.append(book.colors[s])
-    _move(_row(b, seat), at, end)
-    return _Slid(end, True, False, tuple(bumped), color)
-
-
-def _land(book: _Book, b: Work, seat: int, src: int, dst: int, steps: int) -> Leg | Blocked:
-    """Move one pawn of `seat` from `src` to `dst` on `b` (changed only on success)."""
+def _land(book: _Book, board: Board, seat: int, src: int, dst: int, steps: int,
+          taken: set[int]) -> _Landed | None:
+    """One pawn of `seat` from `src` landing on `dst` of `board` (`taken`: every location
+    a pawn of `board` is on): its leg and the pawn moves it makes (a bump, a slide), or
+    None when one of the mover's own pawns is there."""
+    slide = book.seats[seat].slide[dst]
+    if slide is None and (dst == HOME_I or dst not in taken):  # most landings
+        return _new(_Landed, (_new(Leg, (src, dst, dst, steps, False, False, (), "", "")),
+                              [(seat, src, dst)], _BIT[src] | _BIT[dst]))
+    moved: list[Step] = []
     bumped: tuple[str, ...] = ()
     if 1 <= dst <= TRACK_LEN:  # on the track (is_track, inline: this runs for every option)
-        occ = _occupant(b, dst)
-        if occ == seat:
-            return Blocked(src, "own_pawn", {"square": name_of(dst)})
-        if occ >= 0:
-            _to_start(b, occ, dst)
-            bumped = (book.colors[occ],)
-    elif dst != HOME_I and dst in b[seat]:
-        return Blocked(src, "own_pawn", {"square": name_of(dst)})
-    _move(_row(b, seat), src, dst)
-    s = _slide(book, b, seat, dst) if dst in book.slides else None
-    if s is None:
-        return _new(Leg, (src, dst, dst, steps, False, False, bumped, "", ""))
-    return _new(Leg, (src, dst, s.end, steps, s.slid, s.held, (*bumped, *s.bumped), "",
-                      s.color))
-
-
-def _canon(b: Work) -> Board:
-    """The board as the engine keeps it: every row a sorted tuple (rows changed through
-    `_move` and `_to_start` stay sorted)."""
-    return tuple([tuple(r) if type(r) is list else r for r in b])
+        for s, row in enumerate(board):
+            if dst in row:
+                if s == seat:
+                    return None
+                moved.append((s, dst, START_I))
+                bumped = (book.colors[s],)
+                break
+    elif dst != HOME_I and dst in board[seat]:
+        return None
+    if slide is None:
+        moved.append((seat, src, dst))
+        return _new(_Landed, (_new(Leg, (src, dst, dst, steps, False, False, bumped, "", "")),
+                              moved, _BIT[src] | _BIT[dst]))
+    if slide.held:
+        moved.append((seat, src, dst))
+        return _new(_Landed, (_new(Leg, (src, dst, dst, steps, False, True, bumped, "",
+                                         slide.color)), moved, _BIT[src] | _BIT[dst]))
+    swept = _sweep(book, board, slide, seat, src, moved)
+    moved.append((seat, src, slide.end))
+    return _new(_Landed, (_new(Leg, (src, dst, slide.end, steps, True, False,
+                                     (*bumped, *swept), "", slide.color)),
+                          moved, _BIT[src] | _BIT[dst] | slide.mask))
 
 
 class _Raw(NamedTuple):
     kind: str
     legs: tuple[Leg, ...]
     board: Board
-
-
-def _one(book: _Book, board: Board, seat: int, kind: str, src: int, dst: int, steps: int,
-         fails: list[Blocked]) -> _Raw | None:
-    b: Work = list(board)
-    leg = _land(book, b, seat, src, dst, steps)
-    if isinstance(leg, Blocked):
-        fails.append(leg)
-        return None
-    return _new(_Raw, (kind, (leg,), _canon(b)))
 
 
 def _overshoot(book: _Book, seat: int, src: int, n: int, card: str) -> Blocked:
@@ -315,147 +355,240 @@ def _overshoot(book: _Book, seat: int, src: int, n: int, card: str) -> Blocked:
     return Blocked(src, "overshoot", {"card": card, "steps": n, "need": need})
 
 
+def _own_pawn(src: int, dst: int) -> Blocked:
+    return Blocked(src, "own_pawn", {"square": name_of(dst)})
+
+
+Fails = list[Blocked] | None  # None: why pawns cannot move is not asked for
+
+
+def _sources(row: tuple[int, ...], only: int | None) -> Iterable[int]:
+    """Each location of a row once, in order; or only `only`, when given and there."""
+    if only is None:
+        return dict.fromkeys(row)
+    return (only,) if only in row else ()
+
+
 def _forwards(book: _Book, board: Board, seat: int, card: str, n: int,
-              fails: list[Blocked], only: int | None = None) -> list[_Raw]:
+              fails: Fails, only: int | None = None, any_one: bool = False) -> list[_Raw]:
     """n forward for every pawn (or the one on `only`); from START as this edition allows
-    (kind "start")."""
+    (kind "start"); `any_one`: stop at the first found."""
     out = []
-    for src in dict.fromkeys(board[seat]):  # a sorted row: each location once
-        if only is not None and src != only:
-            continue
+    table = book.seats[seat].forward[n]
+    taken = set().union(*board)
+    for src in _sources(board[seat], only):
+        kind, steps = "forward", n
         if src == START_I:
+            kind = "start"
             if book.classic:
-                if n in (1, 2):
-                    raw = _one(book, board, seat, "start", src, book.exit[seat], 0, fails)
-                    if raw:
-                        out.append(raw)
-                else:
-                    fails.append(Blocked(src, "start_card", {"card": card}))
-                continue
-            raw = _one(book, board, seat, "start", src, _start_dst(book, seat, n), n, fails)
+                if n not in (1, 2):
+                    if fails is not None:
+                        fails.append(Blocked(src, "start_card", {"card": card}))
+                    continue
+                dst: int | None = book.exit[seat]
+                steps = 0
+            else:
+                dst = table[src]
         else:
-            dst = _forward(book, seat, src, n)
+            dst = table[src]
             if dst is None:
-                fails.append(_overshoot(book, seat, src, n, card))
+                if fails is not None:
+                    fails.append(_overshoot(book, seat, src, n, card))
                 continue
-            raw = _one(book, board, seat, "forward", src, dst, n, fails)
-        if raw:
-            out.append(raw)
+        assert dst is not None
+        landed = _land(book, board, seat, src, dst, steps, taken)
+        if landed is None:
+            if fails is not None:
+                fails.append(_own_pawn(src, dst))
+            continue
+        out.append(_new(_Raw, (kind, (landed.leg,), _apply(board, landed.steps))))
+        if any_one:
+            break
     return out
 
 
-def _backwards(book: _Book, board: Board, seat: int, n: int,
-               fails: list[Blocked], only: int | None = None) -> list[_Raw]:
+def _backwards(book: _Book, board: Board, seat: int, n: int, fails: Fails,
+               only: int | None = None, any_one: bool = False) -> list[_Raw]:
     out = []
-    for src in dict.fromkeys(board[seat]):  # a sorted row: each location once
-        if only is not None and src != only:
+    table = book.seats[seat].backward[n]
+    taken = set().union(*board)
+    for src in _sources(board[seat], only):
+        dst = table[src]
+        if dst is None:  # START or HOME
+            if fails is not None:
+                fails.append(Blocked(src, "home" if src == HOME_I else "start_backward", {}))
             continue
-        if src in (START_I, HOME_I):
-            fails.append(Blocked(src, "home" if src == HOME_I else "start_backward", {}))
+        landed = _land(book, board, seat, src, dst, -n, taken)
+        if landed is None:
+            if fails is not None:
+                fails.append(_own_pawn(src, dst))
             continue
-        dst = _backward(book, seat, src, n)
-        assert dst is not None  # a track or safety pawn can always step back
-        raw = _one(book, board, seat, "backward", src, dst, -n, fails)
-        if raw:
-            out.append(raw)
+        out.append(_new(_Raw, ("backward", (landed.leg,), _apply(board, landed.steps))))
+        if any_one:
+            break
     return out
 
 
-def _splits(book: _Book, board: Board, seat: int, fails: list[Blocked],
-            only: int | None = None, any_one: bool = False) -> list[_Raw]:
+def _splits(book: _Book, board: Board, seat: int, fails: Fails,
+            only: int | None = None, any_one: bool = False,
+            repeats: bool = True) -> list[_Raw]:
     """7 split in two forward legs a + (7 - a), each on the board the previous one left;
-    the first leg's pawn the one on `only` when given; `any_one`: stop at the first found."""
-    out = []
+    the first leg's pawn the one on `only` when given; `any_one`: stop at the first found.
+
+    Each pawn's leg of each length is worked out once, on the board before the card. A
+    second leg whose squares (where it stands, lands and slides) the first leg neither
+    read nor changed is the same on the board the first leg left, so the two are joined
+    as they are; the other pairs are worked out on that board, one after the other.
+    Two such independent legs give the same board in either order: without `repeats`,
+    the second order is left out (it would only repeat a board listed before it)."""
+    out: list[_Raw] = []
     mine = board[seat]
-    for first in dict.fromkeys(mine):
-        if first == HOME_I or (first == START_I and book.classic):
-            continue
-        if only is not None and first != only:
-            continue
-        # the second leg's pawn: another pawn of the board before the card
-        before = list(mine)
-        before.remove(first)
-        seconds = [x for x in dict.fromkeys(before)
-                   if x != HOME_I and not (x == START_I and book.classic)]
-        if not seconds:
-            continue
-        for a in range(1, 7):
-            dst = (_start_dst(book, seat, a) if first == START_I
-                   else _forward(book, seat, first, a))
-            if dst is None or (dst != HOME_I and dst in mine):  # off the board, or own pawn
+    forward = book.seats[seat].forward
+    movers = [x for x in dict.fromkeys(mine)
+              if x != HOME_I and not (x == START_I and book.classic)]
+    starts = mine.count(START_I)
+    if len(movers) + (starts > 1 and not book.classic) >= 2:
+        legs: dict[int, list[_Landed | None]] = {}
+        taken = set().union(*board)
+        for src in movers:
+            row: list[_Landed | None] = [None]
+            for a in range(1, 7):
+                dst = forward[a][src]
+                row.append(None if dst is None
+                           else _land(book, board, seat, src, dst, a, taken))
+            legs[src] = row
+        for first in movers:
+            if only is not None and first != only:
                 continue
-            work: Work = list(board)
-            leg1 = _land(book, work, seat, first, dst, a)
-            if isinstance(leg1, Blocked):
-                continue
-            b1 = _canon(work)
-            mine1 = b1[seat]
-            for second in seconds:
-                # still where it stood (not swept to START by the first leg's slide, nor
-                # its slide's end)
-                if second != START_I and (second == leg1.dst or second not in mine1):
-                    continue
-                dst2 = (_start_dst(book, seat, 7 - a) if second == START_I
-                        else _forward(book, seat, second, 7 - a))
-                if dst2 is None or (dst2 != HOME_I and dst2 in mine1):
-                    continue
-                b2: Work = list(b1)
-                leg2 = _land(book, b2, seat, second, dst2, 7 - a)
-                if not isinstance(leg2, Blocked):
-                    out.append(_new(_Raw, ("split", (leg1, leg2), _canon(b2))))
-                    if any_one:
-                        return out
-    if not out and sum(1 for x in board[seat] if x != HOME_I) >= 2:
+            # the second leg's pawn: another pawn of the board before the card
+            seconds = [x for x in movers if x != first or (x == START_I and starts > 1)]
+            mirrors = not repeats and only is None
+            if _pairs(book, board, seat, first, seconds, legs, out, any_one,
+                      mirrors) and any_one:
+                return out
+    if not out and fails is not None and sum(1 for x in mine if x != HOME_I) >= 2:
         fails.append(Blocked(-1, "no_split", {}))
     return out
 
 
-def _switches(book: _Book, board: Board, seat: int, fails: list[Blocked],
+def _pairs(book: _Book, board: Board, seat: int, first: int, seconds: list[int],
+           legs: dict[int, list[_Landed | None]], out: list[_Raw], any_one: bool,
+           mirrors: bool) -> bool:
+    """The splits whose first leg moves the pawn on `first`, added to `out`; whether any.
+    `mirrors`: leave out independent pairs already listed the other way round (their
+    second pawn came first, or both from START with the longer leg first)."""
+    found = False
+    forward = book.seats[seat].forward
+    for a in range(1, 7):
+        one = legs[first][a]
+        if one is None:
+            continue
+        leg1, steps1, touched1 = one
+        after: Board | None = None  # the board the first leg leaves, when needed
+        # the mover's row after the first leg, when it moved no other pawn (most do)
+        row1 = None
+        if len(steps1) == 1:
+            row1 = list(board[seat])
+            row1.remove(first)
+            row1.append(leg1.dst)
+        for second in seconds:
+            two = legs[second][7 - a]
+            if two is not None and not two.touched & touched1:
+                if mirrors and (second < first or (second == first and a > 3)):
+                    continue
+                if row1 is not None and len(two.steps) == 1:  # _apply, inline
+                    row = [*row1, two.leg.dst]
+                    row.remove(second)
+                    row.sort()
+                    b = list(board)
+                    b[seat] = tuple(row)
+                    out.append(_new(_Raw, ("split", (leg1, two.leg), tuple(b))))
+                else:
+                    out.append(_new(_Raw, ("split", (leg1, two.leg),
+                                           _apply(board, steps1 + two.steps))))
+            else:
+                dst = forward[7 - a][second]
+                if dst is None or (two is None and not _BIT[dst] & touched1):
+                    continue  # impossible on the board after the first leg too
+                if after is None:
+                    after = _apply(board, steps1)
+                mine = after[seat]
+                # still where it stood (not swept to START by the first leg's slide, nor
+                # its slide's end)
+                if second != START_I and (second == leg1.dst or second not in mine):
+                    continue
+                if dst != HOME_I and dst in mine:
+                    continue
+                two = _land(book, after, seat, second, dst, 7 - a, set().union(*after))
+                if two is None:
+                    continue
+                out.append(_new(_Raw, ("split", (leg1, two.leg), _apply(after, two.steps))))
+            found = True
+            if any_one:
+                return True
+    return found
+
+
+def _switches(book: _Book, board: Board, seat: int, fails: Fails,
               only: int | None = None) -> list[_Raw]:
     out: list[_Raw] = []
-    mine = [x for x in board[seat] if is_track(x) and (only is None or x == only)]
-    theirs = [(x, s) for s, locs in enumerate(board) if s != seat for x in locs if is_track(x)]
+    mine = [x for x in board[seat] if 1 <= x <= TRACK_LEN and (only is None or x == only)]
+    theirs = sorted((x, s) for s, locs in enumerate(board) if s != seat for x in locs
+                    if 1 <= x <= TRACK_LEN)
     if not mine or not theirs:
-        fails.append(Blocked(-1, "no_switch_theirs" if mine else "no_switch_mine", {}))
+        if fails is not None:
+            fails.append(Blocked(-1, "no_switch_theirs" if mine else "no_switch_mine", {}))
         return out
+    slides = book.seats[seat].slide
     for a in mine:  # a sorted row's, in order
-        for x, s in sorted(theirs):
-            b: Work = list(board)
-            _move(_row(b, seat), a, x)
-            _move(_row(b, s), x, a)
-            sl = _slide(book, b, seat, x) or _Slid(x)
-            leg = Leg(a, x, sl.end, 0, sl.slid, sl.held, sl.bumped, book.colors[s], sl.color)
-            out.append(_Raw("switch", (leg,), _canon(b)))
+        for x, s in theirs:
+            swap = [(seat, a, x), (s, x, a)]
+            slide = slides[x]
+            other = book.colors[s]
+            if slide is None:
+                leg = _new(Leg, (a, x, x, 0, False, False, (), other, ""))
+            elif slide.held:
+                leg = _new(Leg, (a, x, x, 0, False, True, (), other, slide.color))
+            else:  # the slide sweeps the board as it is after the swap
+                swapped = _apply(board, swap)
+                swap = []
+                swept = _sweep(book, swapped, slide, seat, -1, swap)
+                swap.append((seat, x, slide.end))
+                leg = _new(Leg, (a, x, slide.end, 0, True, False, tuple(swept), other,
+                                 slide.color))
+                out.append(_new(_Raw, ("switch", (leg,), _apply(swapped, swap))))
+                continue
+            out.append(_new(_Raw, ("switch", (leg,), _apply(board, swap))))
     return out
 
 
-def _sorrys(book: _Book, board: Board, seat: int, fails: list[Blocked],
+def _sorrys(book: _Book, board: Board, seat: int, fails: Fails,
             only: int | None = None) -> list[_Raw]:
     out: list[_Raw] = []
     if only is not None and only != START_I:
         return out
     if START_I not in board[seat]:
-        fails.append(Blocked(-1, "sorry_needs_start", {}))
+        if fails is not None:
+            fails.append(Blocked(-1, "sorry_needs_start", {}))
         return out
     targets = sorted((x, s) for s, locs in enumerate(board) if s != seat for x in locs
-                     if is_track(x))
-    if not targets:
+                     if 1 <= x <= TRACK_LEN)
+    if not targets and fails is not None:
         fails.append(Blocked(START_I, "no_target", {}))
+    taken = set().union(*board)
     for x, s in targets:
-        b: Work = list(board)
-        _to_start(b, s, x)
-        _move(_row(b, seat), START_I, x)
-        sl = _slide(book, b, seat, x) or _Slid(x)
-        leg = Leg(START_I, x, sl.end, 0, sl.slid, sl.held, (book.colors[s], *sl.bumped),
-                  book.colors[s], sl.color)
-        out.append(_Raw("sorry", (leg,), _canon(b)))
+        landed = _land(book, board, seat, START_I, x, 0, taken)  # bumps the target
+        assert landed is not None
+        leg = landed.leg._replace(other=book.colors[s])
+        out.append(_new(_Raw, ("sorry", (leg,), _apply(board, landed.steps))))
     return out
 
 
-def _raw(position: Position, card: str, color: str, fails: list[Blocked],
-         only: int | None = None) -> list[_Raw]:
+def _raw(position: Position, card: str, color: str, fails: Fails,
+         only: int | None = None, repeats: bool = True) -> list[_Raw]:
     """Every way to play `card`, in the options' order; with `only`, those whose (first)
-    leg moves the pawn on `only`, in the same order, and no decline (the caller knows)."""
+    leg moves the pawn on `only`, in the same order, and no decline (the caller knows).
+    Without `repeats`, some ways that repeat an earlier board are left out (not all)."""
     book = _book(position.edition, position.settings, position.colors)
     seat = position.colors.index(color)
     board = position.pawns
@@ -470,7 +603,7 @@ def _raw(position: Position, card: str, color: str, fails: list[Blocked],
     else:
         out += _forwards(book, board, seat, card, n, fails, only)
         if card == "7":
-            out += _splits(book, board, seat, fails, only)
+            out += _splits(book, board, seat, fails, only, repeats=repeats)
         elif card == "10":
             out += _backwards(book, board, seat, 1, fails, only)
         elif card == "11":
@@ -489,56 +622,80 @@ def _playable(position: Position, card: str, color: str) -> bool:
     book = _book(position.edition, position.settings, position.colors)
     seat = position.colors.index(color)
     board = position.pawns
-    fails: list[Blocked] = []
     if card == SORRY:
-        return bool(_sorrys(book, board, seat, fails)) or (
-            not book.classic and bool(_forwards(book, board, seat, card, 4, fails)))
+        return bool(_sorrys(book, board, seat, None)) or (
+            not book.classic and bool(_forwards(book, board, seat, card, 4, None,
+                                                any_one=True)))
     if card == "4":
-        return bool(_backwards(book, board, seat, 4, fails))
-    if _forwards(book, board, seat, card, steps_of(card), fails):
+        return bool(_backwards(book, board, seat, 4, None, any_one=True))
+    if _forwards(book, board, seat, card, steps_of(card), None, any_one=True):
         return True
     if card == "7":
-        return bool(_splits(book, board, seat, fails, any_one=True))
+        return bool(_splits(book, board, seat, None, any_one=True))
     if card == "10":
-        return bool(_backwards(book, board, seat, 1, fails))
+        return bool(_backwards(book, board, seat, 1, None, any_one=True))
     if card == "11":
-        return bool(_switches(book, board, seat, fails))
+        return bool(_switches(book, board, seat, None))
     return False
 
 
 class _Analysis:
     """A card worked out for one position: every way to play it (boards repeated), the
-    distinct ones, and why pawns cannot move. Options are built when first asked for."""
+    distinct ones, and why pawns cannot move. Options are built when first asked for;
+    why pawns cannot move, only when asked (a forfeit, a refused move)."""
 
-    __slots__ = ("_fails", "_options", "compulsory", "distinct", "key", "raws", "seat")
+    __slots__ = ("_blocked", "_options", "_raws", "compulsory", "distinct", "key", "seat")
 
-    def __init__(self, key: tuple[Position, str, str], raws: tuple[_Raw, ...],
-                 distinct: tuple[_Raw, ...], fails: list[Blocked], compulsory: bool) -> None:
-        self.key, self.raws, self.distinct = key, raws, distinct
-        self._fails, self.compulsory = fails, compulsory
+    def __init__(self, key: tuple[Position, str, str], raws: tuple[_Raw, ...] | None,
+                 distinct: tuple[_Raw, ...], compulsory: bool) -> None:
+        self.key, self._raws, self.distinct, self.compulsory = key, raws, distinct, compulsory
         self._options: tuple[Option, ...] | None = None
+        self._blocked: tuple[Blocked, ...] | None = None
         self.seat = key[0].colors.index(key[2])
+
+    @property
+    def has_raws(self) -> bool:
+        """Whether every way to play the card is already worked out."""
+        return self._raws is not None
+
+    @property
+    def raws(self) -> tuple[_Raw, ...]:
+        """Every way to play the card, boards repeated (worked out again when the
+        distinct ones were found without the repeats)."""
+        if self._raws is None:
+            self._raws = tuple(_raw(*self.key, None))
+        return self._raws
 
     @property
     def blocked(self) -> tuple[Blocked, ...]:
         """Each reason once (per pawn and code), in the order found."""
-        first: dict[tuple[int, str], Blocked] = {}
-        for f in self._fails:
-            first.setdefault((f.src, f.code), f)
-        return tuple(first.values())
+        if self._blocked is None:
+            fails: list[Blocked] = []
+            _raw(*self.key, fails)
+            first: dict[tuple[int, str], Blocked] = {}
+            for f in fails:
+                first.setdefault((f.src, f.code), f)
+            self._blocked = tuple(first.values())
+        return self._blocked
 
     def option(self, raw: _Raw) -> Option:
         position, card, color = self.key
-        wins = all(x == HOME_I for x in raw.board[self.seat])
         return _new(Option, (raw.kind, card, color, position.colors, raw.legs, raw.board,
-                             position.edition, wins,
+                             position.edition, raw.board[self.seat][0] == HOME_I,
                              self.compulsory and raw.kind == "backward",
                              position.settings.start_move))
 
     @property
     def options(self) -> tuple[Option, ...]:
         if self._options is None:
-            self._options = tuple(self.option(raw) for raw in self.distinct)
+            position, card, color = self.key
+            seat, colors, edition = self.seat, position.colors, position.edition
+            compulsory, start_move = self.compulsory, position.settings.start_move
+            self._options = tuple([
+                _new(Option, (kind, card, color, colors, legs, board, edition,
+                              board[seat][0] == HOME_I,  # wins: a sorted row, HOME last
+                              compulsory and kind == "backward", start_move))
+                for kind, legs, board in self.distinct])
         return self._options
 
 
@@ -573,9 +730,11 @@ class _Analyses:
 
 def _work_out(key: tuple[Position, str, str]) -> _Analysis:
     position, card, color = key
-    fails: list[Blocked] = []
-    raws = _raw(position, card, color, fails)
+    repeats = card != "7"  # a 7's splits are found without their repeats, and
+    raws = _raw(position, card, color, None, repeats=repeats)  # found again when asked for
     compulsory = card == "10" and not any(r.kind in ("forward", "start") for r in raws)
+    if len(raws) < 2:
+        return _Analysis(key, tuple(raws) if repeats else None, tuple(raws), compulsory)
     seen: set[Board] = set()
     distinct = []
     for raw in raws:
@@ -583,7 +742,7 @@ def _work_out(key: tuple[Position, str, str]) -> _Analysis:
         if board not in seen:
             seen.add(board)
             distinct.append(raw)
-    return _Analysis(key, tuple(raws), tuple(distinct), fails, compulsory)
+    return _Analysis(key, tuple(raws) if repeats else None, tuple(distinct), compulsory)
 
 
 _analyse = _Analyses(256)
@@ -592,7 +751,7 @@ _analyse = _Analyses(256)
 def has_options(position: Position, card: str, color: str) -> bool:
     """Whether the card has any option (a forfeit when not), without building them."""
     found = _analyse.get(position, card, color)
-    return bool(found.raws) if found is not None else _playable(position, card, color)
+    return bool(found.distinct) if found is not None else _playable(position, card, color)
 
 
 def candidates(position: Position, card: str, color: str) -> tuple[Option, ...]:
@@ -622,13 +781,15 @@ def match(position: Position, card: str, color: str, legs: tuple[tuple[str, str]
     found = _analyse.get(position, card, color)
     if found is None and not want:
         found = _analyse(position, card, color)  # a decline: whether any pawn moves forward
-    if found is not None:
-        raws: Iterable[_Raw] = found.raws
+    raws: Iterable[_Raw]
+    if found is not None and (found.has_raws or not want):
+        raws = found.raws if found.has_raws else found.distinct  # a decline is distinct
     else:  # a transcript's move (replay, resume): only the named pawn's ways, in order
-        found = _Analysis((position, card, color), (), (), [], card == "10" and not _forwards(
-            _book(position.edition, position.settings, position.colors),
-            position.pawns, position.colors.index(color), card, 10, []))
-        raws = _raw(position, card, color, [], only=want[0][0])
+        if found is None:
+            found = _Analysis((position, card, color), (), (), card == "10" and not _forwards(
+                _book(position.edition, position.settings, position.colors),
+                position.pawns, position.colors.index(color), card, 10, None, any_one=True))
+        raws = _raw(position, card, color, None, only=want[0][0])
     want_landed = None if landed is None else tuple(LOC[x] for x in landed)
     for raw in raws:
         if kind is not None and raw.kind != kind:

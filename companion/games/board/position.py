@@ -59,6 +59,12 @@ class Position:
     colors: tuple[str, ...]
     pawns: tuple[tuple[int, ...], ...]
 
+    def __hash__(self) -> int:
+        """Only the pawns and colours: equal positions still hash alike, and the engine,
+        which looks a position up at every card, skips hashing the edition and settings
+        (a position's hash was a third of a simple card's work)."""
+        return hash((self.colors, self.pawns))
+
     def seat(self, color: str) -> int:
         return self.colors.index(color)
 
