@@ -2,8 +2,8 @@
 
 Two steps, each chosen to survive what a table does to a picture:
 - *where*: ORB features of each taught face, matched to the pile spot and checked by a
-  RANSAC homography, find the card and its corners whatever its rotation, offset or
-  perspective; a card half under another gives few inliers;
+  RANSAC rotation, scale and shift, find the card roughly whatever its rotation or
+  offset; a card half under another gives few inliers;
 - *which*: the frame is warped back upright along the best candidate's pose and compared
   with every taught face by normalised grey correlation at two coarse scales (blurred, so
   focus and JPEG noise matter little; normalised, so the light's brightness does not),
@@ -30,7 +30,9 @@ ORB_FEATURES = 1200
 RANSAC_ITERATIONS = 300
 MAX_HAMMING = 64  # a feature match closer than this (of 256 bits) counts
 TRIED_FACES = 40  # the faces with most matches get a geometric check
-MIN_INLIERS = 10  # fewer: no card found there
+MIN_INLIERS = 10  # fewer: no card found there ...
+FEW_INLIERS = 6  # ... unless no face has more; then this many, if the card's photo
+FEW_CORRELATION = 0.8  # laid on it by ECC correlates at least this well
 CANDIDATES = 3  # faces whose homographies are checked by correlation
 SIZE_SLACK = 1.6  # a found card's size may differ this much from the taught one
 SCALES = ((20, 28), (40, 56))  # correlation sizes (w, h)
@@ -38,6 +40,10 @@ VIEW_MARGIN = 0.12  # the fine stage looks this share of the card beyond its fou
 FINE_BLUR = 1.0
 ALIGN_STEPS = 50
 ALIGN_PASSES = 2
+VARY_BLUR = 2.0  # pixels over which two photos' differences are pooled
+SHIFT_FORGIVEN = 1  # pixels two faces' laid photos may disagree by at a shared edge
+EDGE_SPARED = 4  # pixels inside the photos' own edge not weighed (resampled, blurred)
+NOISE_FLOOR = 0.2  # of the mean squared difference: the least a pixel is taken to vary
 SHORTLIST = 4  # faces whose photos the fine stage lays on the card
 DUEL_MARGIN = 0.4  # a relative distance margin this large between two faces: certain
 ASK_BELOW = 0.5  # confidence under this: the card is asked
@@ -156,12 +162,25 @@ class Recogniser:
         starts = np.concatenate([[0], np.cumsum([len(f.descriptors) for f in self.faces])])
         out = []
         for index in np.argsort(-counts)[:TRIED_FACES]:
-            if counts[index] < MIN_INLIERS:
+            if counts[index] < FEW_INLIERS:
                 break
             mine = owners == index
             out.append((int(index), self.faces[index].points[train[mine] - starts[index]],
                         points[query[mine]]))
         return out
+
+    def _poses(self, matched: list[tuple[int, Any, Any]], least: int
+               ) -> dict[str, tuple[int, Any]]:
+        """Each face's best pose found with at least `least` inliers: (inliers, pose)."""
+        best: dict[str, tuple[int, Any]] = {}
+        for index, src, dst in matched:
+            hom = _card_homography(src, dst, least)
+            if hom is not None:
+                count, h = hom
+                card = self.faces[index].card
+                if count > best.get(card, (0, None))[0]:
+                    best[card] = (count, h)
+        return best
 
     def read(self, frame: Any, spot: tuple[int, int, int, int] | None = None) -> Reading | None:
         """The card on top within `spot` (x0, y0, x1, y1 pixels; None: the whole frame)."""
@@ -171,14 +190,11 @@ class Recogniser:
         points, descriptors = features(crop)
         if len(points) < MIN_INLIERS:
             return None
-        best: dict[str, tuple[int, Any]] = {}
-        for index, src, dst in self._matches(descriptors, points):
-            hom = _card_homography(src, dst)
-            if hom is not None:
-                count, h = hom
-                card = self.faces[index].card
-                if count > best.get(card, (0, None))[0]:
-                    best[card] = (count, h)
+        matched = self._matches(descriptors, points)
+        best = self._poses(matched, MIN_INLIERS)
+        few = not best  # a pale face among a busy pile's edges: try with fewer inliers
+        if few:
+            best = self._poses(matched, FEW_INLIERS)
         if not best:
             return None
         ranked = sorted(best.items(), key=lambda kv: -kv[1][0])[:CANDIDATES]
@@ -203,24 +219,29 @@ class Recogniser:
         if not scores:
             return None
         order = sorted(scores, key=lambda c: -scores[c])[:CANDIDATES]
-        card, confidence, runner, quad = self._aligned(grey, quads[order[0]], order)
+        card, confidence, runner, quad, fit = self._aligned(grey, quads[order[0]], order)
+        if few and fit < FEW_CORRELATION:
+            return None  # so few features, and no taught photo fits there: no card
         if confidence < ASK_BELOW:
             return Reading(None, round(confidence, 3), (card, runner), quad)
         return Reading(card, round(confidence, 3), (card,), quad)
 
     def _aligned(self, grey: Any, quad: Quad, order: list[str]
-                 ) -> tuple[str, float, str, Quad]:
-        """The fine stage. The best candidate's photos are laid on the card seen by ECC (a
-        homography: the corners found by features need only be near) to find its corners
-        exactly; brought upright along them, the card ranks every face again by the coarse
-        correlation; the best few faces' photos are laid on it by ECC, and duel where they
-        differ."""
+                 ) -> tuple[str, float, str, Quad, float]:
+        """The fine stage. The two best candidates' photos, both ways up, are laid on the
+        card seen by ECC (a homography: the corners found by features need only be near)
+        to find its corners exactly; brought upright along them, the card ranks every face
+        again by the coarse correlation; the best few faces' photos are laid on it by ECC,
+        and duel where they differ."""
         view = _MarginView(grey, quad)
         refined = None
-        for _face, template in self._ways(grey, quad, {order[0]}):
-            got = _lay(template, view.prepared, view.margin)
-            if got is not None and (refined is None or got[0] > refined[0]):
-                refined = got
+        for face in self.faces:
+            if face.card not in order[:2]:
+                continue
+            for template in self._flat[id(face)]:
+                got = _lay(template, view.prepared, view.margin)
+                if got is not None and (refined is None or got[0] > refined[0]):
+                    refined = got
         if refined is not None:
             quad = view.quad_of(refined[3])
             view = _MarginView(grey, quad)
@@ -229,17 +250,19 @@ class Recogniser:
         for card, *ways in self._signs:
             by_card[card] = max([by_card.get(card, -2.0)] + [_score(seen, way) for way in ways])
         shortlist = set(sorted(by_card, key=lambda c: -by_card[c])[:SHORTLIST])
-        laid: dict[str, tuple[float, Any, Any, Any]] = {}
+        photos: dict[str, list[tuple[float, Any, Any, Any]]] = {}
         for face, template in self._ways(grey, quad, shortlist, seen):
             got = _lay(template, view.prepared, view.margin)
-            if got is not None and got[0] > laid.get(face.card, (-2.0,))[0]:
-                laid[face.card] = got
-        ranked = sorted(laid, key=lambda c: -laid[c][0])
+            if got is not None:
+                photos.setdefault(face.card, []).append(got)
+        laid = {card: _Laid.of(got) for card, got in photos.items()}
+        ranked = sorted(laid, key=lambda c: -laid[c].correlation)
         if not ranked:
-            return order[0], 0.0, order[min(1, len(order) - 1)], quad
+            return order[0], 0.0, order[min(1, len(order) - 1)], quad, -1.0
+        fit = laid[ranked[0]].correlation  # how well the best face's photos lie on it
         if len(ranked) == 1:
-            return ranked[0], 1.0, ranked[0], quad
-        return (*_duel(view.prepared, ranked, laid), quad)
+            return ranked[0], 1.0, ranked[0], quad, fit
+        return (*_duel(view.prepared, ranked, laid), quad, fit)
 
     def _ways(self, grey: Any, quad: Quad, cards: set[str], seen: list[Any] | None = None
               ) -> list[tuple[TaughtFace, Any]]:
@@ -373,22 +396,45 @@ def _lay(template: Any, seen: Any, margin: tuple[int, int]
     return float(correlation), laid, cover > 0.99, warp
 
 
-def _duel(seen: Any, order: list[str], laid: dict[str, tuple[float, Any, Any, Any]]
-          ) -> tuple[str, float, str]:
+@dataclass(frozen=True)
+class _Laid:
+    """A face's photos laid on the card seen: their best correlation, their mean and
+    variance pixel by pixel (what differs between two photos of one face is the light's,
+    the focus' and the JPEG's doing, not the print), and where they all cover the view."""
+
+    correlation: float
+    mean: Any
+    variance: Any
+    cover: Any
+
+    @classmethod
+    def of(cls, photos: list[tuple[float, Any, Any, Any]]) -> _Laid:
+        pictures = np.stack([p[1] for p in photos])
+        cover = np.logical_and.reduce([p[2] for p in photos])
+        return cls(max(p[0] for p in photos), pictures.mean(axis=0), pictures.var(axis=0),
+                   cover)
+
+
+def _duel(seen: Any, order: list[str], laid: dict[str, _Laid]) -> tuple[str, float, str]:
     """Which of the candidate faces `seen` is, looking only where they differ: two faces of
-    one family share their whole layout, and only their print tells them apart. Returns
-    the winner, its confidence (0..1, the worst of its duels) and the closest rival."""
+    one family share their whole layout, and only their print tells them apart. Each pixel
+    weighs as the two faces differ there over how much their own photos vary there (a
+    glare or a blur in one photo is no difference of print). Returns the winner, its
+    confidence (0..1, the worst of its duels) and the closest rival."""
     order = order[:CANDIDATES]
     wins: dict[str, float] = {c: 1.0 for c in order}
     rival: dict[str, str] = {c: c for c in order}
     for i, a in enumerate(order):
         for b in order[i + 1:]:
-            ta, ca = laid[a][1:3]
-            tb, cb = laid[b][1:3]
-            weight = cv2.GaussianBlur(np.abs(ta - tb), (0, 0), 1.0) * (ca & cb)
+            ta, tb = laid[a].mean, laid[b].mean
+            both = cv2.erode((laid[a].cover & laid[b].cover).astype(np.uint8),
+                             np.ones((2 * EDGE_SPARED + 1,) * 2, np.uint8)) > 0
+            differ = cv2.GaussianBlur(_unlike(ta, tb), (0, 0), 1.0) ** 2
+            vary = cv2.GaussianBlur(laid[a].variance + laid[b].variance, (0, 0), VARY_BLUR)
+            floor = NOISE_FLOOR * float(differ[both].mean()) if both.any() else 1.0
+            weight = differ / (vary + floor + 1e-9) * both
             weight /= float(weight.sum()) + 1e-9
-            da = float(np.sum(weight * (seen - ta) ** 2))
-            db = float(np.sum(weight * (seen - tb) ** 2))
+            da, db = 1 - _correlation(seen, ta, weight), 1 - _correlation(seen, tb, weight)
             margin = (db - da) / (db + da + 1e-12)  # > 0: a is nearer
             winner, loser = (a, b) if margin >= 0 else (b, a)
             score = min(1.0, abs(margin) / DUEL_MARGIN)
@@ -403,7 +449,33 @@ def _duel(seen: Any, order: list[str], laid: dict[str, tuple[float, Any, Any, An
     return card, wins[card], rival[card]
 
 
-def _card_homography(src: Any, dst: Any) -> tuple[int, Any] | None:
+def _unlike(a: Any, b: Any) -> Any:
+    """How much two laid pictures differ pixel by pixel, forgiving a shift of up to
+    SHIFT_FORGIVEN pixels either way: each face's photos were laid on their own, and an
+    edge they share but place a pixel apart is no difference of print."""
+    r = SHIFT_FORGIVEN
+    pa = cv2.copyMakeBorder(a, r, r, r, r, cv2.BORDER_REPLICATE)
+    pb = cv2.copyMakeBorder(b, r, r, r, r, cv2.BORDER_REPLICATE)
+    h, w = a.shape
+    a_to_b = np.full(a.shape, np.inf, np.float32)
+    b_to_a = np.full(a.shape, np.inf, np.float32)
+    for dy in range(2 * r + 1):
+        for dx in range(2 * r + 1):
+            a_to_b = np.minimum(a_to_b, np.abs(a - pb[dy:dy + h, dx:dx + w]))
+            b_to_a = np.minimum(b_to_a, np.abs(b - pa[dy:dy + h, dx:dx + w]))
+    return np.maximum(a_to_b, b_to_a)
+
+
+def _correlation(a: Any, b: Any, weight: Any) -> float:
+    """The weighted correlation of two pictures (weights summing to 1): blind to their
+    contrast, which focus and light change between a photo and a frame."""
+    da = a - float(np.sum(weight * a))
+    db = b - float(np.sum(weight * b))
+    return float(np.sum(weight * da * db)
+                 / (np.sqrt(np.sum(weight * da * da) * np.sum(weight * db * db)) + 1e-9))
+
+
+def _card_homography(src: Any, dst: Any, least: int) -> tuple[int, Any] | None:
     """A face's points mapped onto the frame's: a rotation, scale and shift found by
     RANSAC (two points a sample, so quick among many wrong matches). (inlier count,
     homography) or None. No perspective: refitted on a few inliers it could skew the
@@ -415,7 +487,7 @@ def _card_homography(src: Any, dst: Any) -> tuple[int, Any] | None:
         return None
     keep = inliers.ravel().astype(bool)
     count = int(keep.sum())
-    if count < MIN_INLIERS:
+    if count < least:
         return None
     h = np.vstack([affine, [0, 0, 1]])
     return (count, h) if _plausible(h) else None

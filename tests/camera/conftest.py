@@ -54,3 +54,15 @@ def model(teach_folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
 
     save(taught.model, path)
     return load(path)
+
+
+@pytest.fixture(scope="session")
+def revenge_model(scene: Any) -> Any:
+    """The card game's deck taught from two photos a face, as the bench teaches it."""
+    from camera.cards import card_names
+    from camera.teach import teach
+
+    cards = card_names("revenge")
+    photos = scene.teach_photos(cards, 2, seed=1)
+    return teach({c: [(f"{c}#{i}", img) for i, img in enumerate(photos[c])] for c in cards},
+                 "revenge").model

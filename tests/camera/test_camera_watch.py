@@ -39,3 +39,10 @@ def test_the_same_face_played_again_elsewhere_is_a_second_play(scene: Any, model
     seen = watch(model, seq.frames)
     assert len(seen) == 2, seen
     assert [s.frame >= p.rest for s, p in zip(seen, seq.plays, strict=True)] == [True, True]
+
+
+def test_faces_of_one_family_are_told_apart(scene: Any, revenge_model: Any) -> None:
+    laid = ["8", "0", "slide:10", "slide:15", "take2", "play2"]
+    seq = scene.sequence(laid, seed=9, disturb=False)
+    seen = watch(revenge_model, seq.frames)
+    assert [s.card for s in seen] == laid, seen

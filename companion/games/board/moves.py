@@ -260,17 +260,22 @@ def _start_dst(e: int, x: int, at_x: bool, n: int) -> int:
 Step = tuple[int, int, int]
 
 
+def _moved(board: Board, seat: int, src: int, dst: int) -> Board:
+    """The board after one pawn of `seat` went from `src` to `dst` (its row sorted)."""
+    row = list(board[seat])
+    row.remove(src)
+    row.append(dst)
+    row.sort()
+    b = list(board)
+    b[seat] = tuple(row)
+    return tuple(b)
+
+
 def _apply(board: Board, steps: list[Step]) -> Board:
     """The board after `steps`, every changed row sorted again (canonical)."""
-    b: list[Any] = list(board)
     if len(steps) == 1:  # most moves: one pawn, nothing bumped
-        seat, src, dst = steps[0]
-        row = list(b[seat])
-        row.remove(src)
-        row.append(dst)
-        row.sort()
-        b[seat] = tuple(row)
-        return tuple(b)
+        return _moved(board, *steps[0])
+    b: list[Any] = list(board)
     changed = []
     for seat, src, dst in steps:
         row = b[seat]
@@ -307,12 +312,12 @@ class _Landed(NamedTuple):
 
 
 def _land(book: _Book, board: Board, seat: int, src: int, dst: int, steps: int,
-          taken: set[int]) -> _Landed | None:
-    """One pawn of `seat` from `src` landing on `dst` of `board` (`taken`: every location
-    a pawn of `board` is on): its leg and the pawn moves it makes (a bump, a slide), or
-    None when one of the mover's own pawns is there."""
+          taken: set[int] | None = None) -> _Landed | None:
+    """One pawn of `seat` from `src` landing on `dst` of `board` (`taken`, when given:
+    every location a pawn of `board` is on): its leg and the pawn moves it makes (a bump,
+    a slide), or None when one of the mover's own pawns is there."""
     slide = book.seats[seat].slide[dst]
-    if slide is None and (dst == HOME_I or dst not in taken):  # most landings
+    if slide is None and taken is not None and (dst == HOME_I or dst not in taken):
         return _new(_Landed, (_new(Leg, (src, dst, dst, steps, False, False, (), "", "")),
                               [(seat, src, dst)], _BIT[src] | _BIT[dst]))
     moved: list[Step] = []
@@ -369,13 +374,33 @@ def _sources(row: tuple[int, ...], only: int | None) -> Iterable[int]:
     return (only,) if only in row else ()
 
 
+def _single(book: _Book, board: Board, seat: int, kind: str, src: int, dst: int,
+            steps: int, fails: Fails, out: list[_Raw]) -> bool:
+    """The one-leg way moving the pawn on `src` to `dst` added to `out` (or why it cannot
+    to `fails`); whether it was added."""
+    if book.seats[seat].slide[dst] is None:
+        for row in board if dst != HOME_I else ():
+            if dst in row:
+                break
+        else:  # nothing there, no slide (most moves): _land and _apply, inline
+            leg = _new(Leg, (src, dst, dst, steps, False, False, (), "", ""))
+            out.append(_new(_Raw, (kind, (leg,), _moved(board, seat, src, dst))))
+            return True
+    landed = _land(book, board, seat, src, dst, steps)
+    if landed is None:
+        if fails is not None:
+            fails.append(_own_pawn(src, dst))
+        return False
+    out.append(_new(_Raw, (kind, (landed.leg,), _apply(board, landed.steps))))
+    return True
+
+
 def _forwards(book: _Book, board: Board, seat: int, card: str, n: int,
               fails: Fails, only: int | None = None, any_one: bool = False) -> list[_Raw]:
     """n forward for every pawn (or the one on `only`); from START as this edition allows
     (kind "start"); `any_one`: stop at the first found."""
-    out = []
+    out: list[_Raw] = []
     table = book.seats[seat].forward[n]
-    taken = set().union(*board)
     for src in _sources(board[seat], only):
         kind, steps = "forward", n
         if src == START_I:
@@ -396,35 +421,22 @@ def _forwards(book: _Book, board: Board, seat: int, card: str, n: int,
                     fails.append(_overshoot(book, seat, src, n, card))
                 continue
         assert dst is not None
-        landed = _land(book, board, seat, src, dst, steps, taken)
-        if landed is None:
-            if fails is not None:
-                fails.append(_own_pawn(src, dst))
-            continue
-        out.append(_new(_Raw, (kind, (landed.leg,), _apply(board, landed.steps))))
-        if any_one:
+        if _single(book, board, seat, kind, src, dst, steps, fails, out) and any_one:
             break
     return out
 
 
 def _backwards(book: _Book, board: Board, seat: int, n: int, fails: Fails,
                only: int | None = None, any_one: bool = False) -> list[_Raw]:
-    out = []
+    out: list[_Raw] = []
     table = book.seats[seat].backward[n]
-    taken = set().union(*board)
     for src in _sources(board[seat], only):
         dst = table[src]
         if dst is None:  # START or HOME
             if fails is not None:
                 fails.append(Blocked(src, "home" if src == HOME_I else "start_backward", {}))
             continue
-        landed = _land(book, board, seat, src, dst, -n, taken)
-        if landed is None:
-            if fails is not None:
-                fails.append(_own_pawn(src, dst))
-            continue
-        out.append(_new(_Raw, ("backward", (landed.leg,), _apply(board, landed.steps))))
-        if any_one:
+        if _single(book, board, seat, "backward", src, dst, -n, fails, out) and any_one:
             break
     return out
 
@@ -450,12 +462,19 @@ def _splits(book: _Book, board: Board, seat: int, fails: Fails,
     if len(movers) + (starts > 1 and not book.classic) >= 2:
         legs: dict[int, list[_Landed | None]] = {}
         taken = set().union(*board)
+        slides = book.seats[seat].slide
         for src in movers:
             row: list[_Landed | None] = [None]
             for a in range(1, 7):
                 dst = forward[a][src]
-                row.append(None if dst is None
-                           else _land(book, board, seat, src, dst, a, taken))
+                if dst is None:
+                    row.append(None)
+                elif slides[dst] is None and (dst == HOME_I or dst not in taken):
+                    row.append(_new(_Landed, (  # nothing there, no slide: _land, inline
+                        _new(Leg, (src, dst, dst, a, False, False, (), "", "")),
+                        [(seat, src, dst)], _BIT[src] | _BIT[dst])))
+                else:
+                    row.append(_land(book, board, seat, src, dst, a, taken))
             legs[src] = row
         for first in movers:
             if only is not None and first != only:
@@ -519,7 +538,7 @@ def _pairs(book: _Book, board: Board, seat: int, first: int, seconds: list[int],
                     continue
                 if dst != HOME_I and dst in mine:
                     continue
-                two = _land(book, after, seat, second, dst, 7 - a, set().union(*after))
+                two = _land(book, after, seat, second, dst, 7 - a)
                 if two is None:
                     continue
                 out.append(_new(_Raw, ("split", (leg1, two.leg), _apply(after, two.steps))))
@@ -540,25 +559,35 @@ def _switches(book: _Book, board: Board, seat: int, fails: Fails,
             fails.append(Blocked(-1, "no_switch_theirs" if mine else "no_switch_mine", {}))
         return out
     slides = book.seats[seat].slide
+    # each opponent's row without the pawn switched, sorted, made once for every pawn of mine
+    rests = []
+    for x, s in theirs:
+        rest = list(board[s])
+        rest.remove(x)
+        rests.append(rest)
     for a in mine:  # a sorted row's, in order
-        for x, s in theirs:
-            swap = [(seat, a, x), (s, x, a)]
+        row = list(board[seat])
+        row.remove(a)
+        for (x, s), rest in zip(theirs, rests, strict=True):
             slide = slides[x]
             other = book.colors[s]
-            if slide is None:
-                leg = _new(Leg, (a, x, x, 0, False, False, (), other, ""))
-            elif slide.held:
-                leg = _new(Leg, (a, x, x, 0, False, True, (), other, slide.color))
-            else:  # the slide sweeps the board as it is after the swap
-                swapped = _apply(board, swap)
-                swap = []
-                swept = _sweep(book, swapped, slide, seat, -1, swap)
-                swap.append((seat, x, slide.end))
-                leg = _new(Leg, (a, x, slide.end, 0, True, False, tuple(swept), other,
-                                 slide.color))
-                out.append(_new(_Raw, ("switch", (leg,), _apply(swapped, swap))))
+            if slide is None or slide.held:
+                leg = _new(Leg, (a, x, x, 0, False, slide is not None, (), other,
+                                 "" if slide is None else slide.color))
+                mine_after, theirs_after = [*row, x], [*rest, a]  # _apply, inline
+                mine_after.sort()
+                theirs_after.sort()
+                b = list(board)
+                b[seat], b[s] = tuple(mine_after), tuple(theirs_after)
+                out.append(_new(_Raw, ("switch", (leg,), tuple(b))))
                 continue
-            out.append(_new(_Raw, ("switch", (leg,), _apply(board, swap))))
+            # the slide sweeps the board as it is after the swap
+            swapped = _apply(board, [(seat, a, x), (s, x, a)])
+            moved: list[Step] = []
+            swept = _sweep(book, swapped, slide, seat, -1, moved)
+            moved.append((seat, x, slide.end))
+            leg = _new(Leg, (a, x, slide.end, 0, True, False, tuple(swept), other, slide.color))
+            out.append(_new(_Raw, ("switch", (leg,), _apply(swapped, moved))))
     return out
 
 
@@ -575,9 +604,8 @@ def _sorrys(book: _Book, board: Board, seat: int, fails: Fails,
                      if 1 <= x <= TRACK_LEN)
     if not targets and fails is not None:
         fails.append(Blocked(START_I, "no_target", {}))
-    taken = set().union(*board)
     for x, s in targets:
-        landed = _land(book, board, seat, START_I, x, 0, taken)  # bumps the target
+        landed = _land(book, board, seat, START_I, x, 0)  # bumps the target
         assert landed is not None
         leg = landed.leg._replace(other=book.colors[s])
         out.append(_new(_Raw, ("sorry", (leg,), _apply(board, landed.steps))))
@@ -641,17 +669,25 @@ def _playable(position: Position, card: str, color: str) -> bool:
 
 class _Analysis:
     """A card worked out for one position: every way to play it (boards repeated), the
-    distinct ones, and why pawns cannot move. Options are built when first asked for;
-    why pawns cannot move, only when asked (a forfeit, a refused move)."""
+    distinct ones as options, and why pawns cannot move (worked out only when asked: a
+    forfeit, a refused move)."""
 
-    __slots__ = ("_blocked", "_options", "_raws", "compulsory", "distinct", "key", "seat")
+    __slots__ = ("_blocked", "_raws", "compulsory", "distinct", "key", "options", "seat")
 
     def __init__(self, key: tuple[Position, str, str], raws: tuple[_Raw, ...] | None,
-                 distinct: tuple[_Raw, ...], compulsory: bool) -> None:
+                 distinct: tuple[_Raw, ...], compulsory: bool,
+                 fails: list[Blocked] | None = None) -> None:
         self.key, self._raws, self.distinct, self.compulsory = key, raws, distinct, compulsory
-        self._options: tuple[Option, ...] | None = None
-        self._blocked: tuple[Blocked, ...] | None = None
-        self.seat = key[0].colors.index(key[2])
+        self.seat = seat = key[0].colors.index(key[2])
+        self._blocked = None if fails is None else _reasons(fails)
+        position, card, color = key
+        colors, edition, start_move = position.colors, position.edition, \
+            position.settings.start_move
+        self.options: tuple[Option, ...] = tuple([
+            _new(Option, (kind, card, color, colors, legs, board, edition,
+                          board[seat][0] == HOME_I,  # wins: a sorted row, HOME last
+                          compulsory and kind == "backward", start_move))
+            for kind, legs, board in distinct]) if distinct else ()
 
     @property
     def has_raws(self) -> bool:
@@ -672,10 +708,7 @@ class _Analysis:
         if self._blocked is None:
             fails: list[Blocked] = []
             _raw(*self.key, fails)
-            first: dict[tuple[int, str], Blocked] = {}
-            for f in fails:
-                first.setdefault((f.src, f.code), f)
-            self._blocked = tuple(first.values())
+            self._blocked = _reasons(fails)
         return self._blocked
 
     def option(self, raw: _Raw) -> Option:
@@ -685,18 +718,13 @@ class _Analysis:
                              self.compulsory and raw.kind == "backward",
                              position.settings.start_move))
 
-    @property
-    def options(self) -> tuple[Option, ...]:
-        if self._options is None:
-            position, card, color = self.key
-            seat, colors, edition = self.seat, position.colors, position.edition
-            compulsory, start_move = self.compulsory, position.settings.start_move
-            self._options = tuple([
-                _new(Option, (kind, card, color, colors, legs, board, edition,
-                              board[seat][0] == HOME_I,  # wins: a sorted row, HOME last
-                              compulsory and kind == "backward", start_move))
-                for kind, legs, board in self.distinct])
-        return self._options
+
+def _reasons(fails: list[Blocked]) -> tuple[Blocked, ...]:
+    """Each reason once (per pawn and code), in the order found."""
+    first: dict[tuple[int, str], Blocked] = {}
+    for f in fails:
+        first.setdefault((f.src, f.code), f)
+    return tuple(first.values())
 
 
 class _Analyses:
@@ -717,24 +745,32 @@ class _Analyses:
     def cache_clear(self) -> None:
         self._kept.clear()
 
-    def __call__(self, position: Position, card: str, color: str) -> _Analysis:
+    def __call__(self, position: Position, card: str, color: str,
+                 reasons: bool = False) -> _Analysis:
+        return self.work(position, card, color, reasons)
+
+    def work(self, position: Position, card: str, color: str,
+             reasons: bool = False) -> _Analysis:
+        """The card worked out (`reasons`: why pawns cannot move too, in the same pass,
+        when it is worked out now)."""
         key = (position, card, color)
         found = self._kept.get(key)
         if found is None:
-            found = _work_out(key)
+            found = _work_out(key, [] if reasons else None)
             if len(self._kept) >= self.size:
                 self._kept.popitem(last=False)  # the oldest
             self._kept[key] = found
         return found
 
 
-def _work_out(key: tuple[Position, str, str]) -> _Analysis:
+def _work_out(key: tuple[Position, str, str], fails: list[Blocked] | None) -> _Analysis:
     position, card, color = key
     repeats = card != "7"  # a 7's splits are found without their repeats, and
-    raws = _raw(position, card, color, None, repeats=repeats)  # found again when asked for
+    raws = _raw(position, card, color, fails, repeats=repeats)  # again when asked for
     compulsory = card == "10" and not any(r.kind in ("forward", "start") for r in raws)
     if len(raws) < 2:
-        return _Analysis(key, tuple(raws) if repeats else None, tuple(raws), compulsory)
+        return _Analysis(key, tuple(raws) if repeats else None, tuple(raws), compulsory,
+                         fails)
     seen: set[Board] = set()
     distinct = []
     for raw in raws:
@@ -742,7 +778,8 @@ def _work_out(key: tuple[Position, str, str]) -> _Analysis:
         if board not in seen:
             seen.add(board)
             distinct.append(raw)
-    return _Analysis(key, tuple(raws) if repeats else None, tuple(distinct), compulsory)
+    return _Analysis(key, tuple(raws) if repeats else None, tuple(distinct), compulsory,
+                     fails)
 
 
 _analyse = _Analyses(256)
@@ -762,13 +799,13 @@ def candidates(position: Position, card: str, color: str) -> tuple[Option, ...]:
 
 def generate(position: Position, card: str, color: str) -> tuple[Option, ...]:
     """Every legal option, one per distinct resulting board (decline: the board unchanged)."""
-    return _analyse(position, card, color).options
+    return _analyse.work(position, card, color).options  # (a method: cheaper than a call)
 
 
 def blocked(position: Position, card: str, color: str) -> tuple[Blocked, ...]:
     """Why each pawn cannot use `card` (meaningful when `generate` is empty), each reason
     once, in the order found."""
-    return _analyse(position, card, color).blocked
+    return _analyse(position, card, color, reasons=True).blocked
 
 
 def match(position: Position, card: str, color: str, legs: tuple[tuple[str, str], ...],
@@ -794,8 +831,8 @@ def match(position: Position, card: str, color: str, legs: tuple[tuple[str, str]
     for raw in raws:
         if kind is not None and raw.kind != kind:
             continue
-        if len(raw.legs) != len(want):
-            continue
+        if len(raw.legs) != len(want) or (want and raw.legs[0].src != want[0][0]):
+            continue  # (every way below names the first leg's pawn)
         if want_landed is not None and tuple(leg.landed for leg in raw.legs) != want_landed:
             continue
         if all((leg.src, leg.dst) == w for leg, w in zip(raw.legs, want, strict=True)) or (

@@ -62,7 +62,7 @@ class Position:
     def __hash__(self) -> int:
         """Only the pawns and colours: equal positions still hash alike, and the engine,
         which looks a position up at every card, skips hashing the edition and settings
-        (a position's hash was a third of a simple card's work)."""
+        (the settings' hash is a Python call: 0.4 us a look-up instead of 0.17 us)."""
         return hash((self.colors, self.pawns))
 
     def seat(self, color: str) -> int:
