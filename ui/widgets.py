@@ -7,6 +7,7 @@ ones), so no text ever spills out of its box whatever the language or player nam
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -26,7 +27,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
-from kivy.uix.screenmanager import ScreenManager
+from kivy.uix.screenmanager import Screen, ScreenManager
 from kivy.uix.widget import Widget
 
 from ui.layout import MIN_TEXT_PX
@@ -50,6 +51,30 @@ def rescale_all(widgets: Iterable[Widget]) -> None:
             rescale = getattr(w, "rescale", None)
             if rescale is not None:
                 rescale()
+
+
+def on_hidden_screen(widget: Widget) -> bool:
+    """Whether `widget` is on a screen its manager does not show now (a screen made ahead,
+    or one left: the game-over screen all through a game)."""
+    w: Any = widget
+    while w is not None:
+        if isinstance(w, Screen) and w.manager is not None and w.manager.current_screen is not w:
+            return True
+        w, up = w.parent, w
+        if w is up:  # the window is its own parent
+            return False
+    return False
+
+
+# Labels whose new text waits for their screen to be shown (FitLabel.texture_update).
+_WAITING: weakref.WeakSet[FitLabel] = weakref.WeakSet()
+
+
+def render_waiting() -> None:
+    """Render the waiting labels whose screen is shown now, before its frame is drawn."""
+    for label in list(_WAITING):
+        if not on_hidden_screen(label):
+            label.texture_update()
 
 
 class FitLabel(Label):
@@ -84,11 +109,19 @@ class FitLabel(Label):
     def texture_update(self, *largs: object) -> None:
         """Render once per change: a new text wakes Kivy's texture trigger before ours
         (Label binds first), so the font size is settled here first; without this, the text
-        was rendered at the old size and again at the new one."""
+        was rendered at the old size and again at the new one.
+
+        A label already drawn once on a screen not shown now waits until its screen is
+        shown (GuardedScreenManager): the undo button and the message line of the
+        tiebreak and game-over screens no longer render again at every tap on the table."""
         if self._fit_trigger.is_triggered:
             self._fit_trigger.cancel()
             self._fit()
             self._trigger_texture.cancel()  # what _fit changed is rendered now, once
+        if self.texture is not None and on_hidden_screen(self):
+            _WAITING.add(self)
+            return
+        _WAITING.discard(self)
         super().texture_update(*largs)
 
     def _fit(self, *_: object) -> None:
@@ -132,12 +165,17 @@ class FitLabel(Label):
 
 class GuardedScreenManager(ScreenManager):
     """A ScreenManager whose every switch of screen tells the app's touch guard (only a
-    manager on the window: one built in the background changes nothing under a finger)."""
+    manager on the window: one built in the background changes nothing under a finger),
+    and renders the labels of the screen shown that changed while it was not
+    (FitLabel.texture_update)."""
 
     def on_current(self, instance: Any, value: Any) -> Any:
         if self.get_root_window() is not None:
             app_guard().changed()
-        return super().on_current(instance, value)
+        shown = super().on_current(instance, value)
+        if _WAITING:
+            render_waiting()  # what changed on the screen while it was not shown
+        return shown
 
 
 class GuardedView(ModalView):

@@ -16,6 +16,7 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import (
+    Canvas,
     ClearBuffers,
     ClearColor,
     Color,
@@ -124,15 +125,26 @@ class BoardView(Widget):
         super().__init__(**kwargs)
         self._board_trigger = Clock.create_trigger(self.draw_board, -1)
         self._pawn_trigger = Clock.create_trigger(self.draw_pawns, -1)
+        self._highlight_trigger = Clock.create_trigger(self.draw_highlights, -1)
         for prop in ("pos", "size", "slide_colors", "start_label", "home_label"):
             self.fbind(prop, self._board_trigger)
-        for prop in ("pos", "size", "state", "sources", "targets", "selected", "legs",
-                     "drag_ghost"):
+        for prop in ("pos", "size", "state", "drag_ghost"):
             self.fbind(prop, self._pawn_trigger)
+        for prop in ("pos", "size", "sources", "targets", "selected", "legs", "drag_ghost"):
+            self.fbind(prop, self._highlight_trigger)
         self._preview_trigger = Clock.create_trigger(self.draw_preview, -1)
         for prop in ("pos", "size", "preview"):
             self.fbind(prop, self._preview_trigger)
-        self._preview = InstructionGroup()  # on top of the pawns, redrawn on its own
+        # Over the board, each redrawn on its own: a tap that lights pawns or places redraws
+        # its highlights, not every pawn. Destinations under the pawns, then the pawns,
+        # then the bands on what can move and the legs, then the option under the finger.
+        self._targets = Canvas()
+        self._pawns = Canvas()
+        self._bands = Canvas()
+        self._preview = InstructionGroup()
+        for layer in (self._targets, self._pawns, self._bands, self._preview):
+            self.canvas.after.add(layer)
+        self._pawns_drawn: tuple[Any, ...] = ()  # what the pawns were drawn for
         self._drag: tuple[str, str] | None = None  # (colour, from key) while a pawn is held
         self._in_fbo = False  # drawing the board into its texture: coordinates from (0, 0)
         self._fbo: Fbo | None = None
@@ -143,6 +155,7 @@ class BoardView(Widget):
         """The text size changed (ui.widgets.rescale_all): the zones' words and counts."""
         self._board_trigger()
         self._pawn_trigger()
+        self._highlight_trigger()
 
     # --- geometry ---
 
@@ -272,20 +285,22 @@ class BoardView(Widget):
         return out
 
     def draw_pawns(self, *_: Any) -> None:
-        self.canvas.after.clear()
+        """The pawns, redrawn only when one moved (or the board moved or was resized): a
+        new position that only changed the card keeps them."""
         if self.side <= 1:
+            self._pawns.clear()
+            self._pawns_drawn = ()
             return
-        c = self.cell
         occupants = self.occupants()
-        colors = self.colors()
-        with self.canvas.after:
-            for k in self.targets:
-                x, y = self.key_px(k)
-                r = c * 0.5
-                Color(*TARGET_FILL)
-                Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r), segments=SEGMENTS)
-                _dashed_ring(x, y, r, max(1.5, c * 0.08))
-            for color in colors:
+        drawn = (tuple(self.pos), self.side, tuple(sorted(occupants.items())),
+                 tuple(self.colors()), self._drag, text_scale_now())
+        if drawn == self._pawns_drawn:
+            return
+        self._pawns_drawn = drawn
+        self._pawns.clear()
+        c = self.cell
+        with self._pawns:
+            for color in self.colors():
                 for location in (g.START, g.HOME):
                     self._draw_zone_pawns(color, location, occupants)
             for k, (color, _n) in occupants.items():
@@ -295,6 +310,23 @@ class BoardView(Widget):
                     continue
                 x, y = self.key_px(k)
                 self._pawn(color, x, y, c * 0.34)
+
+    def draw_highlights(self, *_: Any) -> None:
+        """The destinations (under the pawns), the bands on the pawns that can move and on
+        the one picked, the legs chosen so far, and a pawn held while correcting."""
+        self._targets.clear()
+        self._bands.clear()
+        if self.side <= 1:
+            return
+        c = self.cell
+        with self._targets:
+            for k in self.targets:
+                x, y = self.key_px(k)
+                r = c * 0.5
+                Color(*TARGET_FILL)
+                Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r), segments=SEGMENTS)
+                _dashed_ring(x, y, r, max(1.5, c * 0.08))
+        with self._bands:
             for k in self.sources:
                 x, y = self.key_px(k)
                 r = c * (layout.ZONE_RADIUS if layout.is_zone(layout.unkey(k)[1]) else 0.5)
@@ -309,10 +341,9 @@ class BoardView(Widget):
             for frm, to in self.legs:
                 (x0, y0), (x1, y1) = self.key_px(frm), self.key_px(to)
                 _band(points=[x0, y0, x1, y1], width=max(1.5, c * 0.07))
-            if self.drag_ghost is not None:
+            if self.drag_ghost is not None:  # the pawn held while correcting, on top
                 color, x, y = self.drag_ghost
                 self._pawn(color, x, y, c * 0.45)
-        self.canvas.after.add(self._preview)
 
     def draw_preview(self, *_: Any) -> None:
         """The option under the finger: a ring on each leg's origin, a ring and a dot on
