@@ -347,10 +347,9 @@ def _land(book: _Book, board: Board, seat: int, src: int, dst: int, steps: int,
                           moved, _BIT[src] | _BIT[dst] | slide.mask))
 
 
-class _Raw(NamedTuple):
-    kind: str
-    legs: tuple[Leg, ...]
-    board: Board
+# One way to play a card: its kind, legs and the board after it (a plain tuple: one is
+# built for every way, and a NamedTuple's build costs twice a tuple's).
+_Raw = tuple[str, tuple[Leg, ...], Board]
 
 
 def _overshoot(book: _Book, seat: int, src: int, n: int, card: str) -> Blocked:
@@ -384,14 +383,14 @@ def _single(book: _Book, board: Board, seat: int, kind: str, src: int, dst: int,
                 break
         else:  # nothing there, no slide (most moves): _land and _apply, inline
             leg = _new(Leg, (src, dst, dst, steps, False, False, (), "", ""))
-            out.append(_new(_Raw, (kind, (leg,), _moved(board, seat, src, dst))))
+            out.append((kind, (leg,), _moved(board, seat, src, dst)))
             return True
     landed = _land(book, board, seat, src, dst, steps)
     if landed is None:
         if fails is not None:
             fails.append(_own_pawn(src, dst))
         return False
-    out.append(_new(_Raw, (kind, (landed.leg,), _apply(board, landed.steps))))
+    out.append((kind, (landed.leg,), _apply(board, landed.steps)))
     return True
 
 
@@ -521,10 +520,10 @@ def _pairs(book: _Book, board: Board, seat: int, first: int, seconds: list[int],
                     row.sort()
                     b = list(board)
                     b[seat] = tuple(row)
-                    out.append(_new(_Raw, ("split", (leg1, two.leg), tuple(b))))
+                    out.append(("split", (leg1, two.leg), tuple(b)))
                 else:
-                    out.append(_new(_Raw, ("split", (leg1, two.leg),
-                                           _apply(board, steps1 + two.steps))))
+                    out.append(("split", (leg1, two.leg),
+                                _apply(board, steps1 + two.steps)))
             else:
                 dst = forward[7 - a][second]
                 if dst is None or (two is None and not _BIT[dst] & touched1):
@@ -541,7 +540,7 @@ def _pairs(book: _Book, board: Board, seat: int, first: int, seconds: list[int],
                 two = _land(book, after, seat, second, dst, 7 - a)
                 if two is None:
                     continue
-                out.append(_new(_Raw, ("split", (leg1, two.leg), _apply(after, two.steps))))
+                out.append(("split", (leg1, two.leg), _apply(after, two.steps)))
             found = True
             if any_one:
                 return True
@@ -579,7 +578,7 @@ def _switches(book: _Book, board: Board, seat: int, fails: Fails,
                 theirs_after.sort()
                 b = list(board)
                 b[seat], b[s] = tuple(mine_after), tuple(theirs_after)
-                out.append(_new(_Raw, ("switch", (leg,), tuple(b))))
+                out.append(("switch", (leg,), tuple(b)))
                 continue
             # the slide sweeps the board as it is after the swap
             swapped = _apply(board, [(seat, a, x), (s, x, a)])
@@ -587,7 +586,7 @@ def _switches(book: _Book, board: Board, seat: int, fails: Fails,
             swept = _sweep(book, swapped, slide, seat, -1, moved)
             moved.append((seat, x, slide.end))
             leg = _new(Leg, (a, x, slide.end, 0, True, False, tuple(swept), other, slide.color))
-            out.append(_new(_Raw, ("switch", (leg,), _apply(swapped, moved))))
+            out.append(("switch", (leg,), _apply(swapped, moved)))
     return out
 
 
@@ -608,7 +607,7 @@ def _sorrys(book: _Book, board: Board, seat: int, fails: Fails,
         landed = _land(book, board, seat, START_I, x, 0)  # bumps the target
         assert landed is not None
         leg = landed.leg._replace(other=book.colors[s])
-        out.append(_new(_Raw, ("sorry", (leg,), _apply(board, landed.steps))))
+        out.append(("sorry", (leg,), _apply(board, landed.steps)))
     return out
 
 
@@ -638,7 +637,7 @@ def _raw(position: Position, card: str, color: str, fails: Fails,
             switches = _switches(book, board, seat, fails, only)
             if switches and not out and only is None:
                 out += switches
-                out.append(_Raw("decline", (), board))
+                out.append(("decline", (), board))
             else:
                 out += switches
     return out
@@ -713,9 +712,10 @@ class _Analysis:
 
     def option(self, raw: _Raw) -> Option:
         position, card, color = self.key
-        return _new(Option, (raw.kind, card, color, position.colors, raw.legs, raw.board,
-                             position.edition, raw.board[self.seat][0] == HOME_I,
-                             self.compulsory and raw.kind == "backward",
+        kind, legs, board = raw
+        return _new(Option, (kind, card, color, position.colors, legs, board,
+                             position.edition, board[self.seat][0] == HOME_I,
+                             self.compulsory and kind == "backward",
                              position.settings.start_move))
 
 
@@ -767,14 +767,14 @@ def _work_out(key: tuple[Position, str, str], fails: list[Blocked] | None) -> _A
     position, card, color = key
     repeats = card != "7"  # a 7's splits are found without their repeats, and
     raws = _raw(position, card, color, fails, repeats=repeats)  # again when asked for
-    compulsory = card == "10" and not any(r.kind in ("forward", "start") for r in raws)
+    compulsory = card == "10" and not any(r[0] in ("forward", "start") for r in raws)
     if len(raws) < 2:
         return _Analysis(key, tuple(raws) if repeats else None, tuple(raws), compulsory,
                          fails)
     seen: set[Board] = set()
     distinct = []
     for raw in raws:
-        board = raw.board if raw.kind != "decline" else ()
+        board = raw[2] if raw[0] != "decline" else ()
         if board not in seen:
             seen.add(board)
             distinct.append(raw)
@@ -829,14 +829,15 @@ def match(position: Position, card: str, color: str, legs: tuple[tuple[str, str]
         raws = _raw(position, card, color, None, only=want[0][0])
     want_landed = None if landed is None else tuple(LOC[x] for x in landed)
     for raw in raws:
-        if kind is not None and raw.kind != kind:
+        raw_kind, raw_legs, _ = raw
+        if kind is not None and raw_kind != kind:
             continue
-        if len(raw.legs) != len(want) or (want and raw.legs[0].src != want[0][0]):
+        if len(raw_legs) != len(want) or (want and raw_legs[0].src != want[0][0]):
             continue  # (every way below names the first leg's pawn)
-        if want_landed is not None and tuple(leg.landed for leg in raw.legs) != want_landed:
+        if want_landed is not None and tuple(leg.landed for leg in raw_legs) != want_landed:
             continue
-        if all((leg.src, leg.dst) == w for leg, w in zip(raw.legs, want, strict=True)) or (
-                raw.kind in ("switch", "sorry") and len(want) == 1
-                and (raw.legs[0].src, raw.legs[0].landed) == want[0]):
+        if all((leg.src, leg.dst) == w for leg, w in zip(raw_legs, want, strict=True)) or (
+                raw_kind in ("switch", "sorry") and len(want) == 1
+                and (raw_legs[0].src, raw_legs[0].landed) == want[0]):
             return found.option(raw)
     return None
