@@ -151,7 +151,9 @@ def rows() -> list[Row]:
 
     positions = figures(opts, lambda c: (
         f"{opts.cell(c, 'positions', '{:,.0f}')} positions/s "
-        f"({opts.cell(c, 'options', '{:,.0f}')} options/s)"))
+        f"({opts.cell(c, 'options', '{:,.0f}')} options/s; "
+        f"{opts.cell(c, lambda r: r['cpu_share'] * 100, '{:.0f}')} % of a core, "
+        f"{opts.cell(c, 'positions_per_cpu_s', '{:,.0f}')} positions per CPU-second)"))
     games = figures(sims, lambda c: (
         f"classic {sims.cell(c, 'classic')}, 2016 {sims.cell(c, '2016')} games/s"))
     return [
