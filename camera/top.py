@@ -39,6 +39,12 @@ def _look(frame: Any, quad: Quad) -> Any:
     return np.ascontiguousarray(flatten(small).astype(np.float32))
 
 
+def _angle(quad: Any) -> float:
+    """The direction of a quad's first (short) edge, degrees."""
+    dx, dy = quad[1] - quad[0]
+    return float(np.degrees(np.arctan2(dy, dx)))
+
+
 @dataclass
 class Top:
     """The top card: its corners in the frame and its light-free upright picture."""
@@ -54,6 +60,14 @@ class Top:
     def is_card(self, cards: tuple[str, ...]) -> bool:
         """Whether a reading (its face, or the candidates asked) can be this card's face."""
         return bool(set(cards) & set(self.cards))
+
+    def near(self, quad: Quad) -> bool:
+        """Whether a card found at `quad` lies within a nudge of this one."""
+        here, there = np.asarray(self.quad, np.float32), np.asarray(quad, np.float32)
+        length = float(np.linalg.norm(here[2] - here[1]))
+        shift = float(np.linalg.norm(here.mean(axis=0) - there.mean(axis=0)))
+        turn = abs(_angle(here) - _angle(there)) % 180
+        return shift <= NUDGE_SHIFT * length and min(turn, 180 - turn) <= NUDGE_TURN
 
     def still_there(self, frame: Any) -> tuple[Top | None, bool]:
         """This card followed to where it lies in `frame`, if it has moved at most a nudge

@@ -5,8 +5,12 @@ the camera spends while nothing happens. Recognition runs only when the picture 
 been still for STILL_FRAMES frames *and* differs from the last picture it judged:
 
 - anything moving (a hand, an arm, a card being slid) resets the stillness;
-- a still change that reaches the frame's edge is an arm resting over the table: wait
-  (after LONG_STILL frames it is taken as the new normal, e.g. a lamp switched on);
+- a still change that reaches the frame's edge is an arm resting over the pile: wait
+  (after LONG_STILL frames it is taken as the new normal; with no card on the pile yet
+  there is nothing to wait for), unless the top card is
+  surely still there as it was: then the light changed, and this is the new normal
+  (the light division leaves a trace at the frame's edge: plays waited 20 still frames
+  each after a lamp changed, and were missed when they came quicker);
 - the light is divided out (each small pixel over its surroundings), so a change of
   light alone is no change;
 - the card judged last, still on top (camera.top: its own picture, light taken out,
@@ -90,8 +94,10 @@ class Watcher:
         x0, y0, x1, y1 = self._spot_small
         if float(np.mean(changed[y0:y1, x0:x1])) < CHANGE_SHARE:
             return None
-        if _reaches_edge(changed) and self._still < LONG_STILL:
-            return None  # an arm resting over the table
+        if self._top is not None and _reaches_edge(changed) and self._still < LONG_STILL:
+            if self._still == STILL_FRAMES and self._top.still_there(frame)[1]:
+                self._judged = small  # the top card lies as it did: the light changed
+            return None  # an arm resting over the pile
         return self._judge(frame, small, log=True)
 
     def _judge(self, frame: Any, small: Any, *, log: bool) -> Seen | None:
@@ -108,6 +114,9 @@ class Watcher:
         if followed is not None and followed.is_card(reading.candidates):
             self._top = followed  # the same face where that card lay: that card
             return None
+        if self._top is not None and self._top.is_card(reading.candidates) \
+                and self._top.near(reading.quad):
+            return None  # that face where that card lay, seen through a hand: that card
         self._top = Top.seen(frame, reading.quad, reading.candidates)
         if not log:
             return None
