@@ -14,6 +14,8 @@ import pickle
 import sqlite3
 import threading
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -101,15 +103,22 @@ def test_resume_from_a_snapshot_is_exactly_a_full_replay(tmp_path: Path) -> None
 
 
 
-def test_resume_after_the_preview_opens_the_game_the_preview_rebuilt(tmp_path: Path) -> None:
-    """The Resume tap opens the game the resume screen's preview already read and checked
-    (no second read of the journal), and plays on exactly as a full replay would."""
-    objs = _game(300)
+@contextmanager
+def _previewed(tmp_path: Path, objs: list[dict[str, Any]]) -> Iterator[tuple[Session, Any]]:
+    """A session on a journal holding `objs`, and the resume screen's preview of that game."""
     _play(tmp_path, objs)
     with Journal.open(tmp_path) as journal:
         session = Session(journal)
         preview = session.preview()
         assert preview is not None
+        yield session, preview
+
+
+def test_resume_after_the_preview_opens_the_game_the_preview_rebuilt(tmp_path: Path) -> None:
+    """The Resume tap opens the game the resume screen's preview already read and checked
+    (no second read of the journal), and plays on exactly as a full replay would."""
+    objs = _game(300)
+    with _previewed(tmp_path, objs) as (session, preview):
         opened = session.resume(preview.game_id)
         assert opened is not None and opened.state is preview.state  # not rebuilt again
         full = Game.from_json(objs)
@@ -121,15 +130,12 @@ def test_resume_after_the_preview_opens_the_game_the_preview_rebuilt(tmp_path: P
 
 def test_a_preview_is_not_reused_once_another_game_was_opened(tmp_path: Path) -> None:
     objs = _game(300)
-    _play(tmp_path, objs)
-    with Journal.open(tmp_path) as journal:
-        session = Session(journal)
-        preview = session.preview()
-        assert preview is not None
+    with _previewed(tmp_path, objs) as (session, preview):
         session.new_game(Session.setup(objs[0]))  # a new game: the stored one is read afresh
         opened = session.resume(preview.game_id)
         assert opened is not None and opened.state is not preview.state
         assert opened.state == _replayed_state(objs)
+
 
 class _RunsACommand:
     """What a hostile snapshot would hold: an object whose unpickling runs os.system."""

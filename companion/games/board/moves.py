@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from companion.games.board.cards import SORRY, steps_of
@@ -763,6 +764,9 @@ class _Analyses:
         return found
 
 
+_board_of = itemgetter(2)  # a way's board, read in C
+
+
 def _work_out(key: tuple[Position, str, str], fails: list[Blocked] | None) -> _Analysis:
     position, card, color = key
     repeats = card != "7"  # a 7's splits are found without their repeats, and
@@ -770,6 +774,10 @@ def _work_out(key: tuple[Position, str, str], fails: list[Blocked] | None) -> _A
     compulsory = card == "10" and not any(r[0] in ("forward", "start") for r in raws)
     if len(raws) < 2:
         return _Analysis(key, tuple(raws) if repeats else None, tuple(raws), compulsory,
+                         fails)
+    if raws[-1][0] != "decline" and len(set(map(_board_of, raws))) == len(raws):
+        distinct = raws  # every board differs (most cards): no loop in Python
+        return _Analysis(key, tuple(raws) if repeats else None, tuple(distinct), compulsory,
                          fails)
     seen: set[Board] = set()
     distinct = []
