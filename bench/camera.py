@@ -81,44 +81,80 @@ def deck_cards(game: str) -> list[str]:
     return list(card_names(game))
 
 
-def run_accuracy(plays: int, *, size: tuple[int, int] = SIZE, seed: int = SEED,
-                 teach_photos: int = TEACH_PHOTOS) -> tuple[Score, list[float], int]:
-    """Score `plays` plays over both games; also the CPU ms of each frame's watching."""
+def run_sequence(k: int, seed: int = SEED, n: int = PER_SEQUENCE, *,
+                 size: tuple[int, int] = SIZE,
+                 teach_photos: int = TEACH_PHOTOS) -> tuple[Any, list[Any], list[float]]:
+    """The bench's sequence number `k` of `seed`: its ground truth, what the watcher
+    logged, and the CPU ms of each frame's watching."""
     import numpy as np
 
     from bench.camera_scenes import Scene
     from camera.teach import teach
     from camera.watcher import Watcher
 
+    game = ("revenge", "board")[k % 2]
+    scene = Scene(seed=seed + k, size=size, printing=seed + k)
+    cards = deck_cards(game)
+    photos = scene.teach_photos(cards, teach_photos, seed=k)
+    taught = teach({c: [(f"{c}#{i}", img) for i, img in enumerate(photos[c])]
+                    for c in cards}, game)
+    rng = np.random.default_rng([seed, k])
+    laid = [cards[int(i)] for i in rng.integers(len(cards), size=n)]
+    seq = scene.sequence(laid, seed=k)
+    watcher = Watcher(taught.model)
+    seen = []
+    frame_ms: list[float] = []
+    for frame in seq.frames:
+        t0 = time.process_time()
+        s = watcher.feed(frame)
+        frame_ms.append((time.process_time() - t0) * 1000)
+        if s is not None:
+            seen.append(s)
+    return seq, seen, frame_ms
+
+
+def run_accuracy(plays: int, *, size: tuple[int, int] = SIZE, seed: int = SEED,
+                 teach_photos: int = TEACH_PHOTOS) -> tuple[Score, list[float], int]:
+    """Score `plays` plays over both games; also the CPU ms of each frame's watching."""
     total = Score()
     frame_ms: list[float] = []
     frames = 0
     done = 0
     k = 0
     while done < plays:
-        game = ("revenge", "board")[k % 2]
-        scene = Scene(seed=seed + k, size=size, printing=seed + k)
-        cards = deck_cards(game)
-        photos = scene.teach_photos(cards, teach_photos, seed=k)
-        taught = teach({c: [(f"{c}#{i}", img) for i, img in enumerate(photos[c])]
-                        for c in cards}, game)
-        rng = np.random.default_rng([seed, k])
         n = min(PER_SEQUENCE, plays - done)
-        laid = [cards[int(i)] for i in rng.integers(len(cards), size=n)]
-        seq = scene.sequence(laid, seed=k)
-        watcher = Watcher(taught.model)
-        seen = []
-        for frame in seq.frames:
-            t0 = time.process_time()
-            s = watcher.feed(frame)
-            frame_ms.append((time.process_time() - t0) * 1000)
-            if s is not None:
-                seen.append(s)
+        seq, seen, ms = run_sequence(k, seed, n, size=size, teach_photos=teach_photos)
+        frame_ms += ms
         total.add(score(seq.plays, seen))
         frames += len(seq.frames)
         done += n
         k += 1
     return total, frame_ms, frames
+
+
+def outcomes(plays: Sequence[Any], seen: Sequence[Any]) -> list[str]:
+    """One line a play (what was laid, when it rested, what was logged in its frames and
+    when), for finding which plays a change loses or gains."""
+    bounds = [p.start for p in plays[1:]] + [10**9]
+    lines = [f"before the first play: {s.to_json()}" for s in seen
+             if plays and s.frame < plays[0].start]
+    for i, (play, end) in enumerate(zip(plays, bounds, strict=True)):
+        logs = [s for s in seen if play.start <= s.frame < end]
+        if not logs:
+            verdict = "MISSED"
+        elif len(logs) > 1:
+            verdict = "PHANTOM"
+        elif logs[0].card is None:
+            verdict = "asked"
+        elif logs[0].card != play.card:
+            verdict = "WRONG"
+        else:
+            late = logs[0].frame - play.rest
+            verdict = f"right, {late} frames after rest" + (" (LATE)" if late > 5 else "")
+        shown = ", ".join(f"{s.card or s.candidates} at {s.frame}" for s in logs)
+        lines.append(f"play {i}: {play.card} rests at {play.rest}: {verdict}"
+                     + (f" [{shown}]" if logs else ""))
+    return lines
 
 
 def cpu_child(frames: int) -> dict[str, float]:
@@ -195,6 +231,42 @@ def child(mode: str) -> dict[str, float]:
     raise SystemExit(f"unknown mode {mode!r}")
 
 
+def main(argv: Sequence[str] | None = None) -> None:
+    """`python -m bench.camera` prints the rows; `--sequence K [--seed S]` prints one
+    sequence's plays one a line; `--seed S [--plays N]` scores other seeds (development
+    seeds: never tune on the bench's own)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bench.camera")
+    parser.add_argument("--sequence", type=int, help="print this sequence's plays")
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--plays", type=int, help="score this many plays of --seed, "
+                        "printing the sequences with a play not right within 5 frames")
+    args = parser.parse_args(argv)
+    if args.sequence is not None:
+        seq, seen, _ms = run_sequence(args.sequence, args.seed)
+        print("\n".join(outcomes(seq.plays, seen)))
+        print(f"disturbances: {seq.disturbances}")
+    elif args.plays is not None:
+        total = Score()
+        k = 0
+        while total.plays < args.plays:
+            seq, seen, _ms = run_sequence(k, args.seed, min(PER_SEQUENCE,
+                                                             args.plays - total.plays))
+            total.add(score(seq.plays, seen))
+            bad = [line for line in outcomes(seq.plays, seen) if "right, " not in line
+                   or "LATE" in line]
+            for line in bad:
+                print(f"sequence {k} {line}", flush=True)
+            k += 1
+        late = sorted(d for d in total.delays if d > 5)
+        print(f"{total.plays} plays of seed {args.seed}: {total.right} right, {total.wrong} "
+              f"wrong, {total.phantom} phantom, {total.asked} asked, {total.missed} missed; "
+              f"rest to log median {percentile(total.delays, 50):.0f}, late {late}")
+    else:
+        for row in rows():
+            print(row)
+
+
 if __name__ == "__main__":
-    for row in rows():
-        print(row)
+    main()
