@@ -12,7 +12,7 @@ ifeq (run,$(firstword $(MAKECMDGOALS)))
   endif
 endif
 
-.PHONY: run test bench bench-tools fuzz lint venv clean screenshots lock dist pi-vm
+.PHONY: run test test-ui test-rest bench bench-tools fuzz lint venv clean screenshots lock dist pi-vm
 
 $(STAMP): setup.cfg pyproject.toml requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,7 +35,16 @@ test: $(STAMP)
 	$(BIN)/mypy --strict camera/
 	$(BIN)/python -m pytest -q --doctest-modules companion hardware camera \
 		--ignore=hardware/firmware/main.py
-	$(BIN)/python -m pytest -q
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-ui test-rest
+
+# The suite in two processes side by side, one per core: the screens' tests (one Kivy window,
+# busy on the CPU) and the rest (mostly waiting for the subprocesses it kills and restarts).
+# Each keeps its own pytest cache; the output of each is printed whole when it ends.
+test-ui: $(STAMP)
+	$(BIN)/python -m pytest -q -o cache_dir=.pytest_cache/ui tests/ui
+
+test-rest: $(STAMP)
+	$(BIN)/python -m pytest -q -o cache_dir=.pytest_cache/rest tests --ignore=tests/ui
 
 # The Pi conditions (bench/pi.py) build a small LD_PRELOAD shim with the C compiler: get it
 # from Debian's packages when it is missing (and say so when that is not possible).
