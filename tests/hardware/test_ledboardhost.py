@@ -249,6 +249,10 @@ def test_a_device_that_is_not_a_pawnled_board_is_given_up(hosts, statuses):
         raw.close()
 
 
+# a bound on the plays waiting for the board's worker's first line (a few seconds of play)
+MAX_ROUNDS = 200_000
+
+
 def test_the_game_never_waits_for_a_stuck_board(hosts, statuses, session):
     """A board that greets and then reads nothing: the pty fills and the host's writes
     block; every play still returns, and the board's worker is the only one waiting."""
@@ -261,9 +265,13 @@ def test_the_game_never_waits_for_a_stuck_board(hosts, statuses, session):
         done = threading.Event()
 
         def play_a_lot() -> None:
-            for _ in range(300):
+            # 300 plays at least, and on until the board's worker has written to the pty:
+            # the engine plays 300 in a few ms, before that worker may even have run once.
+            rounds = 0
+            while rounds < 300 or (host.lines_sent == 0 and rounds < MAX_ROUNDS):
                 session.submit(Play(Card.parse("5")))
                 session.undo()
+                rounds += 1
             done.set()
 
         player = threading.Thread(target=play_a_lot)
