@@ -5,12 +5,14 @@ the camera spends while nothing happens. Recognition runs only when the picture 
 been still for STILL_FRAMES frames *and* differs from the last picture it judged:
 
 - anything moving (a hand, an arm, a card being slid) resets the stillness;
-- a still change that reaches the frame's edge is an arm resting over the pile: wait
-  (after LONG_STILL frames it is taken as the new normal; with no card on the pile yet
-  there is nothing to wait for), unless the top card is
-  surely still there as it was: then the light changed, and this is the new normal
-  (the light division leaves a trace at the frame's edge: plays waited 20 still frames
-  each after a lamp changed, and were missed when they came quicker);
+- an arm resting over the pile (a still change that runs from the frame's edge into the
+  pile spot) waits; after LONG_STILL frames it is judged, and that picture becomes a
+  second normal (something may lie there for good). The change is taken against the
+  last still picture with no arm in it (or that second normal), never against the last
+  judged one: that one may hold an arm (judged after a long wait, or under a hand before
+  any card lay there), and then the arm's leaving passed for an arm, so every later play
+  waited LONG_STILL frames and the quick ones were missed. A change at the edge that
+  does not reach the pile spot (the trace a lamp's change leaves there) is no arm;
 - the light is divided out (each small pixel over its surroundings), so a change of
   light alone is no change;
 - the card judged last, still on top (camera.top: its own picture, light taken out,
@@ -63,6 +65,11 @@ def _small(frame: Any) -> Any:
     return small / (cv2.GaussianBlur(small, (0, 0), LIGHT_SIGMA) + 1.0)
 
 
+def _changed(small: Any, other: Any) -> Any:
+    """The small pixels where the two pictures differ."""
+    return np.abs(small - other) > MOTION_LEVEL
+
+
 class Watcher:
     """Feed frames in time order; `feed` returns a Seen when a card is to be logged."""
 
@@ -72,6 +79,7 @@ class Watcher:
         self.frame = -1
         self._previous: Any = None
         self._judged: Any = None  # the small picture last judged
+        self._normals: list[Any] = []  # still small pictures with no arm across the pile
         self._still = 0
         self._top: Top | None = None
         self._spot_small: tuple[int, int, int, int] = model.spot_pixels(*MOTION_SIZE)
@@ -84,21 +92,40 @@ class Watcher:
         if previous is None or previous.shape != small.shape:
             self._still = 0
             return None
-        moved = float(np.mean(np.abs(small - previous) > MOTION_LEVEL))
+        moved = float(np.mean(_changed(small, previous)))
         self._still = self._still + 1 if moved < MOTION_SHARE else 0
         if self._still < STILL_FRAMES:
             return None
         if self._judged is None:  # the first still picture: what lies there already
+            self._normals = [small]
             return self._judge(frame, small, log=False)
-        changed = np.abs(small - self._judged) > MOTION_LEVEL
+        arm = all(self._arm(_changed(small, normal)) for normal in self._normals)
+        if not arm:
+            self._normals = [small]
+        elif self._still == LONG_STILL:  # something lies across from the edge: a normal too
+            self._normals = [self._normals[0], small]
         x0, y0, x1, y1 = self._spot_small
-        if float(np.mean(changed[y0:y1, x0:x1])) < CHANGE_SHARE:
+        if float(np.mean(_changed(small, self._judged)[y0:y1, x0:x1])) < CHANGE_SHARE:
             return None
-        if self._top is not None and _reaches_edge(changed) and self._still < LONG_STILL:
-            if self._still == STILL_FRAMES and self._top.still_there(frame)[1]:
+        if arm and self._still < LONG_STILL:
+            if self._still == STILL_FRAMES and self._top is not None \
+                    and self._top.still_there(frame)[1]:
                 self._judged = small  # the top card lies as it did: the light changed
+                self._normals = [small]
             return None  # an arm resting over the pile
         return self._judge(frame, small, log=True)
+
+    def _arm(self, changed: Any) -> bool:
+        """Whether a changed region runs from the picture's border band (an arm comes from
+        there; its sleeve may match the table in the very last row) into the pile spot."""
+        count, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
+        if count <= 1:
+            return False
+        b = EDGE_BAND
+        border = np.concatenate([labels[:b].ravel(), labels[-b:].ravel(),
+                                 labels[:, :b].ravel(), labels[:, -b:].ravel()])
+        x0, y0, x1, y1 = self._spot_small
+        return bool(np.intersect1d(border[border > 0], labels[y0:y1, x0:x1]).size)
 
     def _judge(self, frame: Any, small: Any, *, log: bool) -> Seen | None:
         self._judged = small
@@ -122,10 +149,3 @@ class Watcher:
             return None
         return Seen(self.frame, reading.card, reading.confidence, reading.candidates)
 
-
-def _reaches_edge(changed: Any) -> bool:
-    """Whether the changed pixels touch the picture's border band (an arm comes from
-    there; its sleeve may match the table in the very last row)."""
-    b = EDGE_BAND
-    return bool(changed[:b].any() or changed[-b:].any() or changed[:, :b].any()
-                or changed[:, -b:].any())

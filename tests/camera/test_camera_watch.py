@@ -46,3 +46,15 @@ def test_faces_of_one_family_are_told_apart(scene: Any, revenge_model: Any) -> N
     seq = scene.sequence(laid, seed=9, disturb=False)
     seen = watch(revenge_model, seq.frames)
     assert [s.card for s in seen] == laid, seen
+
+
+def test_a_hand_kept_on_each_card_laid_delays_no_play(scene: Any, model: Any) -> None:
+    """The first card was read under the hand still on it (no card lay there to wait
+    for), and that picture, arm and all, was what later plays were compared with: the
+    arm's leaving passed for an arm resting, so every later play waited 20 still frames
+    and was missed (dev seed 38000: 19 plays in a row)."""
+    seq = scene.sequence(LAID + ["5"], seed=11, disturb=False, hold=5)
+    seen = watch(model, seq.frames)
+    result = score(seq.plays, seen)
+    assert (result.right, result.phantom, result.missed) == (4, 0, 0), seen
+    assert all(0 <= d <= 5 for d in result.delays), result.delays
