@@ -5,14 +5,14 @@ the camera spends while nothing happens. Recognition runs only when the picture 
 been still for STILL_FRAMES frames *and* differs from the last picture it judged:
 
 - anything moving (a hand, an arm, a card being slid) resets the stillness;
-- an arm resting over the pile (a still change that runs from the frame's edge into the
-  pile spot) waits; after LONG_STILL frames it is judged, and that picture becomes a
+- an arm resting over the pile (a still change that crosses the frame's border band)
+  waits; after LONG_STILL frames it is judged, and that picture becomes a
   second normal (something may lie there for good). The change is taken against the
   last still picture with no arm in it (or that second normal), never against the last
   judged one: that one may hold an arm (judged after a long wait, or under a hand before
   any card lay there), and then the arm's leaving passed for an arm, so every later play
-  waited LONG_STILL frames and the quick ones were missed. A change at the edge that
-  does not reach the pile spot (the trace a lamp's change leaves there) is no arm;
+  waited LONG_STILL frames and the quick ones were missed. The trace a lamp's change
+  leaves along the border, one pixel deep, is no arm;
 - the light is divided out (each small pixel over its surroundings), so a change of
   light alone is no change;
 - the card judged last, still on top (camera.top: its own picture, light taken out,
@@ -115,17 +115,16 @@ class Watcher:
             return None  # an arm resting over the pile
         return self._judge(frame, small, log=True)
 
-    def _arm(self, changed: Any) -> bool:
-        """Whether a changed region runs from the picture's border band (an arm comes from
-        there; its sleeve may match the table in the very last row) into the pile spot."""
-        count, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
-        if count <= 1:
-            return False
+    @staticmethod
+    def _arm(changed: Any) -> bool:
+        """Whether a change crosses the picture's border band, as an arm coming in from
+        there does (its sleeve may match the table in the very last row): at one place
+        along a side, two of the band's depths changed. A lamp's change leaves only a
+        trace one pixel deep along the border (dividing the light out there sees past
+        the picture's edge), which then passed for an arm resting."""
         b = EDGE_BAND
-        border = np.concatenate([labels[:b].ravel(), labels[-b:].ravel(),
-                                 labels[:, :b].ravel(), labels[:, -b:].ravel()])
-        x0, y0, x1, y1 = self._spot_small
-        return bool(np.intersect1d(border[border > 0], labels[y0:y1, x0:x1]).size)
+        sides = (changed[:b], changed[-b:], changed[:, :b].T, changed[:, -b:].T)
+        return any(bool((side.sum(axis=0) >= 2).any()) for side in sides)
 
     def _judge(self, frame: Any, small: Any, *, log: bool) -> Seen | None:
         self._judged = small
