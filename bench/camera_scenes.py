@@ -269,11 +269,13 @@ class Scene:
     # --- play sequences ---
 
     def sequence(self, cards: Sequence[str], seed: int, *, disturb: bool = True,
-                 after: Sequence[str] = (), hold: int = 0) -> Sequence_:
+                 before: Sequence[str] = (), after: Sequence[str] = (),
+                 hold: int = 0) -> Sequence_:
         """Frames at 10 fps of `cards` laid one by one on the pile, with the table's life
-        in between when `disturb` (hands passing or resting, light, nudges), then the
-        disturbances `after` ("pass", "rest", "light", "nudge") in that order. The hand
-        that lays a card stays still on it for `hold` frames before it leaves."""
+        in between when `disturb` (hands passing or resting, light, nudges), and the
+        disturbances `before` ("pass", "rest", "light", "nudge") before each card, then
+        those `after` in that order. The hand that lays a card stays still on it for
+        `hold` frames before it leaves."""
         rng = np.random.default_rng([self.seed, seed, 4])
         out = Sequence_()
         pile = self.table.copy()
@@ -344,6 +346,8 @@ class Scene:
             if disturb:
                 for _ in range(int(rng.integers(0, 3))):
                     disturb_once(("pass", "rest", "light", "nudge")[int(rng.integers(4))])
+            for what in before:
+                disturb_once(what)
             start = len(out.frames)
             edge = edge_point()
             pose = self._laid_pose(rng)

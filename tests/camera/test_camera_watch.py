@@ -58,3 +58,15 @@ def test_a_hand_kept_on_each_card_laid_delays_no_play(scene: Any, model: Any) ->
     result = score(seq.plays, seen)
     assert (result.right, result.phantom, result.missed) == (4, 0, 0), seen
     assert all(0 <= d <= 5 for d in result.delays), result.delays
+
+
+def test_a_hand_resting_with_a_sleeve_the_table_s_colour_logs_nothing(
+        scene: Any, model: Any) -> None:
+    """This scene's sleeve is as even as the table and near its colour: dividing the
+    light out made it vanish from the border band, the resting hand passed for no arm,
+    and a card was read through it (a phantom), then the top card again after it left
+    (a second one). In colour the sleeve still crosses the band."""
+    seq = scene.sequence(["7", "2"], seed=20, disturb=False, after=("rest", "rest", "rest"))
+    seen = watch(model, seq.frames)
+    result = score(seq.plays, seen)
+    assert (result.right, result.phantom, result.missed) == (2, 0, 0), seen
