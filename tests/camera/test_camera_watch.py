@@ -70,3 +70,14 @@ def test_a_hand_resting_with_a_sleeve_the_table_s_colour_logs_nothing(
     seen = watch(model, seq.frames)
     result = score(seq.plays, seen)
     assert (result.right, result.phantom, result.missed) == (2, 0, 0), seen
+
+
+def test_a_lamp_changed_before_each_card_delays_no_play(scene: Any, model: Any) -> None:
+    """The arm is looked for in colour, where a lamp changes the whole border band: each
+    side's change of light is taken out first, or every play after a lamp waited for
+    an arm that was not there and was missed."""
+    seq = scene.sequence(["7", "2"], seed=21, disturb=False, before=("light",))
+    seen = watch(model, seq.frames)
+    result = score(seq.plays, seen)
+    assert (result.right, result.phantom, result.missed) == (2, 0, 0), seen
+    assert all(0 <= d <= 5 for d in result.delays), result.delays
