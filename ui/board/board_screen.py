@@ -20,7 +20,6 @@ from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
@@ -28,6 +27,7 @@ from companion.games.board import CARDS
 from ui.board.board_view import BoardView  # noqa: F401  (the kv rules use it)
 from ui.board.texts import bt, card_label
 from ui.screens.menu import ApplianceMenu
+from ui.texturecache import CachedLabel
 from ui.theme import GO_RGBA
 from ui.touchguard import app_guard
 from ui.widgets import MIN_FONT, TapButton, text_scale_now
@@ -42,7 +42,7 @@ class GuardBox(BoxLayout):
         app_guard().changed()
 
 
-class AnswerLabel(Label):
+class AnswerLabel(CachedLabel):
     """What happened and why: wrapped to the panel's width at a fixed readable size
     (>= 14 px), as tall as its text (board.kv), never shrunk or cut."""
 
