@@ -53,7 +53,7 @@ def test_a_hand_kept_on_each_card_laid_delays_no_play(scene: Any, model: Any) ->
     for), and that picture, arm and all, was what later plays were compared with: the
     arm's leaving passed for an arm resting, so every later play waited 20 still frames
     and was missed (dev seed 38000: 19 plays in a row)."""
-    seq = scene.sequence(LAID + ["5"], seed=11, disturb=False, hold=5)
+    seq = scene.sequence([*LAID, "5"], seed=11, disturb=False, hold=5)
     seen = watch(model, seq.frames)
     result = score(seq.plays, seen)
     assert (result.right, result.phantom, result.missed) == (4, 0, 0), seen
