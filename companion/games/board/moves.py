@@ -169,10 +169,12 @@ class _Seat(NamedTuple):
     slide: tuple[_SlideHere | None, ...]  # [loc]: the slide a landing there triggers
     # The same moves' legs when they bump and slide nothing (most moves, and most legs of
     # a 7), built once and shared by every option that makes them: [n][loc] as `forward`
-    # and `backward`, and the classic's 1 or 2 from START onto X (0 steps).
+    # and `backward`.
     forward_legs: tuple[tuple[Legs1 | None, ...], ...]
     backward_legs: tuple[tuple[Legs1 | None, ...], ...]
-    exit_legs: Legs1
+    # [loc]: a 7's legs from there, 1 to 6 steps: (steps, dst, its Leg, its squares as
+    # bits, whether it lands on a slide of this seat) for each that has a square
+    sevens: tuple[tuple[tuple[int, int, Leg, int, bool], ...], ...]
 
 
 class _Book(NamedTuple):
@@ -226,20 +228,28 @@ def _seat(color: str, edition: str, settings: Settings) -> _Seat:
                 slide_color, s.start < e <= s.end)
     locs = range(HOME_I + 1)
     forward = tuple(
-        tuple((None if classic else _start_dst(e, x, at_x, n)) if loc == START_I
-              else _forward(e, loc, n) for loc in locs)
+        tuple(_start_dst(e, x, at_x, n, classic) if loc == START_I else _forward(e, loc, n)
+              for loc in locs)
         for n in range(_MAX_STEPS + 1))
     backward = tuple(tuple(_backward(e, loc, n) for loc in locs) if n in _BACKWARD_STEPS
                      else () for n in range(max(_BACKWARD_STEPS) + 1))
-    return _Seat(forward, backward, tuple(slide), _plain_legs(forward, 1),
-                 _plain_legs(backward, -1), (Leg(START_I, x, x, 0),))
+    forward_legs = _plain_legs(forward, 1, classic)
+    sevens = tuple(tuple((a, dst, legs[0], _BIT[src] | _BIT[dst], slide[dst] is not None)
+                         for a in range(1, 7)
+                         if (dst := forward[a][src]) is not None
+                         and (legs := forward_legs[a][src]) is not None)
+                   for src in locs)
+    return _Seat(forward, backward, tuple(slide), forward_legs,
+                 _plain_legs(backward, -1, classic), sevens)
 
 
-def _plain_legs(table: tuple[tuple[int | None, ...], ...], sign: int
+def _plain_legs(table: tuple[tuple[int | None, ...], ...], sign: int, classic: bool
                 ) -> tuple[tuple[Legs1 | None, ...], ...]:
-    """The legs of a table's moves as one-leg options hold them (n steps, signed)."""
-    return tuple(tuple(None if dst is None else (Leg(src, dst, dst, sign * n),)
-                       for src, dst in enumerate(row)) for n, row in enumerate(table))
+    """The legs of a table's moves as one-leg options hold them (n steps, signed; the
+    classic's 1 or 2 from START counts no step)."""
+    return tuple(tuple(None if dst is None else (Leg(
+        src, dst, dst, 0 if classic and src == START_I else sign * n),)
+        for src, dst in enumerate(row)) for n, row in enumerate(table))
 
 
 def _forward(e: int, loc: int, n: int) -> int | None:
@@ -267,9 +277,11 @@ def _backward(e: int, loc: int, n: int) -> int | None:
     return None
 
 
-def _start_dst(e: int, x: int, at_x: bool, n: int) -> int:
-    """Where a pawn leaving START on X ends before landing checks (`at_x`, classic and
-    "circle": X; else X is the first of n steps)."""
+def _start_dst(e: int, x: int, at_x: bool, n: int, classic: bool) -> int | None:
+    """Where a pawn leaving START with n on X ends before landing checks (the classic: on
+    X with a 1 or 2, else never; "circle": on X; else X is the first of n steps)."""
+    if classic:
+        return x if n in (1, 2) else None
     if at_x or n == 1:
         return x
     return _forward(e, x, n - 1) or x
@@ -411,82 +423,73 @@ def _sources(row: tuple[int, ...], only: int | None) -> Iterable[int]:
     return (only,) if only in row else ()
 
 
-def _single(t: _Turn, kind: str, src: int, dst: int, legs: Legs1, fails: Fails,
-            out: list[Option], compulsory: bool = False) -> bool:
-    """The one-leg way moving the pawn on `src` to `dst` added to `out` (or why it cannot
-    to `fails`); whether it was added. `legs`: the move's legs should it bump and slide
-    nothing."""
-    book, board, seat, card, color, edition, start_move = t
-    if book.seats[seat].slide[dst] is None:
-        for row in board if dst != HOME_I else ():
-            if dst in row:
-                break
-        else:  # nothing there, no slide (most moves): _land, _apply and _option, inline
-            mine = list(board[seat])
-            mine.remove(src)
-            mine.append(dst)
-            mine.sort()
-            b = list(board)
-            b[seat] = tuple(mine)
-            out.append(_new(Option, (kind, card, color, book.colors, legs, tuple(b), edition,
-                                     mine[0] == HOME_I, compulsory, start_move)))
-            return True
-    landed = _land(book, board, seat, src, dst, legs[0].steps)
-    if landed is None:
-        if fails is not None:
-            fails.append(_own_pawn(src, dst))
-        return False
-    out.append(_option(t, kind, (landed.leg,), _apply(board, landed.steps), compulsory))
-    return True
-
-
 def _forwards(t: _Turn, n: int, fails: Fails, only: int | None = None,
               any_one: bool = False) -> list[Option]:
     """n forward for every pawn (or the one on `only`); from START as this edition allows
     (kind "start"); `any_one`: stop at the first found."""
-    out: list[Option] = []
-    book, seat = t.book, t.seat
-    table = book.seats[seat]
-    dsts, legs = table.forward[n], table.forward_legs[n]
-    for src in _sources(t.board[seat], only):
-        kind = "forward"
-        if src == START_I:
-            kind = "start"
-            if book.classic:
-                if n not in (1, 2):
-                    if fails is not None:
-                        fails.append(Blocked(src, "start_card", {"card": t.card}))
-                    continue
-                dst: int | None = book.exit[seat]
-                plain: Legs1 | None = table.exit_legs
-            else:
-                dst, plain = dsts[src], legs[src]
-        else:
-            dst, plain = dsts[src], legs[src]
-            if dst is None:
-                if fails is not None:
-                    fails.append(_overshoot(book, seat, src, n, t.card))
-                continue
-        assert dst is not None and plain is not None
-        if _single(t, kind, src, dst, plain, fails, out) and any_one:
-            break
-    return out
+    table = t.book.seats[t.seat]
+    return _one_legs(t, "forward", n, table.forward[n], table.forward_legs[n], fails, only,
+                     any_one)
 
 
 def _backwards(t: _Turn, n: int, fails: Fails, only: int | None = None,
                any_one: bool = False, compulsory: bool = False) -> list[Option]:
-    out: list[Option] = []
     table = t.book.seats[t.seat]
-    dsts, legs = table.backward[n], table.backward_legs[n]
-    for src in _sources(t.board[t.seat], only):
+    return _one_legs(t, "backward", n, table.backward[n], table.backward_legs[n], fails,
+                     only, any_one, compulsory)
+
+
+def _one_legs(t: _Turn, kind: str, n: int, dsts: tuple[int | None, ...],
+              legs: tuple[Legs1 | None, ...], fails: Fails, only: int | None,
+              any_one: bool, compulsory: bool = False) -> list[Option]:
+    """Each pawn (or the one on `only`) moved n steps by the seat's table `dsts` (the legs
+    of those moves: `legs`), as an option added to `out`, or why it cannot to `fails`.
+    A move onto an empty square without a slide (most) is made here, the others by
+    `_land`; `any_one`: stop at the first found."""
+    out: list[Option] = []
+    book, board, seat, card, color, edition, start_move = t
+    slides = book.seats[seat].slide
+    b = list(board)  # the rows of a new board, the mover's put in for each move
+    for src in _sources(board[seat], only):
         dst, plain = dsts[src], legs[src]
-        if dst is None or plain is None:  # START or HOME
+        if dst is None or plain is None:
             if fails is not None:
-                fails.append(Blocked(src, "home" if src == HOME_I else "start_backward", {}))
+                fails.append(_cannot(t, kind, src, n))
             continue
-        if _single(t, "backward", src, dst, plain, fails, out, compulsory) and any_one:
+        way = "start" if src == START_I else kind
+        if slides[dst] is None:
+            for row in board if dst != HOME_I else ():
+                if dst in row:
+                    break
+            else:  # nothing there, no slide: _land, _apply and _option, inline
+                mine = list(board[seat])
+                mine.remove(src)
+                mine.append(dst)
+                mine.sort()
+                b[seat] = tuple(mine)
+                out.append(_new(Option, (way, card, color, book.colors, plain, tuple(b),
+                                         edition, mine[0] == HOME_I, compulsory, start_move)))
+                if any_one:
+                    break
+                continue
+        landed = _land(book, board, seat, src, dst, plain[0].steps)
+        if landed is None:
+            if fails is not None:
+                fails.append(_own_pawn(src, dst))
+            continue
+        out.append(_option(t, way, (landed.leg,), _apply(board, landed.steps), compulsory))
+        if any_one:
             break
     return out
+
+
+def _cannot(t: _Turn, kind: str, src: int, n: int) -> Blocked:
+    """Why the pawn on `src` has no square n steps away (`kind` "forward" or "backward")."""
+    if kind == "backward":
+        return Blocked(src, "home" if src == HOME_I else "start_backward", {})
+    if src == START_I:
+        return Blocked(src, "start_card", {"card": t.card})
+    return _overshoot(t.book, t.seat, src, n, t.card)
 
 
 def _splits(t: _Turn, fails: Fails, only: int | None = None, any_one: bool = False,
@@ -535,18 +538,13 @@ class _Reach(NamedTuple):
 def _reach(table: _Seat, book: _Book, board: Board, seat: int, movers: list[int]) -> _Reach:
     reach = _Reach({}, {}, {})
     taken = set().union(*board)
-    slides = table.slide
     for src in movers:
         plains: list[Leg | None] = [None] * 7
         landeds: list[_Landed | None] = [None] * 7
         touches = [-1] * 7
-        for a in range(1, 7):
-            dst = table.forward[a][src]
-            legs = table.forward_legs[a][src]
-            if dst is None or legs is None:
-                continue
-            if slides[dst] is None and (dst == HOME_I or dst not in taken):
-                plains[a], touches[a] = legs[0], _BIT[src] | _BIT[dst]
+        for a, dst, leg, touched, slid in table.sevens[src]:
+            if not slid and (dst == HOME_I or dst not in taken):
+                plains[a], touches[a] = leg, touched
             else:
                 landed = landeds[a] = _land(book, board, seat, src, dst, a)
                 if landed is not None:
