@@ -269,10 +269,13 @@ class Scene:
     # --- play sequences ---
 
     def sequence(self, cards: Sequence[str], seed: int, *, disturb: bool = True,
-                 after: Sequence[str] = ()) -> Sequence_:
+                 before: Sequence[str] = (), after: Sequence[str] = (),
+                 hold: int = 0) -> Sequence_:
         """Frames at 10 fps of `cards` laid one by one on the pile, with the table's life
-        in between when `disturb` (hands passing or resting, light, nudges), then the
-        disturbances `after` ("pass", "rest", "light", "nudge") in that order."""
+        in between when `disturb` (hands passing or resting, light, nudges), and the
+        disturbances `before` ("pass", "rest", "light", "nudge") before each card, then
+        those `after` in that order. The hand that lays a card stays still on it for
+        `hold` frames before it leaves."""
         rng = np.random.default_rng([self.seed, seed, 4])
         out = Sequence_()
         pile = self.table.copy()
@@ -343,6 +346,8 @@ class Scene:
             if disturb:
                 for _ in range(int(rng.integers(0, 3))):
                     disturb_once(("pass", "rest", "light", "nudge")[int(rng.integers(4))])
+            for what in before:
+                disturb_once(what)
             start = len(out.frames)
             edge = edge_point()
             pose = self._laid_pose(rng)
@@ -365,6 +370,10 @@ class Scene:
             self._lay(pile, card, p_final)
             out.layers.append((card, p_final))
             top = (card, p_final)
+            for _ in range(hold):
+                canvas = pile.copy()
+                self._hand(canvas, (p_final.x, p_final.y), edge, skin)
+                shoot(canvas)
             back = int(rng.integers(3, 6))
             canvas_hand_from = (p_final.x, p_final.y)
             for i in range(1, back + 1):

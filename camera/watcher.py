@@ -1,16 +1,19 @@
 """When a card has been played: a new face at rest on top of the pile (needs the extra).
 
-Every frame costs one small grey copy (MOTION_SIZE) and two differences: that is all
-the camera spends while nothing happens. Recognition runs only when the picture has
-been still for STILL_FRAMES frames *and* differs from the last picture it judged:
+Every frame costs one small grey copy (MOTION_SIZE) and two differences, a still one
+also a small colour copy and a look at its border band: that is all the camera spends
+while nothing happens. Recognition runs only when the picture has been still for
+STILL_FRAMES frames *and* differs from the last picture it judged:
 
 - anything moving (a hand, an arm, a card being slid) resets the stillness;
-- a still change that reaches the frame's edge is an arm resting over the pile: wait
-  (after LONG_STILL frames it is taken as the new normal; with no card on the pile yet
-  there is nothing to wait for), unless the top card is
-  surely still there as it was: then the light changed, and this is the new normal
-  (the light division leaves a trace at the frame's edge: plays waited 20 still frames
-  each after a lamp changed, and were missed when they came quicker);
+- an arm resting over the pile (a still change that crosses the frame's border band)
+  waits; after LONG_STILL frames it is judged, and that picture becomes a
+  second normal (something may lie there for good). The change is taken against the
+  last still picture with no arm in it (or that second normal), never against the last
+  judged one: that one may hold an arm (judged after a long wait, or under a hand before
+  any card lay there), and then the arm's leaving passed for an arm, so every later play
+  waited LONG_STILL frames and the quick ones were missed. The arm is seen in colour,
+  the lamp taken out (`_Still.arm_since`);
 - the light is divided out (each small pixel over its surroundings), so a change of
   light alone is no change;
 - the card judged last, still on top (camera.top: its own picture, light taken out,
@@ -36,6 +39,8 @@ CHANGE_SHARE = 0.01  # of the pile spot changed since the last judged picture: l
 STILL_FRAMES = 3
 LONG_STILL = 20
 EDGE_BAND = 3  # small pixels along the border where an arm shows
+SLEEVE_LEVEL = 12.0  # a band pixel's colour changed this much (of 255), the lamp taken out
+SLEEVE_WIDTH = 2  # places along a side changed through the whole band: a sleeve crossing
 LIGHT_SIGMA = 6.0  # small pixels over which the light is taken as even
 
 
@@ -63,6 +68,11 @@ def _small(frame: Any) -> Any:
     return small / (cv2.GaussianBlur(small, (0, 0), LIGHT_SIGMA) + 1.0)
 
 
+def _changed(small: Any, other: Any) -> Any:
+    """The small pixels where the two pictures differ."""
+    return np.abs(small - other) > MOTION_LEVEL
+
+
 class Watcher:
     """Feed frames in time order; `feed` returns a Seen when a card is to be logged."""
 
@@ -72,6 +82,7 @@ class Watcher:
         self.frame = -1
         self._previous: Any = None
         self._judged: Any = None  # the small picture last judged
+        self._normals: list[_Still] = []  # still pictures with no arm across the pile
         self._still = 0
         self._top: Top | None = None
         self._spot_small: tuple[int, int, int, int] = model.spot_pixels(*MOTION_SIZE)
@@ -84,19 +95,27 @@ class Watcher:
         if previous is None or previous.shape != small.shape:
             self._still = 0
             return None
-        moved = float(np.mean(np.abs(small - previous) > MOTION_LEVEL))
+        moved = float(np.mean(_changed(small, previous)))
         self._still = self._still + 1 if moved < MOTION_SHARE else 0
         if self._still < STILL_FRAMES:
             return None
+        here = _Still(small, _colour(frame))
         if self._judged is None:  # the first still picture: what lies there already
+            self._normals = [here]
             return self._judge(frame, small, log=False)
-        changed = np.abs(small - self._judged) > MOTION_LEVEL
+        arm = all(here.arm_since(normal) for normal in self._normals)
+        if not arm:
+            self._normals = [here]
+        elif self._still == LONG_STILL:  # something lies across from the edge: a normal too
+            self._normals = [self._normals[0], here]
         x0, y0, x1, y1 = self._spot_small
-        if float(np.mean(changed[y0:y1, x0:x1])) < CHANGE_SHARE:
+        if float(np.mean(_changed(small, self._judged)[y0:y1, x0:x1])) < CHANGE_SHARE:
             return None
-        if self._top is not None and _reaches_edge(changed) and self._still < LONG_STILL:
-            if self._still == STILL_FRAMES and self._top.still_there(frame)[1]:
+        if arm and self._still < LONG_STILL:
+            if self._still == STILL_FRAMES and self._top is not None \
+                    and self._top.still_there(frame)[1]:
                 self._judged = small  # the top card lies as it did: the light changed
+                self._normals = [here]
             return None  # an arm resting over the pile
         return self._judge(frame, small, log=True)
 
@@ -123,9 +142,42 @@ class Watcher:
         return Seen(self.frame, reading.card, reading.confidence, reading.candidates)
 
 
-def _reaches_edge(changed: Any) -> bool:
-    """Whether the changed pixels touch the picture's border band (an arm comes from
-    there; its sleeve may match the table in the very last row)."""
+
+def _colour(frame: Any) -> Any:
+    """The frame small, in colour as it is (the light not divided out: a sleeve as
+    even as the table is flat in the light-divided picture, but not in colour)."""
+    small = cv2.resize(frame, MOTION_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+    return small.reshape(small.shape[0], small.shape[1], -1)
+
+
+def _sides(picture: Any) -> tuple[Any, ...]:
+    """The border band's four sides, each depth x length (x channels)."""
     b = EDGE_BAND
-    return bool(changed[:b].any() or changed[-b:].any() or changed[:, :b].any()
-                or changed[:, -b:].any())
+    return (picture[:b], picture[-b:], picture[:, :b].swapaxes(0, 1),
+            picture[:, -b:].swapaxes(0, 1))
+
+
+@dataclass(frozen=True)
+class _Still:
+    """A still picture: small and light-divided, and small in colour."""
+
+    grey: Any
+    colour: Any
+
+    def arm_since(self, normal: _Still) -> bool:
+        """Whether something crosses the border band that was not there in `normal`, as
+        an arm coming in from the edge does: at SLEEVE_WIDTH places along a side, the
+        colour changed through the band's whole depth, each side's lamp change (its
+        median gain a channel) taken out. Not in the light-divided picture: a sleeve as
+        even as the table vanishes there (a card was then read through the resting
+        hand: a phantom play), and a lamp's change leaves a trace along the border
+        (dividing the light out there sees past the picture's edge) that passed for an
+        arm resting, so the next play waited LONG_STILL frames."""
+        for now, then in zip(_sides(self.colour), _sides(normal.colour), strict=True):
+            channels = now.shape[-1]
+            gain = np.median((now.reshape(-1, channels) + 1.0)
+                             / (then.reshape(-1, channels) + 1.0), axis=0)
+            crossed = (np.abs(now - then * gain).max(axis=2) > SLEEVE_LEVEL).all(axis=0)
+            if int(crossed.sum()) >= SLEEVE_WIDTH:
+                return True
+        return False

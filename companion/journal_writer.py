@@ -70,11 +70,17 @@ _Job = _Begin | _Append | _Result
 class JournalWriter:
     """The single thread that writes a session's events; thread-safe to call."""
 
-    def __init__(self, journal: Journal, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, journal: Journal, *, clock: Callable[[], float] = time.monotonic,
+                 settle: float = 0.0) -> None:
+        """`settle`: seconds an event waits before its write starts (unless flushed or
+        closing): the app's screen draws the tap's frame first, with the core to itself
+        (the write's CPU and its hold on the GIL came in the middle of that frame)."""
         self.journal = journal
         self.clock = clock
+        self.settle = settle
         self._cond = threading.Condition()
-        self._jobs: deque[tuple[float, _Job]] = deque()
+        self._jobs: deque[tuple[float, float, _Job]] = deque()  # (clock, monotonic, job)
+        self._hurry = 0  # callers waiting in flush(): nothing settles meanwhile
         self._working_since: float | None = None
         self._closing = False
         self._next: dict[int, int] = {}  # game -> the seq it writes next
@@ -120,8 +126,13 @@ class JournalWriter:
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until everything queued is written (or failed); False on timeout."""
         with self._cond:
-            return self._cond.wait_for(
-                lambda: not self._jobs and self._working_since is None, timeout)
+            self._hurry += 1
+            self._cond.notify_all()
+            try:
+                return self._cond.wait_for(
+                    lambda: not self._jobs and self._working_since is None, timeout)
+            finally:
+                self._hurry -= 1
 
     def close(self, timeout: float = CLOSE_TIMEOUT_S) -> None:
         """Write what is queued, then stop the thread; safe to call twice."""
@@ -134,7 +145,7 @@ class JournalWriter:
         with self._cond:
             if self._closing:
                 raise JournalError("the journal is closing; the event was not saved")
-            self._jobs.append((self.clock(), job))
+            self._jobs.append((self.clock(), time.monotonic(), job))
             self._cond.notify_all()
 
     # --- the writer's thread ---
@@ -145,13 +156,14 @@ class JournalWriter:
                 self._cond.wait_for(lambda: self._jobs or self._closing)
                 if not self._jobs:
                     return
-                t, first = self._jobs.popleft()
+                self._settle()
+                t, _queued, first = self._jobs.popleft()
                 batch = [first]
                 if isinstance(first, _Append):
                     while (self._jobs and len(batch) < BATCH
-                           and isinstance(self._jobs[0][1], _Append)
-                           and self._jobs[0][1].game_id == first.game_id):
-                        batch.append(self._jobs.popleft()[1])
+                           and isinstance(self._jobs[0][2], _Append)
+                           and self._jobs[0][2].game_id == first.game_id):
+                        batch.append(self._jobs.popleft()[2])
                 self._working_since = t
             try:
                 self._do(batch)
@@ -161,6 +173,15 @@ class JournalWriter:
                 with self._cond:
                     self._working_since = None
                     self._cond.notify_all()
+
+    def _settle(self) -> None:
+        """Wait (the lock released) until the oldest job is `settle` seconds old, unless
+        someone flushes or the writer closes."""
+        while self.settle > 0 and not self._hurry and not self._closing:
+            left = self._jobs[0][1] + self.settle - time.monotonic()
+            if left <= 0:
+                return
+            self._cond.wait(left)
 
     def _do(self, batch: list[Any]) -> None:
         job = batch[0]

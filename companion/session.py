@@ -99,12 +99,13 @@ class Preview:
 class Session:
     def __init__(self, journal: Any = None, *, clock: Callable[[], float] = time.monotonic,
                  window_seconds: Mapping[str, float] | None = None,
-                 background: bool = False) -> None:
+                 background: bool = False, write_settle: float = 0.0) -> None:
         """`journal`: a Journal (None: nothing is kept, for demos and tests).
         `window_seconds`: {"steal": s, "block": s} starts the window timer, which closes a
         window when its time is up; None leaves closing to the table.
         `background`: the screen never waits for the disk: events are applied and told at
-        once and a journal writer thread (`writer`) makes them durable, in order."""
+        once and a journal writer thread (`writer`) makes them durable, in order, each
+        `write_settle` seconds after it was accepted at the earliest (JournalWriter)."""
         self._journal: Any = journal
         self.clock = clock
         self._lock = threading.RLock()
@@ -121,7 +122,7 @@ class Session:
         if background and journal is not None:
             from companion.session_background import Background
 
-            self._background = Background(self.hooks(), journal)
+            self._background = Background(self.hooks(), journal, settle=write_settle)
         self._timer = None if window_seconds is None else WindowTimer(
             self.hooks(), window_seconds, clock=clock)
 

@@ -40,9 +40,9 @@ class GameHost(Protocol):
 
 
 class Background:
-    def __init__(self, session: GameHost, journal: Any) -> None:
+    def __init__(self, session: GameHost, journal: Any, *, settle: float = 0.0) -> None:
         self.session = session
-        self.writer = JournalWriter(journal)
+        self.writer = JournalWriter(journal, settle=settle)
         self.inflight = InFlight()
         self.game_id: int | None = None
         self.next_seq = 0

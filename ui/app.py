@@ -57,6 +57,9 @@ BACKGROUND = (0.09, 0.10, 0.12, 1)
 PREWARM = ("menu",)  # after each game's own (GameSlice.prewarm)
 PREWARM_DELAY = 0.3
 SAVING_CHECK_S = 0.1  # how often the "saving" mark looks at the journal writer's lag
+# a tap's event is written this long after it: its frame is drawn first, the core and the
+# GIL the UI thread's alone (a Pi core is about 4x slower; the frame takes 10-25 ms there)
+WRITE_SETTLE_S = 0.05
 
 
 def _start_rasterising(*_: Any) -> None:
@@ -130,6 +133,7 @@ class CompanionApp(App):
             journal,
             window_seconds={"steal": settings.steal_seconds, "block": settings.block_seconds},
             background=True,  # the screen never waits for the disk: a writer thread saves
+            write_settle=WRITE_SETTLE_S,
         )
         self._saving = False
         self._saving_event: Any = None

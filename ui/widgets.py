@@ -25,13 +25,13 @@ from kivy.properties import (
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen, ScreenManager
 from kivy.uix.widget import Widget
 
 from ui.layout import MIN_TEXT_PX
 from ui.textfit import fit_size, fits, measured
+from ui.texturecache import CachedLabel
 from ui.theme import ink_on, marked, player_rgba
 from ui.touchguard import app_guard
 
@@ -77,7 +77,7 @@ def render_waiting() -> None:
             label.texture_update()
 
 
-class FitLabel(Label):
+class FitLabel(CachedLabel):
     """A label that wraps and shrinks its text (down to MIN_FONT) to fit its size; both
     bounds are times the Large text setting's factor. A text that does not fit even at
     the least size is cut to one line ending in "…", never

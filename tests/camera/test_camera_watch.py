@@ -46,3 +46,38 @@ def test_faces_of_one_family_are_told_apart(scene: Any, revenge_model: Any) -> N
     seq = scene.sequence(laid, seed=9, disturb=False)
     seen = watch(revenge_model, seq.frames)
     assert [s.card for s in seen] == laid, seen
+
+
+def test_a_hand_kept_on_each_card_laid_delays_no_play(scene: Any, model: Any) -> None:
+    """The first card was read under the hand still on it (no card lay there to wait
+    for), and that picture, arm and all, was what later plays were compared with: the
+    arm's leaving passed for an arm resting, so every later play waited 20 still frames
+    and was missed (dev seed 38000: 19 plays in a row)."""
+    seq = scene.sequence([*LAID, "5"], seed=11, disturb=False, hold=5)
+    seen = watch(model, seq.frames)
+    result = score(seq.plays, seen)
+    assert (result.right, result.phantom, result.missed) == (4, 0, 0), seen
+    assert all(0 <= d <= 5 for d in result.delays), result.delays
+
+
+def test_a_hand_resting_with_a_sleeve_the_table_s_colour_logs_nothing(
+        scene: Any, model: Any) -> None:
+    """This scene's sleeve is as even as the table and near its colour: dividing the
+    light out made it vanish from the border band, the resting hand passed for no arm,
+    and a card was read through it (a phantom), then the top card again after it left
+    (a second one). In colour the sleeve still crosses the band."""
+    seq = scene.sequence(["7", "2"], seed=20, disturb=False, after=("rest", "rest", "rest"))
+    seen = watch(model, seq.frames)
+    result = score(seq.plays, seen)
+    assert (result.right, result.phantom, result.missed) == (2, 0, 0), seen
+
+
+def test_a_lamp_changed_before_each_card_delays_no_play(scene: Any, model: Any) -> None:
+    """The arm is looked for in colour, where a lamp changes the whole border band: each
+    side's change of light is taken out first, or every play after a lamp waited for
+    an arm that was not there and was missed."""
+    seq = scene.sequence(["7", "2"], seed=21, disturb=False, before=("light",))
+    seen = watch(model, seq.frames)
+    result = score(seq.plays, seen)
+    assert (result.right, result.phantom, result.missed) == (2, 0, 0), seen
+    assert all(0 <= d <= 5 for d in result.delays), result.delays

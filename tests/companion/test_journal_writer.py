@@ -258,3 +258,22 @@ def test_the_writer_refuses_what_the_journal_refuses_and_keeps_the_events_before
     assert [seq for seq, _ in failures] == [2]
     assert "cannot be stored" in failures[0][1]
     assert stored == objs[:2]
+
+
+def test_a_settling_writer_waits_for_nothing_once_asked_to_flush(tmp_path: Path) -> None:
+    """With a settle (the app's: the tap's frame first), an event is not written while it
+    settles; a flush writes it at once, not when the settle is over (an hour here)."""
+    objs = _game(400)[:3]
+    durable: list[int] = []
+    with Journal.open(tmp_path) as journal:
+        game_id = journal.start_game(objs[0])
+        writer = JournalWriter(journal, settle=3600.0)
+        writer.subscribe(durable=lambda gid, seq: durable.append(seq))
+        writer.begin(game_id, 1)
+        writer.append(game_id, 1, objs[1])
+        assert journal.load(game_id).events == objs[:1]  # still settling
+        assert writer.flush(timeout=60.0)
+        assert durable == [1]
+        writer.append(game_id, 2, objs[2])
+        writer.close()  # closing writes what settles, too
+        assert journal.load(game_id).events == objs

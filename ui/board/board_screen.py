@@ -20,7 +20,6 @@ from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
@@ -28,6 +27,7 @@ from companion.games.board import CARDS
 from ui.board.board_view import BoardView  # noqa: F401  (the kv rules use it)
 from ui.board.texts import bt, card_label
 from ui.screens.menu import ApplianceMenu
+from ui.texturecache import CachedLabel
 from ui.theme import GO_RGBA
 from ui.touchguard import app_guard
 from ui.widgets import MIN_FONT, TapButton, text_scale_now
@@ -42,7 +42,7 @@ class GuardBox(BoxLayout):
         app_guard().changed()
 
 
-class AnswerLabel(Label):
+class AnswerLabel(CachedLabel):
     """What happened and why: wrapped to the panel's width at a fixed readable size
     (>= 14 px), as tall as its text (board.kv), never shrunk or cut."""
 
@@ -217,7 +217,12 @@ class BoardScreen(Screen):
         self._built = shape
         box = self.ids.action
         box.mark()  # first: the guard notes what stood before (ui.touchguard)
+        gone = list(box.children)
         box.clear_widgets()
+        for panel in gone:  # taken off (the card pad after a card): no layout until shown
+            trigger = getattr(panel, "_trigger_layout", None)
+            if trigger is not None:
+                trigger.cancel()
         lang = m.lang
         phase = ("correcting" if m.correcting else "single" if m.phase == "move" and m.single
                  else m.phase)
@@ -268,10 +273,13 @@ class BoardScreen(Screen):
                      on_why=lambda w: self.explain(w.index),
                      on_hold=lambda w, down: self._press(w.index if down else None))
             self._rows.append(row)
-        rows.clear_widgets()
-        for row, r in zip(self._rows, wanted, strict=False):
+        shown = self._rows[:len(wanted)]
+        for row, r in zip(shown, wanted, strict=True):
             row.index, row.text, row.kind = r["index"], r["text"], r["kind"] or ""
-            rows.add_widget(row)
+        if rows.children[::-1] != shown:  # the same rows stay: no layout for nothing
+            rows.clear_widgets()
+            for row in shown:
+                rows.add_widget(row)
         scroll.scroll_y = 1
         return scroll
 
