@@ -81,3 +81,17 @@ def test_a_lamp_changed_before_each_card_delays_no_play(scene: Any, model: Any) 
     result = score(seq.plays, seen)
     assert (result.right, result.phantom, result.missed) == (2, 0, 0), seen
     assert all(0 <= d <= 5 for d in result.delays), result.delays
+
+
+def test_a_face_of_the_same_family_laid_square_on_the_top_card_is_a_play(
+        scene: Any, model: Any) -> None:
+    """Only the print differs (the family's layout, the card's place): it is still a new
+    card, logged as soon as it rests; nudges, light and hands after it still log nothing."""
+    laid = ["8", "2", "12", "11"]  # before the print was compared, the 11 was missed
+    seq = scene.sequence(laid, seed=36, disturb=False, square=1.0,
+                         after=("nudge", "light", "pass", "nudge"))
+    assert [p.on for p in seq.plays] == [None, "8", "2", "12"]
+    seen = watch(model, seq.frames)
+    result = score(seq.plays, seen)
+    assert result.phantom == 0 and result.wrong == 0 and result.missed == 0, seen
+    assert all(0 <= d <= 5 for d in result.delays), result.delays
