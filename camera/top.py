@@ -6,14 +6,14 @@ taught photo matched best, so they wander by more than a nudge, and a re-read ma
 another face. So the picture itself is kept: the top card brought upright along its
 corners, with the light taken out (`light.flatten`). A later frame brought upright along
 the same corners is aligned to it by ECC (a correlation that a brighter or dimmer lamp
-does not change) allowing a small turn and shift: a high correlation after a small move
-is the same card; a new card laid on it (another face, or the same face laid elsewhere)
-correlates poorly or needs a bigger move. Between the two the recogniser decides: the
-same face as the one logged is the same card. Another face of the same family laid
-almost square on it correlates well (over 0.9: only the print differs), so a high
-correlation is not enough: the two pictures, laid on one another at full size, must also
-differ nowhere by a print's stroke (`PRINT_DIFFERS`); where they do, the recogniser
-decides too.
+does not change) allowing a small turn and shift, then compared at full size where the
+print is: the same print after a small move is the same card. A new card laid on it
+(another face, or the same face laid elsewhere) correlates poorly, needs a bigger move
+or shows another print (another face of the same family laid almost square correlates
+0.6-0.97: only the print differs); when only the print differs, the recogniser decides:
+the same face as the one logged is the same card. A correlation alone (from 0.9) took
+such a face for the same card; and from 0.6 the same print is the same card too (a card
+nudged under a new lamp: the recogniser, asked, misread one).
 """
 
 from __future__ import annotations
@@ -27,8 +27,7 @@ import numpy as np
 from camera.light import ecc, flatten
 from camera.locate import CANON, Quad, upright
 
-SAME_CORRELATION = 0.9  # ECC correlation from which the picture is the same card's
-MAYBE_CORRELATION = 0.6  # from here (after a small move) the recogniser decides
+MAYBE_CORRELATION = 0.6  # ECC correlation from which the picture may be the same card's
 NUDGE_SHIFT = 0.06  # a nudge moves the card's centre less than this share of its long edge ...
 NUDGE_TURN = 5.0  # ... and turns it less than this (degrees)
 ECC_STEPS = 40
@@ -87,8 +86,8 @@ class Top:
 
     def still_there(self, frame: Any) -> tuple[Top | None, bool]:
         """This card followed to where it lies in `frame`, if it has moved at most a nudge
-        and its picture correlates at least MAYBE_CORRELATION (else None); and whether it
-        correlates so well, with the same print, that it is surely the same card."""
+        and its picture correlates at least MAYBE_CORRELATION (else None); and whether its
+        print is the same, so that it is surely the same card."""
         face, now = _looks(frame, self.quad)
         found = ecc(self.look, now, cv2.MOTION_EUCLIDEAN, steps=ECC_STEPS)
         if found is None:  # no convergence: the picture is not this card's any more
@@ -101,7 +100,7 @@ class Top:
         turn = abs(float(np.degrees(np.arctan2(warp[1, 0], warp[0, 0]))))
         if correlation < MAYBE_CORRELATION or shift > NUDGE_SHIFT or turn > NUDGE_TURN:
             return None, False
-        sure = correlation >= SAME_CORRELATION and not self._reprinted(face, warp)
+        sure = not self._reprinted(face, warp)
         return Top.seen(frame, self._followed(warp), self.cards), sure
 
     def reprinted(self, frame: Any) -> bool:
