@@ -83,9 +83,11 @@ def deck_cards(game: str) -> list[str]:
 
 def run_sequence(k: int, seed: int = SEED, n: int = PER_SEQUENCE, *,
                  size: tuple[int, int] = SIZE,
-                 teach_photos: int = TEACH_PHOTOS) -> tuple[Any, list[Any], list[float]]:
+                 teach_photos: int = TEACH_PHOTOS, square: float = 0.0
+                 ) -> tuple[Any, list[Any], list[float]]:
     """The bench's sequence number `k` of `seed`: its ground truth, what the watcher
-    logged, and the CPU ms of each frame's watching."""
+    logged, and the CPU ms of each frame's watching. `square`: the share of cards laid
+    almost square on the top card (development runs only; the bench's own is 0)."""
     import numpy as np
 
     from bench.camera_scenes import Scene
@@ -100,7 +102,7 @@ def run_sequence(k: int, seed: int = SEED, n: int = PER_SEQUENCE, *,
                     for c in cards}, game)
     rng = np.random.default_rng([seed, k])
     laid = [cards[int(i)] for i in rng.integers(len(cards), size=n)]
-    seq = scene.sequence(laid, seed=k)
+    seq = scene.sequence(laid, seed=k, square=square)
     watcher = Watcher(taught.model)
     seen = []
     frame_ms: list[float] = []
@@ -152,7 +154,8 @@ def outcomes(plays: Sequence[Any], seen: Sequence[Any]) -> list[str]:
             late = logs[0].frame - play.rest
             verdict = f"right, {late} frames after rest" + (" (LATE)" if late > 5 else "")
         shown = ", ".join(f"{s.card or s.candidates} at {s.frame}" for s in logs)
-        lines.append(f"play {i}: {play.card} rests at {play.rest}: {verdict}"
+        square = "" if play.on is None else f" (square on {play.on})"
+        lines.append(f"play {i}: {play.card}{square} rests at {play.rest}: {verdict}"
                      + (f" [{shown}]" if logs else ""))
     return lines
 
@@ -242,9 +245,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--plays", type=int, help="score this many plays of --seed, "
                         "printing the sequences with a play not right within 5 frames")
+    parser.add_argument("--square", type=float, default=0.0, help="the share of cards "
+                        "laid almost square on the top card (0..1; development runs)")
     args = parser.parse_args(argv)
     if args.sequence is not None:
-        seq, seen, _ms = run_sequence(args.sequence, args.seed)
+        seq, seen, _ms = run_sequence(args.sequence, args.seed, square=args.square)
         print("\n".join(outcomes(seq.plays, seen)))
         print(f"disturbances: {seq.disturbances}")
     elif args.plays is not None:
@@ -252,7 +257,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         k = 0
         while total.plays < args.plays:
             seq, seen, _ms = run_sequence(k, args.seed, min(PER_SEQUENCE,
-                                                             args.plays - total.plays))
+                                                             args.plays - total.plays),
+                                          square=args.square)
             total.add(score(seq.plays, seen))
             bad = [line for line in outcomes(seq.plays, seen) if "right, " not in line
                    or "LATE" in line]

@@ -121,6 +121,7 @@ class Play:
     card: str
     start: int
     rest: int
+    on: str | None = None  # the top card it was laid almost square on, if so
 
 
 @dataclass
@@ -270,12 +271,14 @@ class Scene:
 
     def sequence(self, cards: Sequence[str], seed: int, *, disturb: bool = True,
                  before: Sequence[str] = (), after: Sequence[str] = (),
-                 hold: int = 0) -> Sequence_:
+                 hold: int = 0, square: float = 0.0) -> Sequence_:
         """Frames at 10 fps of `cards` laid one by one on the pile, with the table's life
         in between when `disturb` (hands passing or resting, light, nudges), and the
         disturbances `before` ("pass", "rest", "light", "nudge") before each card, then
         those `after` in that order. The hand that lays a card stays still on it for
-        `hold` frames before it leaves."""
+        `hold` frames before it leaves. A share `square` of the cards is laid almost
+        square on the top card (within a nudge of it): rare when cards fall where they
+        may, and then only the print changes."""
         rng = np.random.default_rng([self.seed, seed, 4])
         out = Sequence_()
         pile = self.table.copy()
@@ -332,9 +335,7 @@ class Scene:
                 light = self._random_light(rng)
             elif what == "nudge" and top is not None:
                 hand_path(edge, (top[1].x, top[1].y), int(rng.integers(3, 6)))
-                pose = top[1].moved(rng.uniform(-0.04, 0.04) * self.card_h,
-                                    rng.uniform(-0.04, 0.04) * self.card_h,
-                                    rng.uniform(-3, 3))
+                pose = self._nudged(top[1], rng)
                 pile = self._rebuild(out, top[0], pose)
                 top = (top[0], pose)
                 hand_path((pose.x, pose.y), edge, int(rng.integers(3, 6)))
@@ -351,6 +352,9 @@ class Scene:
             start = len(out.frames)
             edge = edge_point()
             pose = self._laid_pose(rng)
+            on = None
+            if square and top is not None and rng.random() < square:
+                pose, on = self._nudged(top[1], rng), top[0]
             if rng.random() < 0.3:  # slid into place from a little way off
                 off = pose.moved(rng.uniform(-0.5, 0.5) * self.card_h,
                                  rng.uniform(-0.5, 0.5) * self.card_h, 0)
@@ -383,11 +387,16 @@ class Scene:
                 canvas = pile.copy()
                 self._hand(canvas, at, edge, skin)
                 shoot(canvas)
-            out.plays.append(Play(card, start, len(out.frames)))
+            out.plays.append(Play(card, start, len(out.frames), on))
             still(int(rng.integers(8, 16)))
         for what in after:
             disturb_once(what)
         return out
+
+    def _nudged(self, pose: Pose, rng: np.random.Generator) -> Pose:
+        """`pose` moved by a nudge: a few pixels and degrees."""
+        return pose.moved(rng.uniform(-0.04, 0.04) * self.card_h,
+                          rng.uniform(-0.04, 0.04) * self.card_h, rng.uniform(-3, 3))
 
     def _rebuild(self, out: Sequence_, card: str, pose: Pose) -> Image:
         """The pile redrawn with its top card moved to `pose` (a nudge)."""

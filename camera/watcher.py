@@ -17,7 +17,11 @@ STILL_FRAMES frames *and* differs from the last picture it judged:
 - the light is divided out (each small pixel over its surroundings), so a change of
   light alone is no change;
 - the card judged last, still on top (camera.top: its own picture, light taken out,
-  found again after at most a nudge), is the same card again: nothing.
+  found again after at most a nudge, its print unchanged), is the same card again:
+  nothing;
+- a change too small to judge still gets a look at the start of a rest, when the top
+  card is not surely as it was: a face of its family laid square on it changes under
+  1 % of the spot (its print only), and waited for the next change (20 frames late).
 """
 
 from __future__ import annotations
@@ -113,7 +117,12 @@ class Watcher:
         elif self._still == LONG_STILL:  # something lies across from the edge: a normal too
             self._normals = [self._normals[0], here]
         x0, y0, x1, y1 = self._spot_small
-        if float(np.mean(_changed(small, self._judged)[y0:y1, x0:x1])) < CHANGE_SHARE:
+        spot = _changed(small, self._judged)[y0:y1, x0:x1]
+        if float(np.mean(spot)) < CHANGE_SHARE:
+            # too little for a play, unless the top card's print changed (camera.top)
+            if self._still == STILL_FRAMES and self._top is not None and spot.any() \
+                    and self._top.reprinted(frame):
+                return self._judge(frame, small, log=True)
             return None
         if arm and self._still < LONG_STILL:
             if self._still == STILL_FRAMES and self._top is not None \

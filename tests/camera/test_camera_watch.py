@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bench.camera import score
 from camera.watcher import Watcher
 
@@ -80,4 +82,21 @@ def test_a_lamp_changed_before_each_card_delays_no_play(scene: Any, model: Any) 
     seen = watch(model, seq.frames)
     result = score(seq.plays, seen)
     assert (result.right, result.phantom, result.missed) == (2, 0, 0), seen
+    assert all(0 <= d <= 5 for d in result.delays), result.delays
+
+
+@pytest.mark.parametrize(("seed", "laid"), [
+    (36, ["8", "2", "12", "11"]),  # the 11 was missed before the print was compared
+    (22, ["5", "12", "8", "4"]),  # the 4, nudged, correlated 0.899 and was read as an 8
+])
+def test_a_face_of_the_same_family_laid_square_on_the_top_card_is_a_play(
+        scene: Any, model: Any, seed: int, laid: list[str]) -> None:
+    """Only the print differs (the family's layout, the card's place): it is still a new
+    card, logged as soon as it rests; nudges, light and hands after it still log nothing."""
+    seq = scene.sequence(laid, seed=seed, disturb=False, square=1.0,
+                         after=("nudge", "light", "pass", "nudge"))
+    assert [p.on for p in seq.plays] == [None, *laid[:-1]]
+    seen = watch(model, seq.frames)
+    result = score(seq.plays, seen)
+    assert result.phantom == 0 and result.wrong == 0 and result.missed == 0, seen
     assert all(0 <= d <= 5 for d in result.delays), result.delays

@@ -23,7 +23,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from companion.games.board.cards import SORRY, steps_of
+from companion.games.board.cards import CARDS, SORRY, steps_of
 from companion.games.board.geometry import SLIDES, TRACK_LEN, entry, start_exit
 from companion.games.board.position import (
     HOME_I,
@@ -157,12 +157,24 @@ class _SlideHere(NamedTuple):
     held: bool  # G1: the pawn stays on the triangle (the slide would pass its own E)
 
 
+# A one-leg move's legs, as an option holds them: (the Leg,)
+Legs1 = tuple[Leg]
+
+
 class _Seat(NamedTuple):
     """One seat's moves as tables, looked up instead of worked out at every landing."""
 
     forward: tuple[tuple[int | None, ...], ...]  # [n][loc]: where n forward go, or None
     backward: tuple[tuple[int | None, ...], ...]  # [n][loc], n 1 and 4
     slide: tuple[_SlideHere | None, ...]  # [loc]: the slide a landing there triggers
+    # The same moves' legs when they bump and slide nothing (most moves, and most legs of
+    # a 7), built once and shared by every option that makes them: [n][loc] as `forward`
+    # and `backward`.
+    forward_legs: tuple[tuple[Legs1 | None, ...], ...]
+    backward_legs: tuple[tuple[Legs1 | None, ...], ...]
+    # [loc]: a 7's legs from there, 1 to 6 steps: (steps, dst, its Leg, its squares as
+    # bits, whether it lands on a slide of this seat) for each that has a square
+    sevens: tuple[tuple[tuple[int, int, Leg, int, bool], ...], ...]
 
 
 class _Book(NamedTuple):
@@ -180,6 +192,7 @@ class _Book(NamedTuple):
 _BIT = tuple(0 if loc in (START_I, HOME_I) else 1 << loc for loc in range(HOME_I + 1))
 _MAX_STEPS = 12
 _BACKWARD_STEPS = (1, 4)  # the 10's back 1 and the 4
+_STEPS = {card: steps_of(card) for card in CARDS}  # looked up: a call per card cost more
 
 _books: dict[tuple[str, tuple[str, ...], tuple[tuple[int, str], ...], str], _Book] = {}
 
@@ -215,12 +228,28 @@ def _seat(color: str, edition: str, settings: Settings) -> _Seat:
                 slide_color, s.start < e <= s.end)
     locs = range(HOME_I + 1)
     forward = tuple(
-        tuple((None if classic else _start_dst(e, x, at_x, n)) if loc == START_I
-              else _forward(e, loc, n) for loc in locs)
+        tuple(_start_dst(e, x, at_x, n, classic) if loc == START_I else _forward(e, loc, n)
+              for loc in locs)
         for n in range(_MAX_STEPS + 1))
     backward = tuple(tuple(_backward(e, loc, n) for loc in locs) if n in _BACKWARD_STEPS
                      else () for n in range(max(_BACKWARD_STEPS) + 1))
-    return _Seat(forward, backward, tuple(slide))
+    forward_legs = _plain_legs(forward, 1, classic)
+    sevens = tuple(tuple((a, dst, legs[0], _BIT[src] | _BIT[dst], slide[dst] is not None)
+                         for a in range(1, 7)
+                         if (dst := forward[a][src]) is not None
+                         and (legs := forward_legs[a][src]) is not None)
+                   for src in locs)
+    return _Seat(forward, backward, tuple(slide), forward_legs,
+                 _plain_legs(backward, -1, classic), sevens)
+
+
+def _plain_legs(table: tuple[tuple[int | None, ...], ...], sign: int, classic: bool
+                ) -> tuple[tuple[Legs1 | None, ...], ...]:
+    """The legs of a table's moves as one-leg options hold them (n steps, signed; the
+    classic's 1 or 2 from START counts no step)."""
+    return tuple(tuple(None if dst is None else (Leg(
+        src, dst, dst, 0 if classic and src == START_I else sign * n),)
+        for src, dst in enumerate(row)) for n, row in enumerate(table))
 
 
 def _forward(e: int, loc: int, n: int) -> int | None:
@@ -248,12 +277,41 @@ def _backward(e: int, loc: int, n: int) -> int | None:
     return None
 
 
-def _start_dst(e: int, x: int, at_x: bool, n: int) -> int:
-    """Where a pawn leaving START on X ends before landing checks (`at_x`, classic and
-    "circle": X; else X is the first of n steps)."""
+def _start_dst(e: int, x: int, at_x: bool, n: int, classic: bool) -> int | None:
+    """Where a pawn leaving START with n on X ends before landing checks (the classic: on
+    X with a 1 or 2, else never; "circle": on X; else X is the first of n steps)."""
+    if classic:
+        return x if n in (1, 2) else None
     if at_x or n == 1:
         return x
     return _forward(e, x, n - 1) or x
+
+
+class _Turn(NamedTuple):
+    """One colour about to play one card on one board: what every way to play it is built
+    from, unpacked into locals once per function rather than passed one by one."""
+
+    book: _Book
+    board: Board
+    seat: int
+    card: str
+    color: str
+    edition: str
+    start_move: str
+
+
+def _turn(position: Position, card: str, color: str) -> _Turn:
+    return _new(_Turn, (_book(position.edition, position.settings, position.colors),
+                        position.pawns, position.colors.index(color), card, color,
+                        position.edition, position.settings.start_move))
+
+
+def _option(t: _Turn, kind: str, legs: tuple[Leg, ...], board: Board,
+            compulsory: bool = False) -> Option:
+    """The option of `t` with these legs and board (it wins when the mover's sorted row
+    starts with HOME). The hot paths build theirs inline, as this does."""
+    return _new(Option, (kind, t.card, t.color, t.book.colors, legs, board, t.edition,
+                         board[t.seat][0] == HOME_I, compulsory, t.start_move))
 
 
 # A pawn's move on a board: (seat, from, to). The moves of one option are of different
@@ -312,15 +370,11 @@ class _Landed(NamedTuple):
     touched: int  # the squares it read or changed, as bits
 
 
-def _land(book: _Book, board: Board, seat: int, src: int, dst: int, steps: int,
-          taken: set[int] | None = None) -> _Landed | None:
-    """One pawn of `seat` from `src` landing on `dst` of `board` (`taken`, when given:
-    every location a pawn of `board` is on): its leg and the pawn moves it makes (a bump,
-    a slide), or None when one of the mover's own pawns is there."""
+def _land(book: _Book, board: Board, seat: int, src: int, dst: int,
+          steps: int) -> _Landed | None:
+    """One pawn of `seat` from `src` landing on `dst` of `board`: its leg and the pawn
+    moves it makes (a bump, a slide), or None when one of the mover's own pawns is there."""
     slide = book.seats[seat].slide[dst]
-    if slide is None and taken is not None and (dst == HOME_I or dst not in taken):
-        return _new(_Landed, (_new(Leg, (src, dst, dst, steps, False, False, (), "", "")),
-                              [(seat, src, dst)], _BIT[src] | _BIT[dst]))
     moved: list[Step] = []
     bumped: tuple[str, ...] = ()
     if 1 <= dst <= TRACK_LEN:  # on the track (is_track, inline: this runs for every option)
@@ -348,11 +402,6 @@ def _land(book: _Book, board: Board, seat: int, src: int, dst: int, steps: int,
                           moved, _BIT[src] | _BIT[dst] | slide.mask))
 
 
-# One way to play a card: its kind, legs and the board after it (a plain tuple: one is
-# built for every way, and a NamedTuple's build costs twice a tuple's).
-_Raw = tuple[str, tuple[Leg, ...], Board]
-
-
 def _overshoot(book: _Book, seat: int, src: int, n: int, card: str) -> Blocked:
     if src == HOME_I:
         return Blocked(src, "home", {})
@@ -374,183 +423,238 @@ def _sources(row: tuple[int, ...], only: int | None) -> Iterable[int]:
     return (only,) if only in row else ()
 
 
-def _single(book: _Book, board: Board, seat: int, kind: str, src: int, dst: int,
-            steps: int, fails: Fails, out: list[_Raw]) -> bool:
-    """The one-leg way moving the pawn on `src` to `dst` added to `out` (or why it cannot
-    to `fails`); whether it was added."""
-    if book.seats[seat].slide[dst] is None:
-        for row in board if dst != HOME_I else ():
-            if dst in row:
-                break
-        else:  # nothing there, no slide (most moves): _land and _apply, inline
-            leg = _new(Leg, (src, dst, dst, steps, False, False, (), "", ""))
-            out.append((kind, (leg,), _moved(board, seat, src, dst)))
-            return True
-    landed = _land(book, board, seat, src, dst, steps)
-    if landed is None:
-        if fails is not None:
-            fails.append(_own_pawn(src, dst))
-        return False
-    out.append((kind, (landed.leg,), _apply(board, landed.steps)))
-    return True
-
-
-def _forwards(book: _Book, board: Board, seat: int, card: str, n: int,
-              fails: Fails, only: int | None = None, any_one: bool = False) -> list[_Raw]:
+def _forwards(t: _Turn, n: int, fails: Fails, only: int | None = None,
+              any_one: bool = False) -> list[Option]:
     """n forward for every pawn (or the one on `only`); from START as this edition allows
     (kind "start"); `any_one`: stop at the first found."""
-    out: list[_Raw] = []
-    table = book.seats[seat].forward[n]
-    for src in _sources(board[seat], only):
-        kind, steps = "forward", n
-        if src == START_I:
-            kind = "start"
-            if book.classic:
-                if n not in (1, 2):
-                    if fails is not None:
-                        fails.append(Blocked(src, "start_card", {"card": card}))
-                    continue
-                dst: int | None = book.exit[seat]
-                steps = 0
-            else:
-                dst = table[src]
-        else:
-            dst = table[src]
-            if dst is None:
-                if fails is not None:
-                    fails.append(_overshoot(book, seat, src, n, card))
-                continue
-        assert dst is not None
-        if _single(book, board, seat, kind, src, dst, steps, fails, out) and any_one:
-            break
-    return out
+    table = t.book.seats[t.seat]
+    return _one_legs(t, "forward", n, table.forward[n], table.forward_legs[n], fails, only,
+                     any_one)
 
 
-def _backwards(book: _Book, board: Board, seat: int, n: int, fails: Fails,
-               only: int | None = None, any_one: bool = False) -> list[_Raw]:
-    out: list[_Raw] = []
-    table = book.seats[seat].backward[n]
+def _backwards(t: _Turn, n: int, fails: Fails, only: int | None = None,
+               any_one: bool = False, compulsory: bool = False) -> list[Option]:
+    table = t.book.seats[t.seat]
+    return _one_legs(t, "backward", n, table.backward[n], table.backward_legs[n], fails,
+                     only, any_one, compulsory)
+
+
+def _one_legs(t: _Turn, kind: str, n: int, dsts: tuple[int | None, ...],
+              legs: tuple[Legs1 | None, ...], fails: Fails, only: int | None,
+              any_one: bool, compulsory: bool = False) -> list[Option]:
+    """Each pawn (or the one on `only`) moved n steps by the seat's table `dsts` (the legs
+    of those moves: `legs`), as an option added to `out`, or why it cannot to `fails`.
+    A move onto an empty square without a slide (most) is made here, the others by
+    `_land`; `any_one`: stop at the first found."""
+    out: list[Option] = []
+    book, board, seat, card, color, edition, start_move = t
+    slides = book.seats[seat].slide
+    b = list(board)  # the rows of a new board, the mover's put in for each move
     for src in _sources(board[seat], only):
-        dst = table[src]
-        if dst is None:  # START or HOME
+        dst, plain = dsts[src], legs[src]
+        if dst is None or plain is None:
             if fails is not None:
-                fails.append(Blocked(src, "home" if src == HOME_I else "start_backward", {}))
+                fails.append(_cannot(t, kind, src, n))
             continue
-        if _single(book, board, seat, "backward", src, dst, -n, fails, out) and any_one:
+        way = "start" if src == START_I else kind
+        if slides[dst] is None:
+            for row in board if dst != HOME_I else ():
+                if dst in row:
+                    break
+            else:  # nothing there, no slide: _land, _apply and _option, inline
+                mine = list(board[seat])
+                mine.remove(src)
+                mine.append(dst)
+                mine.sort()
+                b[seat] = tuple(mine)
+                out.append(_new(Option, (way, card, color, book.colors, plain, tuple(b),
+                                         edition, mine[0] == HOME_I, compulsory, start_move)))
+                if any_one:
+                    break
+                continue
+        landed = _land(book, board, seat, src, dst, plain[0].steps)
+        if landed is None:
+            if fails is not None:
+                fails.append(_own_pawn(src, dst))
+            continue
+        out.append(_option(t, way, (landed.leg,), _apply(board, landed.steps), compulsory))
+        if any_one:
             break
     return out
 
 
-def _splits(book: _Book, board: Board, seat: int, fails: Fails,
-            only: int | None = None, any_one: bool = False,
-            repeats: bool = True) -> list[_Raw]:
+def _cannot(t: _Turn, kind: str, src: int, n: int) -> Blocked:
+    """Why the pawn on `src` has no square n steps away (`kind` "forward" or "backward")."""
+    if kind == "backward":
+        return Blocked(src, "home" if src == HOME_I else "start_backward", {})
+    if src == START_I:
+        return Blocked(src, "start_card", {"card": t.card})
+    return _overshoot(t.book, t.seat, src, n, t.card)
+
+
+def _splits(t: _Turn, fails: Fails, only: int | None = None, any_one: bool = False,
+            repeats: bool = True) -> list[Option]:
     """7 split in two forward legs a + (7 - a), each on the board the previous one left;
     the first leg's pawn the one on `only` when given; `any_one`: stop at the first found.
 
-    Each pawn's leg of each length is worked out once, on the board before the card. A
+    Each pawn's leg of each length is worked out once, on the board before the card: when
+    it bumps and slides nothing (most), it is the seat's shared Leg; else `_land`'s. A
     second leg whose squares (where it stands, lands and slides) the first leg neither
     read nor changed is the same on the board the first leg left, so the two are joined
     as they are; the other pairs are worked out on that board, one after the other.
     Two such independent legs give the same board in either order: without `repeats`,
     the second order is left out (it would only repeat a board listed before it)."""
-    out: list[_Raw] = []
+    out: list[Option] = []
+    book, board, seat = t.book, t.board, t.seat
     mine = board[seat]
-    forward = book.seats[seat].forward
     movers = [x for x in dict.fromkeys(mine)
               if x != HOME_I and not (x == START_I and book.classic)]
     starts = mine.count(START_I)
     if len(movers) + (starts > 1 and not book.classic) >= 2:
-        legs: dict[int, list[_Landed | None]] = {}
-        taken = set().union(*board)
-        slides = book.seats[seat].slide
-        for src in movers:
-            row: list[_Landed | None] = [None]
-            for a in range(1, 7):
-                dst = forward[a][src]
-                if dst is None:
-                    row.append(None)
-                elif slides[dst] is None and (dst == HOME_I or dst not in taken):
-                    row.append(_new(_Landed, (  # nothing there, no slide: _land, inline
-                        _new(Leg, (src, dst, dst, a, False, False, (), "", "")),
-                        [(seat, src, dst)], _BIT[src] | _BIT[dst])))
-                else:
-                    row.append(_land(book, board, seat, src, dst, a, taken))
-            legs[src] = row
+        reach = _reach(book.seats[seat], book, board, seat, movers)
         for first in movers:
             if only is not None and first != only:
                 continue
             # the second leg's pawn: another pawn of the board before the card
             seconds = [x for x in movers if x != first or (x == START_I and starts > 1)]
             mirrors = not repeats and only is None
-            if _pairs(book, board, seat, first, seconds, legs, out, any_one,
-                      mirrors) and any_one:
+            if _pairs(t, first, seconds, reach, out, any_one, mirrors) and any_one:
                 return out
     if not out and fails is not None and sum(1 for x in mine if x != HOME_I) >= 2:
         fails.append(Blocked(-1, "no_split", {}))
     return out
 
 
-def _pairs(book: _Book, board: Board, seat: int, first: int, seconds: list[int],
-           legs: dict[int, list[_Landed | None]], out: list[_Raw], any_one: bool,
-           mirrors: bool) -> bool:
+class _Reach(NamedTuple):
+    """Each pawn's legs of a 7 by length (1-6), on the board before the card: the Leg of
+    one that bumps and slides nothing (shared, from the seat's table), `_land`'s for the
+    others, and the squares each reads or changes as bits (-1: no such leg)."""
+
+    plains: dict[int, list[Leg | None]]
+    landeds: dict[int, list[_Landed | None]]
+    touches: dict[int, list[int]]
+
+
+def _reach(table: _Seat, book: _Book, board: Board, seat: int, movers: list[int]) -> _Reach:
+    reach = _Reach({}, {}, {})
+    taken = set().union(*board)
+    for src in movers:
+        plains: list[Leg | None] = [None] * 7
+        landeds: list[_Landed | None] = [None] * 7
+        touches = [-1] * 7
+        for a, dst, leg, touched, slid in table.sevens[src]:
+            if not slid and (dst == HOME_I or dst not in taken):
+                plains[a], touches[a] = leg, touched
+            else:
+                landed = landeds[a] = _land(book, board, seat, src, dst, a)
+                if landed is not None:
+                    touches[a] = landed.touched
+        reach.plains[src], reach.landeds[src], reach.touches[src] = plains, landeds, touches
+    return reach
+
+
+def _pairs(t: _Turn, first: int, seconds: list[int], reach: _Reach, out: list[Option],
+           any_one: bool, mirrors: bool) -> bool:
     """The splits whose first leg moves the pawn on `first`, added to `out`; whether any.
     `mirrors`: leave out independent pairs already listed the other way round (their
-    second pawn came first, or both from START with the longer leg first)."""
+    second pawn came first, or both from START with the longer leg first).
+
+    Two independent legs that bump and slide nothing (most) only move two pawns of the
+    mover's row: that row is made here, from the row without them."""
     found = False
-    forward = book.seats[seat].forward
+    book, board, seat, card, color, edition, start_move = t
+    colors, forward = book.colors, book.seats[seat].forward
+    plains, landeds, touches = reach
+    rest = list(board[seat])
+    rest.remove(first)
+    rests = []  # (second pawn, the mover's row without both)
+    for second in seconds:
+        row = rest.copy()
+        row.remove(second)
+        rests.append((second, row))
+    b = list(board)  # the rows of a new board, the mover's put in for each split
     for a in range(1, 7):
-        one = legs[first][a]
-        if one is None:
+        n = 7 - a
+        touched1 = touches[first][a]
+        if touched1 < 0:
             continue
-        leg1, steps1, touched1 = one
-        after: Board | None = None  # the board the first leg leaves, when needed
-        # the mover's row after the first leg, when it moved no other pawn (most do)
-        row1 = None
-        if len(steps1) == 1:
-            row1 = list(board[seat])
-            row1.remove(first)
-            row1.append(leg1.dst)
-        for second in seconds:
-            two = legs[second][7 - a]
-            if two is not None and not two.touched & touched1:
+        one, landed1 = plains[first][a], landeds[first][a]
+        leg1 = one or _leg_of(landed1)
+        after1: Board | None = None  # the board the first leg leaves, when needed
+        for second, row in rests:
+            touched2 = touches[second][n]
+            if touched2 >= 0 and not touched2 & touched1:  # independent: joined as found
                 if mirrors and (second < first or (second == first and a > 3)):
                     continue
-                if row1 is not None and len(two.steps) == 1:  # _apply, inline
-                    row = [*row1, two.leg.dst]
-                    row.remove(second)
-                    row.sort()
-                    b = list(board)
-                    b[seat] = tuple(row)
-                    out.append(("split", (leg1, two.leg), tuple(b)))
+                two = plains[second][n]
+                if one is not None and two is not None:
+                    mine = [*row, one.dst, two.dst]
+                    mine.sort()
+                    b[seat] = tuple(mine)
+                    out.append(_new(Option, ("split", card, color, colors, (one, two),
+                                             tuple(b), edition, mine[0] == HOME_I, False,
+                                             start_move)))
                 else:
-                    out.append(("split", (leg1, two.leg),
-                                _apply(board, steps1 + two.steps)))
+                    after1 = after1 or _after(board, seat, leg1, landed1)
+                    out.append(_joined(t, leg1, after1, second, two or landeds[second][n]))
             else:
-                dst = forward[7 - a][second]
-                if dst is None or (two is None and not _BIT[dst] & touched1):
-                    continue  # impossible on the board after the first leg too
-                if after is None:
-                    after = _apply(board, steps1)
-                mine = after[seat]
-                # still where it stood (not swept to START by the first leg's slide, nor
-                # its slide's end)
-                if second != START_I and (second == leg1.dst or second not in mine):
+                if touched2 < 0:  # no such leg on the board before the card
+                    dst = forward[n][second]
+                    if dst is None or not _BIT[dst] & touched1:
+                        continue  # nor on the board after the first leg
+                after1 = after1 or _after(board, seat, leg1, landed1)
+                option = _after_first(t, leg1, after1, second, n)
+                if option is None:
                     continue
-                if dst != HOME_I and dst in mine:
-                    continue
-                two = _land(book, after, seat, second, dst, 7 - a)
-                if two is None:
-                    continue
-                out.append(("split", (leg1, two.leg), _apply(after, two.steps)))
+                out.append(option)
             found = True
             if any_one:
                 return True
     return found
 
 
-def _switches(book: _Book, board: Board, seat: int, fails: Fails,
-              only: int | None = None) -> list[_Raw]:
-    out: list[_Raw] = []
+def _leg_of(landed: _Landed | None) -> Leg:
+    assert landed is not None  # (a leg of that length was found)
+    return landed.leg
+
+
+def _after(board: Board, seat: int, leg: Leg, landed: _Landed | None) -> Board:
+    """The board after a 7's first leg (`landed`: its pawn moves, when it has more)."""
+    return _moved(board, seat, leg.src, leg.dst) if landed is None else _apply(board,
+                                                                               landed.steps)
+
+
+def _joined(t: _Turn, leg1: Leg, after1: Board, second: int,
+            two: Leg | _Landed | None) -> Option:
+    """An independent split one of whose legs bumps or slides: the second leg, as found
+    on the board before the card, made on the board the first left."""
+    assert two is not None  # (independent: found on the board before the card)
+    if isinstance(two, Leg):
+        return _option(t, "split", (leg1, two), _moved(after1, t.seat, second, two.dst))
+    return _option(t, "split", (leg1, two.leg), _apply(after1, two.steps))
+
+
+def _after_first(t: _Turn, leg1: Leg, after1: Board, second: int, n: int) -> Option | None:
+    """A split whose second leg (`n` steps) reads a square the first changed: worked out
+    on the board the first left."""
+    book, seat = t.book, t.seat
+    dst = book.seats[seat].forward[n][second]
+    assert dst is not None  # (a leg of n steps, or the caller checked)
+    mine = after1[seat]
+    # still where it stood (not swept to START by the first leg's slide, nor its slide's end)
+    if second != START_I and (second == leg1.dst or second not in mine):
+        return None
+    if dst != HOME_I and dst in mine:
+        return None
+    landed = _land(book, after1, seat, second, dst, n)
+    if landed is None:
+        return None
+    return _option(t, "split", (leg1, landed.leg), _apply(after1, landed.steps))
+
+
+def _switches(t: _Turn, fails: Fails, only: int | None = None) -> list[Option]:
+    out: list[Option] = []
+    book, board, seat, card, color, edition, start_move = t
     mine = [x for x in board[seat] if 1 <= x <= TRACK_LEN and (only is None or x == only)]
     theirs = sorted((x, s) for s, locs in enumerate(board) if s != seat for x in locs
                     if 1 <= x <= TRACK_LEN)
@@ -565,6 +669,7 @@ def _switches(book: _Book, board: Board, seat: int, fails: Fails,
         rest = list(board[s])
         rest.remove(x)
         rests.append(rest)
+    b = list(board)  # the rows of a new board, the two changed put in for each switch
     for a in mine:  # a sorted row's, in order
         row = list(board[seat])
         row.remove(a)
@@ -577,9 +682,11 @@ def _switches(book: _Book, board: Board, seat: int, fails: Fails,
                 mine_after, theirs_after = [*row, x], [*rest, a]  # _apply, inline
                 mine_after.sort()
                 theirs_after.sort()
-                b = list(board)
                 b[seat], b[s] = tuple(mine_after), tuple(theirs_after)
-                out.append(("switch", (leg,), tuple(b)))
+                out.append(_new(Option, ("switch", card, color, book.colors, (leg,), tuple(b),
+                                         edition, mine_after[0] == HOME_I, False,
+                                         start_move)))
+                b[s] = board[s]
                 continue
             # the slide sweeps the board as it is after the swap
             swapped = _apply(board, [(seat, a, x), (s, x, a)])
@@ -587,13 +694,13 @@ def _switches(book: _Book, board: Board, seat: int, fails: Fails,
             swept = _sweep(book, swapped, slide, seat, -1, moved)
             moved.append((seat, x, slide.end))
             leg = _new(Leg, (a, x, slide.end, 0, True, False, tuple(swept), other, slide.color))
-            out.append(("switch", (leg,), _apply(swapped, moved)))
+            out.append(_option(t, "switch", (leg,), _apply(swapped, moved)))
     return out
 
 
-def _sorrys(book: _Book, board: Board, seat: int, fails: Fails,
-            only: int | None = None) -> list[_Raw]:
-    out: list[_Raw] = []
+def _sorrys(t: _Turn, fails: Fails, only: int | None = None) -> list[Option]:
+    out: list[Option] = []
+    book, board, seat = t.book, t.board, t.seat
     if only is not None and only != START_I:
         return out
     if START_I not in board[seat]:
@@ -608,37 +715,38 @@ def _sorrys(book: _Book, board: Board, seat: int, fails: Fails,
         landed = _land(book, board, seat, START_I, x, 0)  # bumps the target
         assert landed is not None
         leg = landed.leg._replace(other=book.colors[s])
-        out.append(("sorry", (leg,), _apply(board, landed.steps)))
+        out.append(_option(t, "sorry", (leg,), _apply(board, landed.steps)))
     return out
 
 
-def _raw(position: Position, card: str, color: str, fails: Fails,
-         only: int | None = None, repeats: bool = True) -> list[_Raw]:
-    """Every way to play `card`, in the options' order; with `only`, those whose (first)
+def _raw(t: _Turn, fails: Fails, only: int | None = None,
+         repeats: bool = True) -> list[Option]:
+    """Every way to play the card, in the options' order; with `only`, those whose (first)
     leg moves the pawn on `only`, in the same order, and no decline (the caller knows).
     Without `repeats`, some ways that repeat an earlier board are left out (not all)."""
-    book = _book(position.edition, position.settings, position.colors)
-    seat = position.colors.index(color)
-    board = position.pawns
-    n = steps_of(card)
-    out: list[_Raw] = []
+    card = t.card
+    out: list[Option] = []
     if card == SORRY:
-        out += _sorrys(book, board, seat, fails, only)
-        if not book.classic:
-            out += _forwards(book, board, seat, card, 4, fails, only)
+        out += _sorrys(t, fails, only)
+        if not t.book.classic:
+            out += _forwards(t, 4, fails, only)
     elif card == "4":
-        out += _backwards(book, board, seat, 4, fails, only)
+        out += _backwards(t, 4, fails, only)
     else:
-        out += _forwards(book, board, seat, card, n, fails, only)
+        out += _forwards(t, _STEPS[card], fails, only)
         if card == "7":
-            out += _splits(book, board, seat, fails, only, repeats=repeats)
+            out += _splits(t, fails, only, repeats=repeats)
         elif card == "10":
-            out += _backwards(book, board, seat, 1, fails, only)
+            # the back 1 is compulsory when no pawn (not only the one asked about) can go
+            # 10 forward
+            compulsory = not out and (only is None or not _forwards(t, 10, None,
+                                                                     any_one=True))
+            out += _backwards(t, 1, fails, only, compulsory=compulsory)
         elif card == "11":
-            switches = _switches(book, board, seat, fails, only)
+            switches = _switches(t, fails, only)
             if switches and not out and only is None:
                 out += switches
-                out.append(("decline", (), board))
+                out.append(_option(t, "decline", (), t.board))
             else:
                 out += switches
     return out
@@ -647,23 +755,20 @@ def _raw(position: Position, card: str, color: str, fails: Fails,
 def _playable(position: Position, card: str, color: str) -> bool:
     """Whether `_raw` would find any way to play `card`, cheapest kinds first, stopping at
     the first: a forfeit check that builds no option and splits a 7 only when it must."""
-    book = _book(position.edition, position.settings, position.colors)
-    seat = position.colors.index(color)
-    board = position.pawns
+    t = _turn(position, card, color)
     if card == SORRY:
-        return bool(_sorrys(book, board, seat, None)) or (
-            not book.classic and bool(_forwards(book, board, seat, card, 4, None,
-                                                any_one=True)))
+        return bool(_sorrys(t, None)) or (
+            not t.book.classic and bool(_forwards(t, 4, None, any_one=True)))
     if card == "4":
-        return bool(_backwards(book, board, seat, 4, None, any_one=True))
-    if _forwards(book, board, seat, card, steps_of(card), None, any_one=True):
+        return bool(_backwards(t, 4, None, any_one=True))
+    if _forwards(t, _STEPS[card], None, any_one=True):
         return True
     if card == "7":
-        return bool(_splits(book, board, seat, None, any_one=True))
+        return bool(_splits(t, None, any_one=True))
     if card == "10":
-        return bool(_backwards(book, board, seat, 1, None, any_one=True))
+        return bool(_backwards(t, 1, None, any_one=True))
     if card == "11":
-        return bool(_switches(book, board, seat, None))
+        return bool(_switches(t, None))
     return False
 
 
@@ -672,52 +777,34 @@ class _Analysis:
     distinct ones as options, and why pawns cannot move (worked out only when asked: a
     forfeit, a refused move)."""
 
-    __slots__ = ("_blocked", "_raws", "compulsory", "distinct", "key", "options", "seat")
+    __slots__ = ("_blocked", "_ways", "key", "options")
 
-    def __init__(self, key: tuple[Position, str, str], raws: tuple[_Raw, ...] | None,
-                 distinct: tuple[_Raw, ...], compulsory: bool,
-                 fails: list[Blocked] | None = None) -> None:
-        self.key, self._raws, self.distinct, self.compulsory = key, raws, distinct, compulsory
-        self.seat = seat = key[0].colors.index(key[2])
+    def __init__(self, key: tuple[Position, str, str], ways: tuple[Option, ...] | None,
+                 options: tuple[Option, ...], fails: list[Blocked] | None = None) -> None:
+        self.key, self._ways, self.options = key, ways, options
         self._blocked = None if fails is None else _reasons(fails)
-        position, card, color = key
-        colors, edition, start_move = position.colors, position.edition, \
-            position.settings.start_move
-        self.options: tuple[Option, ...] = tuple([
-            _new(Option, (kind, card, color, colors, legs, board, edition,
-                          board[seat][0] == HOME_I,  # wins: a sorted row, HOME last
-                          compulsory and kind == "backward", start_move))
-            for kind, legs, board in distinct]) if distinct else ()
 
     @property
-    def has_raws(self) -> bool:
+    def has_ways(self) -> bool:
         """Whether every way to play the card is already worked out."""
-        return self._raws is not None
+        return self._ways is not None
 
     @property
-    def raws(self) -> tuple[_Raw, ...]:
+    def ways(self) -> tuple[Option, ...]:
         """Every way to play the card, boards repeated (worked out again when the
         distinct ones were found without the repeats)."""
-        if self._raws is None:
-            self._raws = tuple(_raw(*self.key, None))
-        return self._raws
+        if self._ways is None:
+            self._ways = tuple(_raw(_turn(*self.key), None))
+        return self._ways
 
     @property
     def blocked(self) -> tuple[Blocked, ...]:
         """Each reason once (per pawn and code), in the order found."""
         if self._blocked is None:
             fails: list[Blocked] = []
-            _raw(*self.key, fails)
+            _raw(_turn(*self.key), fails)
             self._blocked = _reasons(fails)
         return self._blocked
-
-    def option(self, raw: _Raw) -> Option:
-        position, card, color = self.key
-        kind, legs, board = raw
-        return _new(Option, (kind, card, color, position.colors, legs, board,
-                             position.edition, board[self.seat][0] == HOME_I,
-                             self.compulsory and kind == "backward",
-                             position.settings.start_move))
 
 
 def _reasons(fails: list[Blocked]) -> tuple[Blocked, ...]:
@@ -764,30 +851,25 @@ class _Analyses:
         return found
 
 
-_board_of = itemgetter(2)  # a way's board, read in C
+_board_of = itemgetter(5)  # an option's board, read in C
+assert Option._fields[5] == "board"
 
 
 def _work_out(key: tuple[Position, str, str], fails: list[Blocked] | None) -> _Analysis:
-    position, card, color = key
-    repeats = card != "7"  # a 7's splits are found without their repeats, and
-    raws = _raw(position, card, color, fails, repeats=repeats)  # again when asked for
-    compulsory = card == "10" and not any(r[0] in ("forward", "start") for r in raws)
-    if len(raws) < 2:
-        return _Analysis(key, tuple(raws) if repeats else None, tuple(raws), compulsory,
-                         fails)
-    if raws[-1][0] != "decline" and len(set(map(_board_of, raws))) == len(raws):
-        distinct = raws  # every board differs (most cards): no loop in Python
-        return _Analysis(key, tuple(raws) if repeats else None, tuple(distinct), compulsory,
-                         fails)
+    repeats = key[1] != "7"  # a 7's splits are found without their repeats, and
+    ways = _raw(_turn(*key), fails, repeats=repeats)  # again when asked for
+    if len(ways) < 2 or (ways[-1][0] != "decline"
+                         and len(set(map(_board_of, ways))) == len(ways)):
+        options = tuple(ways)  # every board differs (most cards): no loop in Python
+        return _Analysis(key, options if repeats else None, options, fails)
     seen: set[Board] = set()
     distinct = []
-    for raw in raws:
-        board = raw[2] if raw[0] != "decline" else ()
+    for option in ways:
+        board = option.board if option.kind != "decline" else ()
         if board not in seen:
             seen.add(board)
-            distinct.append(raw)
-    return _Analysis(key, tuple(raws) if repeats else None, tuple(distinct), compulsory,
-                     fails)
+            distinct.append(option)
+    return _Analysis(key, tuple(ways) if repeats else None, tuple(distinct), fails)
 
 
 _analyse = _Analyses(256)
@@ -796,13 +878,12 @@ _analyse = _Analyses(256)
 def has_options(position: Position, card: str, color: str) -> bool:
     """Whether the card has any option (a forfeit when not), without building them."""
     found = _analyse.get(position, card, color)
-    return bool(found.distinct) if found is not None else _playable(position, card, color)
+    return bool(found.options) if found is not None else _playable(position, card, color)
 
 
 def candidates(position: Position, card: str, color: str) -> tuple[Option, ...]:
     """Every way to play `card`, boards repeated: what a transcript's legs may name."""
-    found = _analyse(position, card, color)
-    return tuple(found.option(r) for r in found.raws)
+    return _analyse(position, card, color).ways
 
 
 def generate(position: Position, card: str, color: str) -> tuple[Option, ...]:
@@ -826,26 +907,22 @@ def match(position: Position, card: str, color: str, legs: tuple[tuple[str, str]
     found = _analyse.get(position, card, color)
     if found is None and not want:
         found = _analyse(position, card, color)  # a decline: whether any pawn moves forward
-    raws: Iterable[_Raw]
-    if found is not None and (found.has_raws or not want):
-        raws = found.raws if found.has_raws else found.distinct  # a decline is distinct
+    ways: Iterable[Option]
+    if found is not None and (found.has_ways or not want):
+        ways = found.ways if found.has_ways else found.options  # a decline is distinct
     else:  # a transcript's move (replay, resume): only the named pawn's ways, in order
-        if found is None:
-            found = _Analysis((position, card, color), (), (), card == "10" and not _forwards(
-                _book(position.edition, position.settings, position.colors),
-                position.pawns, position.colors.index(color), card, 10, None, any_one=True))
-        raws = _raw(position, card, color, None, only=want[0][0])
+        ways = _raw(_turn(position, card, color), None, only=want[0][0])
     want_landed = None if landed is None else tuple(LOC[x] for x in landed)
-    for raw in raws:
-        raw_kind, raw_legs, _ = raw
-        if kind is not None and raw_kind != kind:
+    for option in ways:
+        if kind is not None and option.kind != kind:
             continue
-        if len(raw_legs) != len(want) or (want and raw_legs[0].src != want[0][0]):
+        moved = option.moves
+        if len(moved) != len(want) or (want and moved[0].src != want[0][0]):
             continue  # (every way below names the first leg's pawn)
-        if want_landed is not None and tuple(leg.landed for leg in raw_legs) != want_landed:
+        if want_landed is not None and tuple(leg.landed for leg in moved) != want_landed:
             continue
-        if all((leg.src, leg.dst) == w for leg, w in zip(raw_legs, want, strict=True)) or (
-                raw_kind in ("switch", "sorry") and len(want) == 1
-                and (raw_legs[0].src, raw_legs[0].landed) == want[0]):
-            return found.option(raw)
+        if all((leg.src, leg.dst) == w for leg, w in zip(moved, want, strict=True)) or (
+                option.kind in ("switch", "sorry") and len(want) == 1
+                and (moved[0].src, moved[0].landed) == want[0]):
+            return option
     return None
