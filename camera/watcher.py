@@ -43,8 +43,12 @@ CHANGE_SHARE = 0.01  # of the pile spot changed since the last judged picture: l
 STILL_FRAMES = 3
 LONG_STILL = 20
 EDGE_BAND = 3  # small pixels along the border where an arm shows
-SLEEVE_LEVEL = 12.0  # a band pixel's colour changed this much (of 255), the lamp taken out
-SLEEVE_WIDTH = 2  # places along a side changed through the whole band: a sleeve crossing
+# a sleeve crosses the border band where SLEEVE_WIDTH places along a side changed colour
+# by more than SLEEVE_LEVEL (of 255) through the band's whole depth, the lamp taken out:
+# still pictures with no arm score at most 4 on dev seeds, a sleeve near the table's colour
+# 8-12 (an arm is about 12 small pixels wide)
+SLEEVE_LEVEL = 5.0
+SLEEVE_WIDTH = 6
 LIGHT_SIGMA = 6.0  # small pixels over which the light is taken as even
 
 
