@@ -25,7 +25,7 @@ from companion.version import running_version, waiting_update
 from ui.abandon import ConfirmView
 from ui.i18n import tr
 
-FLUSH_BEFORE_OFF_S = 5.0  # the journal writer's last events, before the power goes
+FLUSH_FIRST_S = 5.0  # the journal writer's last events are written first: a backup, a power-off
 Say = Callable[[str], None]
 
 
@@ -53,6 +53,9 @@ def back_up_to_stick(app: Any, say: Say) -> threading.Thread | None:
     say(tr("backup_running", lang, stick=str(stick)))
 
     def work() -> None:
+        writer = app.session.writer
+        if writer is not None:  # the last taps' events (a write waits WRITE_SETTLE_S) first
+            writer.flush(FLUSH_FIRST_S)
         try:
             done = make_backup(app.data_dir, stick, config_file=config.source)
             text = tr("backup_done", lang, games=done.games, path=str(done.path))
@@ -75,7 +78,7 @@ def ask_turn_off(app: Any, say: Say) -> ConfirmView | None:
     def turn_off() -> None:
         writer = app.session.writer
         if writer is not None:
-            writer.flush(FLUSH_BEFORE_OFF_S)  # every event on the card before the power goes
+            writer.flush(FLUSH_FIRST_S)  # every event on the card before the power goes
         try:
             system.poweroff()
             say(tr("power_going", lang))
