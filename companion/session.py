@@ -60,6 +60,10 @@ log = logging.getLogger(__name__)
 # The history waits at most this long for events still being written (a Pi's SD card
 # syncs in 5-100 ms), so the game just finished is counted with its last round.
 READ_AFTER_WRITES_S = 2.0
+# The app's `write_settle`: a tap's event is written this long after it, so its frame is
+# drawn first with the core and the GIL to itself (a Pi core is about 4x slower; the frame
+# takes 10-25 ms there). A power cut can lose this much more of what was shown.
+APP_WRITE_SETTLE_S = 0.05
 
 
 class JournalLike(Protocol):

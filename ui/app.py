@@ -23,7 +23,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.config import TEXT_SIZES, on_raspberry_pi
-from companion.session import Session
+from companion.session import APP_WRITE_SETTLE_S, Session
 from companion.system import notify_ready
 from ui import games
 from ui.board.texts import bt
@@ -57,9 +57,6 @@ BACKGROUND = (0.09, 0.10, 0.12, 1)
 PREWARM = ("menu",)  # after each game's own (GameSlice.prewarm)
 PREWARM_DELAY = 0.3
 SAVING_CHECK_S = 0.1  # how often the "saving" mark looks at the journal writer's lag
-# a tap's event is written this long after it: its frame is drawn first, the core and the
-# GIL the UI thread's alone (a Pi core is about 4x slower; the frame takes 10-25 ms there)
-WRITE_SETTLE_S = 0.05
 
 
 def _start_rasterising(*_: Any) -> None:
@@ -133,7 +130,7 @@ class CompanionApp(App):
             journal,
             window_seconds={"steal": settings.steal_seconds, "block": settings.block_seconds},
             background=True,  # the screen never waits for the disk: a writer thread saves
-            write_settle=WRITE_SETTLE_S,
+            write_settle=APP_WRITE_SETTLE_S,
         )
         self._saving = False
         self._saving_event: Any = None

@@ -54,7 +54,7 @@ def back_up_to_stick(app: Any, say: Say) -> threading.Thread | None:
 
     def work() -> None:
         writer = app.session.writer
-        if writer is not None:  # the last taps' events (a write waits WRITE_SETTLE_S) first
+        if writer is not None:  # the last taps' events (a write waits APP_WRITE_SETTLE_S) first
             writer.flush(FLUSH_FIRST_S)
         try:
             done = make_backup(app.data_dir, stick, config_file=config.source)

@@ -44,7 +44,7 @@ CHILD = """
 import random, sys, threading, time
 from bench.core import long_game
 from companion.journal import Journal
-from companion.session import Session
+from companion.session import APP_WRITE_SETTLE_S, Session
 folder, seed, pace = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 rng = random.Random(seed)
 lock = threading.Lock()
@@ -54,7 +54,7 @@ def say(*words):
         sys.stdout.flush()
 objs = long_game(600)
 journal = Journal.open(folder)
-session = Session(journal, background=True)
+session = Session(journal, background=True, write_settle=APP_WRITE_SETTLE_S)  # as the app
 session.writer.subscribe(durable=lambda gid, seq: say("D", seq))
 session.new_game(Session.setup(objs[0]))
 say("G", session.game_id)
