@@ -42,6 +42,14 @@ def _config(app: Any) -> Config:
     return config if isinstance(config, Config) else Config()
 
 
+def _write_pending(app: Any) -> None:
+    """Wait (at most FLUSH_FIRST_S) for the journal writer's queued events: a tap's write
+    starts APP_WRITE_SETTLE_S after it (companion.session)."""
+    writer = app.session.writer
+    if writer is not None:
+        writer.flush(FLUSH_FIRST_S)
+
+
 def back_up_to_stick(app: Any, say: Say) -> threading.Thread | None:
     """Start copying every game to the USB stick; the result is said when it is done."""
     config = _config(app)
@@ -53,9 +61,7 @@ def back_up_to_stick(app: Any, say: Say) -> threading.Thread | None:
     say(tr("backup_running", lang, stick=str(stick)))
 
     def work() -> None:
-        writer = app.session.writer
-        if writer is not None:  # the last taps' events (a write waits APP_WRITE_SETTLE_S) first
-            writer.flush(FLUSH_FIRST_S)
+        _write_pending(app)  # the last taps' events are in the copy
         try:
             done = make_backup(app.data_dir, stick, config_file=config.source)
             text = tr("backup_done", lang, games=done.games, path=str(done.path))
@@ -76,9 +82,7 @@ def ask_turn_off(app: Any, say: Say) -> ConfirmView | None:
         return None
 
     def turn_off() -> None:
-        writer = app.session.writer
-        if writer is not None:
-            writer.flush(FLUSH_FIRST_S)  # every event on the card before the power goes
+        _write_pending(app)  # every event on the card before the power goes
         try:
             system.poweroff()
             say(tr("power_going", lang))
