@@ -678,28 +678,30 @@ def _switches(t: _Turn, fails: Fails, only: int | None = None) -> list[Option]:
         if fails is not None:
             fails.append(Blocked(-1, "no_switch_theirs" if mine else "no_switch_mine", {}))
         return out
-    slides = book.seats[seat].slide
-    # each opponent's row without the pawn switched, sorted, made once for every pawn of mine
-    rests = []
+    slides, colors = book.seats[seat].slide, book.colors
+    # Each opponent's pawn with what every switch with it needs, worked out once for every
+    # pawn of mine: its row without it (sorted), its colour, and the slide it stands on
+    # (`sliding`: one that moves my pawn on; else whether my pawn is held, and its colour).
+    targets = []
     for x, s in theirs:
         rest = list(board[s])
         rest.remove(x)
-        rests.append(rest)
+        slide = slides[x]
+        held = slide is not None and slide.held
+        targets.append((x, s, rest, colors[s], None if slide is None or held else slide,
+                        held, "" if slide is None else slide.color))
     b = list(board)  # the rows of a new board, the two changed put in for each switch
     for a in mine:  # a sorted row's, in order
         row = list(board[seat])
         row.remove(a)
-        for (x, s), rest in zip(theirs, rests, strict=True):
-            slide = slides[x]
-            other = book.colors[s]
-            if slide is None or slide.held:
-                leg = _new(Leg, (a, x, x, 0, False, slide is not None, (), other,
-                                 "" if slide is None else slide.color))
+        for x, s, rest, other, sliding, held, slide_color in targets:
+            if sliding is None:
+                leg = _new(Leg, (a, x, x, 0, False, held, (), other, slide_color))
                 mine_after, theirs_after = [*row, x], [*rest, a]  # _apply, inline
                 mine_after.sort()
                 theirs_after.sort()
                 b[seat], b[s] = tuple(mine_after), tuple(theirs_after)
-                out.append(_new(Option, ("switch", card, color, book.colors, (leg,), tuple(b),
+                out.append(_new(Option, ("switch", card, color, colors, (leg,), tuple(b),
                                          edition, mine_after[0] == HOME_I, False,
                                          start_move)))
                 b[s] = board[s]
@@ -707,16 +709,17 @@ def _switches(t: _Turn, fails: Fails, only: int | None = None) -> list[Option]:
             # the slide sweeps the board as it is after the swap
             swapped = _apply(board, [(seat, a, x), (s, x, a)])
             moved: list[Step] = []
-            swept = _sweep(book, swapped, slide, seat, -1, moved)
-            moved.append((seat, x, slide.end))
-            leg = _new(Leg, (a, x, slide.end, 0, True, False, tuple(swept), other, slide.color))
+            swept = _sweep(book, swapped, sliding, seat, -1, moved)
+            moved.append((seat, x, sliding.end))
+            leg = _new(Leg, (a, x, sliding.end, 0, True, False, tuple(swept), other,
+                             slide_color))
             out.append(_option(t, "switch", (leg,), _apply(swapped, moved)))
     return out
 
 
 def _sorrys(t: _Turn, fails: Fails, only: int | None = None) -> list[Option]:
     out: list[Option] = []
-    book, board, seat = t.book, t.board, t.seat
+    book, board, seat, card, color, edition, start_move = t
     if only is not None and only != START_I:
         return out
     if START_I not in board[seat]:
@@ -727,8 +730,26 @@ def _sorrys(t: _Turn, fails: Fails, only: int | None = None) -> list[Option]:
                      if 1 <= x <= TRACK_LEN)
     if not targets and fails is not None:
         fails.append(Blocked(START_I, "no_target", {}))
+    slides, colors = book.seats[seat].slide, book.colors
+    mine = list(board[seat])
+    mine.remove(START_I)
+    b = list(board)  # the rows of a new board, the two changed put in for each Sorry!
     for x, s in targets:
-        landed = _land(book, board, seat, START_I, x, 0, book.colors[s])  # bumps the target
+        other = colors[s]
+        slide = slides[x]
+        if slide is None or slide.held:  # the target to START, mine on its square: inline
+            leg = _new(Leg, (START_I, x, x, 0, False, slide is not None, (other,), other,
+                             "" if slide is None else slide.color))
+            mine_after, theirs_after = [*mine, x], list(board[s])
+            mine_after.sort()
+            theirs_after.remove(x)
+            theirs_after.insert(0, START_I)  # (START sorts first)
+            b[seat], b[s] = tuple(mine_after), tuple(theirs_after)
+            out.append(_new(Option, ("sorry", card, color, colors, (leg,), tuple(b), edition,
+                                     mine_after[0] == HOME_I, False, start_move)))
+            b[s] = board[s]
+            continue
+        landed = _land(book, board, seat, START_I, x, 0, other)  # bumps the target
         assert landed is not None
         out.append(_option(t, "sorry", (landed.leg,), _apply(board, landed.steps)))
     return out
