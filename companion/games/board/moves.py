@@ -466,15 +466,31 @@ def _one_legs(t: _Turn, kind: str, n: int, moves: tuple[Move | None, ...], fails
             for other in board if dst != HOME_I else ():
                 if dst in other:
                     break
-            else:  # nothing there, no slide: _land, _apply and _option, inline
+            else:
+                other = None
+            # Nothing there, or an opponent's pawn (bumped to START), and no slide: _land,
+            # _apply and _option, inline. (A track square holds one pawn: `other` is its
+            # row, and no other row is equal.)
+            if other is None or (other is not row and 1 <= dst <= TRACK_LEN):
                 mine = list(row)
                 mine.remove(src)
                 mine.append(dst)
                 mine.sort()
                 b[seat] = tuple(mine)
+                legs = plain
+                if other is not None:
+                    s = board.index(other)
+                    theirs = list(other)
+                    theirs.remove(dst)
+                    theirs.insert(0, START_I)  # (START sorts first)
+                    b[s] = tuple(theirs)
+                    legs = (_new(Leg, (src, dst, dst, plain[0].steps, False, False,
+                                       (book.colors[s],), "", "")),)
                 out.append(_new(Option, ("start" if src == START_I else kind, card, color,
-                                         book.colors, plain, tuple(b), edition,
+                                         book.colors, legs, tuple(b), edition,
                                          mine[0] == HOME_I, compulsory, start_move)))
+                if other is not None:
+                    b[s] = other
                 if any_one:
                     break
                 continue
