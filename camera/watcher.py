@@ -34,6 +34,7 @@ import numpy as np
 
 from camera.faces import Recogniser
 from camera.model import Model
+from camera.outline import LAID, UNSURE, laid_on
 from camera.top import Top
 
 MOTION_SIZE = (80, 60)
@@ -93,6 +94,9 @@ class Watcher:
         self._normals: list[_Still] = []  # still pictures with no arm across the pile
         self._still = 0
         self._top: Top | None = None
+        self._top_grey: Any = None  # the frame the top card was last seen in, grey
+        self._under_grey: Any = None  # the pile before the top card was laid, grey
+        self._judged_grey: Any = None  # the frame last judged, grey
         self._spot_small: tuple[int, int, int, int] = model.spot_pixels(*MOTION_SIZE)
         self.recognitions = 0
 
@@ -120,8 +124,7 @@ class Watcher:
         spot = _changed(small, self._judged)[y0:y1, x0:x1]
         if float(np.mean(spot)) < CHANGE_SHARE:
             # too little for a play, unless the top card's print changed (camera.top)
-            if self._still == STILL_FRAMES and self._top is not None and spot.any() \
-                    and self._top.reprinted(frame):
+            if self._still == STILL_FRAMES and spot.any() and self._top_changed(frame):
                 return self._judge(frame, small, log=True)
             return None
         if arm and self._still < LONG_STILL:
@@ -132,28 +135,62 @@ class Watcher:
             return None  # an arm resting over the pile
         return self._judge(frame, small, log=True)
 
+    def _top_changed(self, frame: Any) -> bool:
+        """Whether a card lies within a nudge of the top card that is not surely it: a
+        face of its family laid square on it, or any card laid on it a few pixels off,
+        changes too little of the pile for the watcher's coarse picture."""
+        if self._top is None:
+            return False
+        followed, sure = self._top.still_there(frame)
+        return followed is not None and (not sure or self._look(_grey(frame), followed) == LAID)
+
+    def _look(self, grey: Any, followed: Top) -> str | None:
+        """Whether the top card, found again a nudge away, was moved there or a card was
+        laid on it (camera.outline); None with no picture of the pile to compare."""
+        if self._top is None or self._top_grey is None or self._under_grey is None:
+            return None
+        return laid_on(self._under_grey, self._top_grey, grey, self._top.quad, followed.quad)
+
+    def _follow(self, top: Top, grey: Any, look: str | None = None) -> None:
+        """`top` is the top card now, as the frame `grey` shows it. After a move too small
+        to tell a nudge from a card laid on it, the pile as it was stands for what lies
+        under it: if a card was laid there after all, the old card's edges are not the new
+        one's (or a nudge would later show them and pass for a card laid)."""
+        if look == UNSURE:
+            self._under_grey = self._top_grey
+        self._top, self._top_grey = top, grey
+
     def _judge(self, frame: Any, small: Any, *, log: bool) -> Seen | None:
         self._judged = small
         h, w = frame.shape[:2]
+        grey = _grey(frame)
+        judged_before, self._judged_grey = self._judged_grey, grey
         followed, sure = (None, False) if self._top is None else self._top.still_there(frame)
-        if followed is not None and sure:  # the same card again, or nudged
-            self._top = followed
+        look = None if followed is None else self._look(grey, followed)
+        laid = look == LAID
+        if followed is not None and sure and not laid:  # the same card again, or nudged
+            self._follow(followed, grey, look)
             return None
         self.recognitions += 1
         reading = self.recogniser.read(frame, self.model.spot_pixels(w, h))
         if reading is None:
             return None
-        if followed is not None and followed.is_card(reading.candidates):
-            self._top = followed  # the same face where that card lay: that card
+        if followed is not None and not laid and followed.is_card(reading.candidates):
+            self._follow(followed, grey, look)  # the same face where that card lay: that card
             return None
-        if self._top is not None and self._top.is_card(reading.candidates) \
+        if not laid and self._top is not None and self._top.is_card(reading.candidates) \
                 and self._top.near(reading.quad):
             return None  # that face where that card lay, seen through a hand: that card
-        self._top = Top.seen(frame, reading.quad, reading.candidates)
+        self._under_grey = judged_before  # the pile this card was laid on
+        self._follow(Top.seen(frame, reading.quad, reading.candidates), grey)
         if not log:
             return None
         return Seen(self.frame, reading.card, reading.confidence, reading.candidates)
 
+
+def _grey(frame: Any) -> Any:
+    """The frame in grey, full size."""
+    return frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
 
 
 def _colour(frame: Any) -> Any:
