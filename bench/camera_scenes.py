@@ -271,14 +271,16 @@ class Scene:
 
     def sequence(self, cards: Sequence[str], seed: int, *, disturb: bool = True,
                  before: Sequence[str] = (), after: Sequence[str] = (),
-                 hold: int = 0, square: float = 0.0) -> Sequence_:
+                 hold: int = 0, square: float = 0.0,
+                 glare: tuple[float, float, float] | None = None) -> Sequence_:
         """Frames at 10 fps of `cards` laid one by one on the pile, with the table's life
         in between when `disturb` (hands passing or resting, light, nudges), and the
         disturbances `before` ("pass", "rest", "light", "nudge") before each card, then
         those `after` in that order. The hand that lays a card stays still on it for
         `hold` frames before it leaves. A share `square` of the cards is laid almost
         square on the top card (within a nudge of it): rare when cards fall where they
-        may, and then only the print changes."""
+        may, and then only the print changes. `glare` (x, y as fractions of the frame,
+        strength) puts that lamp's reflection in every frame, whatever the light does."""
         rng = np.random.default_rng([self.seed, seed, 4])
         out = Sequence_()
         pile = self.table.copy()
@@ -290,7 +292,8 @@ class Scene:
         w, h = self.size
 
         def shoot(canvas: Image) -> None:
-            out.frames.append(self._camera(canvas, light, rng, blur=blur, quality=quality))
+            lamp = light if glare is None else _Light(light.gain, light.tint, glare)
+            out.frames.append(self._camera(canvas, lamp, rng, blur=blur, quality=quality))
 
         def edge_point() -> tuple[float, float]:
             side = int(rng.integers(4))

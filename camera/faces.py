@@ -32,7 +32,9 @@ MAX_HAMMING = 64  # a feature match closer than this (of 256 bits) counts
 TRIED_FACES = 40  # the faces with most matches get a geometric check
 MIN_INLIERS = 10  # fewer: no card found there ...
 FEW_INLIERS = 6  # ... unless no face has more; then this many, if the card's photo
-FEW_CORRELATION = 0.8  # laid on it by ECC correlates at least this well
+FEW_CORRELATION = 0.8  # laid on it by ECC correlates at least this well, or
+WASHED_CORRELATION = 0.6  # this well when the face is read sure and the card found has
+SIZE_CLOSE = 0.1  # the taught card's long edge within this share (a glare washed its print)
 CANDIDATES = 3  # faces whose homographies are checked by correlation
 SIZE_SLACK = 1.6  # a found card's size may differ this much from the taught one
 SCALES = ((20, 28), (40, 56))  # correlation sizes (w, h)
@@ -220,7 +222,9 @@ class Recogniser:
             return None
         order = sorted(scores, key=lambda c: -scores[c])[:CANDIDATES]
         card, confidence, runner, quad, fit = self._aligned(grey, quads[order[0]], order)
-        if few and fit < FEW_CORRELATION:
+        if few and fit < FEW_CORRELATION and not (
+                fit >= WASHED_CORRELATION and confidence >= ASK_BELOW
+                and expected is not None and _sized(quad, expected)):
             return None  # so few features, and no taught photo fits there: no card
         if confidence < ASK_BELOW:
             return Reading(None, round(confidence, 3), (card, runner), quad)
@@ -330,6 +334,15 @@ def _ecc(template: Any, image: Any, warp: Any) -> tuple[float, Any] | None:
     except cv2.error:
         return None
     return (float(correlation), warp) if _plausible(warp) else None
+
+
+def _sized(quad: Quad, expected: float) -> bool:
+    """Whether a card found at `quad` has the taught card's long edge (within SIZE_CLOSE):
+    where a glare washed out part of a card's print, few features are found on it and its
+    photos fit it less well, but the fine stage still lays them on its very outline."""
+    q = np.asarray(quad, np.float32)
+    long_edge = max(float(np.linalg.norm(q[2] - q[1])), float(np.linalg.norm(q[3] - q[0])))
+    return abs(long_edge / expected - 1) <= SIZE_CLOSE
 
 
 def _everywhere(picture: Any) -> Any:

@@ -159,6 +159,10 @@ class _SlideHere(NamedTuple):
 
 # A one-leg move's legs, as an option holds them: (the Leg,)
 Legs1 = tuple[Leg]
+# A pawn's move of n steps from one square: where it lands, its legs when it bumps and
+# slides nothing (shared by every option that makes it), and whether it lands on a slide
+# of its seat
+Move = tuple[int, Legs1, bool]
 
 
 class _Seat(NamedTuple):
@@ -167,11 +171,9 @@ class _Seat(NamedTuple):
     forward: tuple[tuple[int | None, ...], ...]  # [n][loc]: where n forward go, or None
     backward: tuple[tuple[int | None, ...], ...]  # [n][loc], n 1 and 4
     slide: tuple[_SlideHere | None, ...]  # [loc]: the slide a landing there triggers
-    # The same moves' legs when they bump and slide nothing (most moves, and most legs of
-    # a 7), built once and shared by every option that makes them: [n][loc] as `forward`
-    # and `backward`.
-    forward_legs: tuple[tuple[Legs1 | None, ...], ...]
-    backward_legs: tuple[tuple[Legs1 | None, ...], ...]
+    # The same moves as `Move`s (None: no square n steps away), [n][loc] as above
+    forward_moves: tuple[tuple[Move | None, ...], ...]
+    backward_moves: tuple[tuple[Move | None, ...], ...]
     # [loc]: a 7's legs from there, 1 to 6 steps: (steps, dst, its Leg, its squares as
     # bits, whether it lands on a slide of this seat) for each that has a square
     sevens: tuple[tuple[tuple[int, int, Leg, int, bool], ...], ...]
@@ -193,22 +195,29 @@ _BIT = tuple(0 if loc in (START_I, HOME_I) else 1 << loc for loc in range(HOME_I
 _MAX_STEPS = 12
 _BACKWARD_STEPS = (1, 4)  # the 10's back 1 and the 4
 _STEPS = {card: steps_of(card) for card in CARDS}  # looked up: a call per card cost more
+# The cards whose every way moves one pawn n forward. No two of their ways leave the same
+# board (docs/DECISIONS.md, "no repeated boards"), so their options are their ways, made
+# without `_raw` and `_distinct`.
+_FORWARD_ONLY = {card: _STEPS[card] for card in ("1", "2", "3", "5", "8", "12")}
+# The cards two of whose ways may leave the same board: a 7 split played in either order,
+# two switches or Sorry!s whose slide sweeps the same pawns, two 4s back onto a slide that
+# ends where each pawn stood. The others' ways are options.
+_REPEATING = frozenset(("4", "7", "11", SORRY))
 
 _books: dict[tuple[str, tuple[str, ...], tuple[tuple[int, str], ...], str], _Book] = {}
 
 
-def _book(edition: str, settings: Settings, colors: tuple[str, ...]) -> _Book:
-    """The book of a table, kept by what it depends on (cheaper to look up than the whole
-    settings, whose hash is a Python call)."""
-    key = (edition, colors, settings.slide_colors, settings.start_move)
-    found = _books.get(key)
-    if found is None:
-        if len(_books) >= 128:
-            _books.clear()
-        found = _books[key] = _Book(
-            edition == "classic", colors, tuple(entry(c) for c in colors),
-            tuple(track_loc(start_exit(c)) for c in colors),
-            tuple(_seat(c, edition, settings) for c in colors))
+def _new_book(key: tuple[str, tuple[str, ...], tuple[tuple[int, str], ...], str],
+              settings: Settings) -> _Book:
+    """The book of a table, kept in `_books` by what it depends on (`_turn`'s key: cheaper
+    to look up than the whole settings, whose hash is a Python call)."""
+    edition, colors = key[0], key[1]
+    if len(_books) >= 128:
+        _books.clear()
+    found = _books[key] = _Book(
+        edition == "classic", colors, tuple(entry(c) for c in colors),
+        tuple(track_loc(start_exit(c)) for c in colors),
+        tuple(_seat(c, edition, settings) for c in colors))
     return found
 
 
@@ -233,23 +242,23 @@ def _seat(color: str, edition: str, settings: Settings) -> _Seat:
         for n in range(_MAX_STEPS + 1))
     backward = tuple(tuple(_backward(e, loc, n) for loc in locs) if n in _BACKWARD_STEPS
                      else () for n in range(max(_BACKWARD_STEPS) + 1))
-    forward_legs = _plain_legs(forward, 1, classic)
-    sevens = tuple(tuple((a, dst, legs[0], _BIT[src] | _BIT[dst], slide[dst] is not None)
+    forward_moves = _moves(forward, 1, classic, slide)
+    sevens = tuple(tuple((a, move[0], move[1][0], _BIT[src] | _BIT[move[0]], move[2])
                          for a in range(1, 7)
-                         if (dst := forward[a][src]) is not None
-                         and (legs := forward_legs[a][src]) is not None)
+                         if (move := forward_moves[a][src]) is not None)
                    for src in locs)
-    return _Seat(forward, backward, tuple(slide), forward_legs,
-                 _plain_legs(backward, -1, classic), sevens)
+    return _Seat(forward, backward, tuple(slide), forward_moves,
+                 _moves(backward, -1, classic, slide), sevens)
 
 
-def _plain_legs(table: tuple[tuple[int | None, ...], ...], sign: int, classic: bool
-                ) -> tuple[tuple[Legs1 | None, ...], ...]:
-    """The legs of a table's moves as one-leg options hold them (n steps, signed; the
-    classic's 1 or 2 from START counts no step)."""
-    return tuple(tuple(None if dst is None else (Leg(
-        src, dst, dst, 0 if classic and src == START_I else sign * n),)
-        for src, dst in enumerate(row)) for n, row in enumerate(table))
+def _moves(table: tuple[tuple[int | None, ...], ...], sign: int, classic: bool,
+           slide: list[_SlideHere | None]) -> tuple[tuple[Move | None, ...], ...]:
+    """A table's moves as `Move`s (n steps, signed; the classic's 1 or 2 from START
+    counts no step)."""
+    return tuple(tuple(None if dst is None else (dst, (_new(Leg, (
+        src, dst, dst, 0 if classic and src == START_I else sign * n, False, False, (), "",
+        "")),), slide[dst] is not None) for src, dst in enumerate(row))
+        for n, row in enumerate(table))
 
 
 def _forward(e: int, loc: int, n: int) -> int | None:
@@ -301,9 +310,11 @@ class _Turn(NamedTuple):
 
 
 def _turn(position: Position, card: str, color: str) -> _Turn:
-    return _new(_Turn, (_book(position.edition, position.settings, position.colors),
-                        position.pawns, position.colors.index(color), card, color,
-                        position.edition, position.settings.start_move))
+    edition, settings, colors = position.edition, position.settings, position.colors
+    key = (edition, colors, settings.slide_colors, settings.start_move)
+    book = _books.get(key) or _new_book(key, settings)  # (looked up once per card: inline)
+    return _new(_Turn, (book, position.pawns, colors.index(color), card, color, edition,
+                        settings.start_move))
 
 
 def _option(t: _Turn, kind: str, legs: tuple[Leg, ...], board: Board,
@@ -370,10 +381,11 @@ class _Landed(NamedTuple):
     touched: int  # the squares it read or changed, as bits
 
 
-def _land(book: _Book, board: Board, seat: int, src: int, dst: int,
-          steps: int) -> _Landed | None:
+def _land(book: _Book, board: Board, seat: int, src: int, dst: int, steps: int,
+          other: str = "") -> _Landed | None:
     """One pawn of `seat` from `src` landing on `dst` of `board`: its leg and the pawn
-    moves it makes (a bump, a slide), or None when one of the mover's own pawns is there."""
+    moves it makes (a bump, a slide), or None when one of the mover's own pawns is there.
+    `other`: the opponent a Sorry! names."""
     slide = book.seats[seat].slide[dst]
     moved: list[Step] = []
     bumped: tuple[str, ...] = ()
@@ -389,16 +401,16 @@ def _land(book: _Book, board: Board, seat: int, src: int, dst: int,
         return None
     if slide is None:
         moved.append((seat, src, dst))
-        return _new(_Landed, (_new(Leg, (src, dst, dst, steps, False, False, bumped, "", "")),
+        return _new(_Landed, (_new(Leg, (src, dst, dst, steps, False, False, bumped, other, "")),
                               moved, _BIT[src] | _BIT[dst]))
     if slide.held:
         moved.append((seat, src, dst))
-        return _new(_Landed, (_new(Leg, (src, dst, dst, steps, False, True, bumped, "",
+        return _new(_Landed, (_new(Leg, (src, dst, dst, steps, False, True, bumped, other,
                                          slide.color)), moved, _BIT[src] | _BIT[dst]))
     swept = _sweep(book, board, slide, seat, src, moved)
     moved.append((seat, src, slide.end))
     return _new(_Landed, (_new(Leg, (src, dst, slide.end, steps, True, False,
-                                     (*bumped, *swept), "", slide.color)),
+                                     (*bumped, *swept), other, slide.color)),
                           moved, _BIT[src] | _BIT[dst] | slide.mask))
 
 
@@ -416,59 +428,69 @@ def _own_pawn(src: int, dst: int) -> Blocked:
 Fails = list[Blocked] | None  # None: why pawns cannot move is not asked for
 
 
-def _sources(row: tuple[int, ...], only: int | None) -> Iterable[int]:
-    """Each location of a row once, in order; or only `only`, when given and there."""
-    if only is None:
-        return dict.fromkeys(row)
-    return (only,) if only in row else ()
-
-
 def _forwards(t: _Turn, n: int, fails: Fails, only: int | None = None,
               any_one: bool = False) -> list[Option]:
     """n forward for every pawn (or the one on `only`); from START as this edition allows
     (kind "start"); `any_one`: stop at the first found."""
-    table = t.book.seats[t.seat]
-    return _one_legs(t, "forward", n, table.forward[n], table.forward_legs[n], fails, only,
+    return _one_legs(t, "forward", n, t.book.seats[t.seat].forward_moves[n], fails, only,
                      any_one)
 
 
 def _backwards(t: _Turn, n: int, fails: Fails, only: int | None = None,
                any_one: bool = False, compulsory: bool = False) -> list[Option]:
-    table = t.book.seats[t.seat]
-    return _one_legs(t, "backward", n, table.backward[n], table.backward_legs[n], fails,
+    return _one_legs(t, "backward", n, t.book.seats[t.seat].backward_moves[n], fails,
                      only, any_one, compulsory)
 
 
-def _one_legs(t: _Turn, kind: str, n: int, dsts: tuple[int | None, ...],
-              legs: tuple[Legs1 | None, ...], fails: Fails, only: int | None,
-              any_one: bool, compulsory: bool = False) -> list[Option]:
-    """Each pawn (or the one on `only`) moved n steps by the seat's table `dsts` (the legs
-    of those moves: `legs`), as an option added to `out`, or why it cannot to `fails`.
-    A move onto an empty square without a slide (most) is made here, the others by
-    `_land`; `any_one`: stop at the first found."""
+def _one_legs(t: _Turn, kind: str, n: int, moves: tuple[Move | None, ...], fails: Fails,
+              only: int | None, any_one: bool, compulsory: bool = False) -> list[Option]:
+    """Each pawn (or the one on `only`) moved n steps by the seat's table `moves`, as an
+    option added to `out`, or why it cannot to `fails`. A move onto an empty square
+    without a slide (most) is made here, the others by `_land`; `any_one`: stop at the
+    first found."""
     out: list[Option] = []
     book, board, seat, card, color, edition, start_move = t
-    slides = book.seats[seat].slide
+    row = board[seat]
     b = list(board)  # the rows of a new board, the mover's put in for each move
-    for src in _sources(board[seat], only):
-        dst, plain = dsts[src], legs[src]
-        if dst is None or plain is None:
+    # each location of the row once, in order; or only `only`, when given and there
+    sources: Iterable[int] = dict.fromkeys(row) if only is None else (
+        (only,) if only in row else ())
+    for src in sources:
+        move = moves[src]
+        if move is None:
             if fails is not None:
                 fails.append(_cannot(t, kind, src, n))
             continue
-        way = "start" if src == START_I else kind
-        if slides[dst] is None:
-            for row in board if dst != HOME_I else ():
-                if dst in row:
+        dst, plain, slides = move
+        if not slides:
+            for other in board if dst != HOME_I else ():
+                if dst in other:
                     break
-            else:  # nothing there, no slide: _land, _apply and _option, inline
-                mine = list(board[seat])
+            else:
+                other = None
+            # Nothing there, or an opponent's pawn (bumped to START), and no slide: _land,
+            # _apply and _option, inline. (A track square holds one pawn: `other` is its
+            # row, and no other row is equal.)
+            if other is None or (other is not row and 1 <= dst <= TRACK_LEN):
+                mine = list(row)
                 mine.remove(src)
                 mine.append(dst)
                 mine.sort()
                 b[seat] = tuple(mine)
-                out.append(_new(Option, (way, card, color, book.colors, plain, tuple(b),
-                                         edition, mine[0] == HOME_I, compulsory, start_move)))
+                legs = plain
+                if other is not None:
+                    s = board.index(other)
+                    theirs = list(other)
+                    theirs.remove(dst)
+                    theirs.insert(0, START_I)  # (START sorts first)
+                    b[s] = tuple(theirs)
+                    legs = (_new(Leg, (src, dst, dst, plain[0].steps, False, False,
+                                       (book.colors[s],), "", "")),)
+                out.append(_new(Option, ("start" if src == START_I else kind, card, color,
+                                         book.colors, legs, tuple(b), edition,
+                                         mine[0] == HOME_I, compulsory, start_move)))
+                if other is not None:
+                    b[s] = other
                 if any_one:
                     break
                 continue
@@ -477,7 +499,8 @@ def _one_legs(t: _Turn, kind: str, n: int, dsts: tuple[int | None, ...],
             if fails is not None:
                 fails.append(_own_pawn(src, dst))
             continue
-        out.append(_option(t, way, (landed.leg,), _apply(board, landed.steps), compulsory))
+        out.append(_option(t, "start" if src == START_I else kind, (landed.leg,),
+                           _apply(board, landed.steps), compulsory))
         if any_one:
             break
     return out
@@ -516,7 +539,9 @@ def _splits(t: _Turn, fails: Fails, only: int | None = None, any_one: bool = Fal
             if only is not None and first != only:
                 continue
             # the second leg's pawn: another pawn of the board before the card
-            seconds = [x for x in movers if x != first or (x == START_I and starts > 1)]
+            seconds = movers.copy()
+            if first != START_I or starts < 2:  # (or a second pawn leaving START)
+                seconds.remove(first)
             mirrors = not repeats and only is None
             if _pairs(t, first, seconds, reach, out, any_one, mirrors) and any_one:
                 return out
@@ -525,31 +550,37 @@ def _splits(t: _Turn, fails: Fails, only: int | None = None, any_one: bool = Fal
     return out
 
 
-class _Reach(NamedTuple):
-    """Each pawn's legs of a 7 by length (1-6), on the board before the card: the Leg of
-    one that bumps and slides nothing (shared, from the seat's table), `_land`'s for the
-    others, and the squares each reads or changes as bits (-1: no such leg)."""
+class _Legs7(NamedTuple):
+    """One pawn's legs of a 7 by length (1-6), on the board before the card: the Leg of
+    one that bumps and slides nothing (shared, from the seat's table) and where it ends,
+    `_land`'s for the others, and the squares each reads or changes as bits (-1: no such
+    leg)."""
 
-    plains: dict[int, list[Leg | None]]
-    landeds: dict[int, list[_Landed | None]]
-    touches: dict[int, list[int]]
+    plains: list[Leg | None]
+    landeds: list[_Landed | None]
+    touches: list[int]
+    dsts: list[int]  # a plain leg's square
+
+
+_Reach = dict[int, _Legs7]  # each moving pawn's, by its square
 
 
 def _reach(table: _Seat, book: _Book, board: Board, seat: int, movers: list[int]) -> _Reach:
-    reach = _Reach({}, {}, {})
+    reach = {}
     taken = set().union(*board)
     for src in movers:
         plains: list[Leg | None] = [None] * 7
         landeds: list[_Landed | None] = [None] * 7
         touches = [-1] * 7
+        dsts = [-1] * 7
         for a, dst, leg, touched, slid in table.sevens[src]:
             if not slid and (dst == HOME_I or dst not in taken):
-                plains[a], touches[a] = leg, touched
+                plains[a], touches[a], dsts[a] = leg, touched, dst
             else:
                 landed = landeds[a] = _land(book, board, seat, src, dst, a)
                 if landed is not None:
                     touches[a] = landed.touched
-        reach.plains[src], reach.landeds[src], reach.touches[src] = plains, landeds, touches
+        reach[src] = _new(_Legs7, (plains, landeds, touches, dsts))
     return reach
 
 
@@ -564,39 +595,50 @@ def _pairs(t: _Turn, first: int, seconds: list[int], reach: _Reach, out: list[Op
     found = False
     book, board, seat, card, color, edition, start_move = t
     colors, forward = book.colors, book.seats[seat].forward
-    plains, landeds, touches = reach
+    plains1, landeds1, touches1, dsts1 = reach[first]
     rest = list(board[seat])
     rest.remove(first)
-    rests = []  # (second pawn, the mover's row without both)
+    # Each second pawn with the mover's row without both, its legs, and the longest first
+    # leg an independent pair is joined with (`mirrors`: none when the second pawn comes
+    # first, 3 when both leave START), unpacked once per split in the loop below.
+    others = []
     for second in seconds:
         row = rest.copy()
         row.remove(second)
-        rests.append((second, row))
+        longest = 6 if not mirrors or second > first else 3 if second == first else 0
+        others.append((second, row, *reach[second], longest))
     b = list(board)  # the rows of a new board, the mover's put in for each split
     for a in range(1, 7):
-        n = 7 - a
-        touched1 = touches[first][a]
+        touched1 = touches1[a]
         if touched1 < 0:
             continue
-        one, landed1 = plains[first][a], landeds[first][a]
+        n = 7 - a
+        one, landed1, dst1 = plains1[a], landeds1[a], dsts1[a]
         leg1 = one or _leg_of(landed1)
         after1: Board | None = None  # the board the first leg leaves, when needed
-        for second, row in rests:
-            touched2 = touches[second][n]
+        for second, row, plains2, landeds2, touches2, dsts2, longest in others:
+            touched2 = touches2[n]
             if touched2 >= 0 and not touched2 & touched1:  # independent: joined as found
-                if mirrors and (second < first or (second == first and a > 3)):
+                if a > longest:
                     continue
-                two = plains[second][n]
+                two = plains2[n]
                 if one is not None and two is not None:
-                    mine = [*row, one.dst, two.dst]
+                    mine = [*row, dst1, dsts2[n]]
                     mine.sort()
                     b[seat] = tuple(mine)
                     out.append(_new(Option, ("split", card, color, colors, (one, two),
                                              tuple(b), edition, mine[0] == HOME_I, False,
                                              start_move)))
-                else:
-                    after1 = after1 or _after(board, seat, leg1, landed1)
-                    out.append(_joined(t, leg1, after1, second, two or landeds[second][n]))
+                else:  # one of them bumps or slides: their pawn moves made at once
+                    if two is not None:
+                        leg2, steps2 = two, [(seat, second, dsts2[n])]
+                    else:
+                        landed2 = landeds2[n]
+                        assert landed2 is not None  # (touched2: a leg of that length)
+                        leg2, steps2 = landed2.leg, landed2.steps
+                    steps1 = [(seat, first, dst1)] if landed1 is None else landed1.steps
+                    out.append(_option(t, "split", (leg1, leg2),
+                                       _apply(board, [*steps1, *steps2])))
             else:
                 if touched2 < 0:  # no such leg on the board before the card
                     dst = forward[n][second]
@@ -622,16 +664,6 @@ def _after(board: Board, seat: int, leg: Leg, landed: _Landed | None) -> Board:
     """The board after a 7's first leg (`landed`: its pawn moves, when it has more)."""
     return _moved(board, seat, leg.src, leg.dst) if landed is None else _apply(board,
                                                                                landed.steps)
-
-
-def _joined(t: _Turn, leg1: Leg, after1: Board, second: int,
-            two: Leg | _Landed | None) -> Option:
-    """An independent split one of whose legs bumps or slides: the second leg, as found
-    on the board before the card, made on the board the first left."""
-    assert two is not None  # (independent: found on the board before the card)
-    if isinstance(two, Leg):
-        return _option(t, "split", (leg1, two), _moved(after1, t.seat, second, two.dst))
-    return _option(t, "split", (leg1, two.leg), _apply(after1, two.steps))
 
 
 def _after_first(t: _Turn, leg1: Leg, after1: Board, second: int, n: int) -> Option | None:
@@ -662,28 +694,30 @@ def _switches(t: _Turn, fails: Fails, only: int | None = None) -> list[Option]:
         if fails is not None:
             fails.append(Blocked(-1, "no_switch_theirs" if mine else "no_switch_mine", {}))
         return out
-    slides = book.seats[seat].slide
-    # each opponent's row without the pawn switched, sorted, made once for every pawn of mine
-    rests = []
+    slides, colors = book.seats[seat].slide, book.colors
+    # Each opponent's pawn with what every switch with it needs, worked out once for every
+    # pawn of mine: its row without it (sorted), its colour, and the slide it stands on
+    # (`sliding`: one that moves my pawn on; else whether my pawn is held, and its colour).
+    targets = []
     for x, s in theirs:
         rest = list(board[s])
         rest.remove(x)
-        rests.append(rest)
+        slide = slides[x]
+        held = slide is not None and slide.held
+        targets.append((x, s, rest, colors[s], None if slide is None or held else slide,
+                        held, "" if slide is None else slide.color))
     b = list(board)  # the rows of a new board, the two changed put in for each switch
     for a in mine:  # a sorted row's, in order
         row = list(board[seat])
         row.remove(a)
-        for (x, s), rest in zip(theirs, rests, strict=True):
-            slide = slides[x]
-            other = book.colors[s]
-            if slide is None or slide.held:
-                leg = _new(Leg, (a, x, x, 0, False, slide is not None, (), other,
-                                 "" if slide is None else slide.color))
+        for x, s, rest, other, sliding, held, slide_color in targets:
+            if sliding is None:
+                leg = _new(Leg, (a, x, x, 0, False, held, (), other, slide_color))
                 mine_after, theirs_after = [*row, x], [*rest, a]  # _apply, inline
                 mine_after.sort()
                 theirs_after.sort()
                 b[seat], b[s] = tuple(mine_after), tuple(theirs_after)
-                out.append(_new(Option, ("switch", card, color, book.colors, (leg,), tuple(b),
+                out.append(_new(Option, ("switch", card, color, colors, (leg,), tuple(b),
                                          edition, mine_after[0] == HOME_I, False,
                                          start_move)))
                 b[s] = board[s]
@@ -691,16 +725,17 @@ def _switches(t: _Turn, fails: Fails, only: int | None = None) -> list[Option]:
             # the slide sweeps the board as it is after the swap
             swapped = _apply(board, [(seat, a, x), (s, x, a)])
             moved: list[Step] = []
-            swept = _sweep(book, swapped, slide, seat, -1, moved)
-            moved.append((seat, x, slide.end))
-            leg = _new(Leg, (a, x, slide.end, 0, True, False, tuple(swept), other, slide.color))
+            swept = _sweep(book, swapped, sliding, seat, -1, moved)
+            moved.append((seat, x, sliding.end))
+            leg = _new(Leg, (a, x, sliding.end, 0, True, False, tuple(swept), other,
+                             slide_color))
             out.append(_option(t, "switch", (leg,), _apply(swapped, moved)))
     return out
 
 
 def _sorrys(t: _Turn, fails: Fails, only: int | None = None) -> list[Option]:
     out: list[Option] = []
-    book, board, seat = t.book, t.board, t.seat
+    book, board, seat, card, color, edition, start_move = t
     if only is not None and only != START_I:
         return out
     if START_I not in board[seat]:
@@ -711,11 +746,28 @@ def _sorrys(t: _Turn, fails: Fails, only: int | None = None) -> list[Option]:
                      if 1 <= x <= TRACK_LEN)
     if not targets and fails is not None:
         fails.append(Blocked(START_I, "no_target", {}))
+    slides, colors = book.seats[seat].slide, book.colors
+    mine = list(board[seat])
+    mine.remove(START_I)
+    b = list(board)  # the rows of a new board, the two changed put in for each Sorry!
     for x, s in targets:
-        landed = _land(book, board, seat, START_I, x, 0)  # bumps the target
+        other = colors[s]
+        slide = slides[x]
+        if slide is None or slide.held:  # the target to START, mine on its square: inline
+            leg = _new(Leg, (START_I, x, x, 0, False, slide is not None, (other,), other,
+                             "" if slide is None else slide.color))
+            mine_after, theirs_after = [*mine, x], list(board[s])
+            mine_after.sort()
+            theirs_after.remove(x)
+            theirs_after.insert(0, START_I)  # (START sorts first)
+            b[seat], b[s] = tuple(mine_after), tuple(theirs_after)
+            out.append(_new(Option, ("sorry", card, color, colors, (leg,), tuple(b), edition,
+                                     mine_after[0] == HOME_I, False, start_move)))
+            b[s] = board[s]
+            continue
+        landed = _land(book, board, seat, START_I, x, 0, other)  # bumps the target
         assert landed is not None
-        leg = landed.leg._replace(other=book.colors[s])
-        out.append(_option(t, "sorry", (leg,), _apply(board, landed.steps)))
+        out.append(_option(t, "sorry", (landed.leg,), _apply(board, landed.steps)))
     return out
 
 
@@ -856,20 +908,38 @@ assert Option._fields[5] == "board"
 
 
 def _work_out(key: tuple[Position, str, str], fails: list[Blocked] | None) -> _Analysis:
-    repeats = key[1] != "7"  # a 7's splits are found without their repeats, and
-    ways = _raw(_turn(*key), fails, repeats=repeats)  # again when asked for
-    if len(ways) < 2 or (ways[-1][0] != "decline"
-                         and len(set(map(_board_of, ways))) == len(ways)):
-        options = tuple(ways)  # every board differs (most cards): no loop in Python
-        return _Analysis(key, options if repeats else None, options, fails)
-    seen: set[Board] = set()
-    distinct = []
-    for option in ways:
-        board = option.board if option.kind != "decline" else ()
-        if board not in seen:
-            seen.add(board)
-            distinct.append(option)
-    return _Analysis(key, tuple(ways) if repeats else None, tuple(distinct), fails)
+    card = key[1]
+    t = _turn(*key)
+    n = _FORWARD_ONLY.get(card)
+    if n is not None:  # most cards: one pawn forward, straight to the table's moves
+        options = tuple(_one_legs(t, "forward", n, t.book.seats[t.seat].forward_moves[n],
+                                  fails, None, False))
+        return _Analysis(key, options, options, fails)
+    repeats = card != "7"  # a 7's splits are found without their repeats, and
+    ways = _raw(t, fails, repeats=repeats)  # again when asked for
+    if card not in _REPEATING:
+        options = tuple(ways)
+        return _Analysis(key, options, options, fails)
+    options = _distinct(ways)
+    return _Analysis(key, (options if len(options) == len(ways) else tuple(ways))
+                     if repeats else None, options, fails)
+
+
+def _distinct(ways: list[Option]) -> tuple[Option, ...]:
+    """The first way to each board, in order (a decline, the last way when there is one,
+    is distinct from the moves), without a loop in Python: each board is mapped to the
+    index of its first way (the ways walked backwards, so the first written last)."""
+    count = len(ways)
+    if count < 2 or (ways[-1][0] != "decline" and len(set(map(_board_of, ways))) == count):
+        return tuple(ways)  # every board differs (most cards): the cheapest check
+    declined = ways[-1][0] == "decline"
+    made = count - declined  # the ways that move a pawn
+    first = dict(zip(map(_board_of, reversed(ways[:made])), range(made - 1, -1, -1),
+                     strict=True))
+    kept = sorted(first.values())
+    if declined:
+        kept.append(made)
+    return tuple(map(ways.__getitem__, kept))
 
 
 _analyse = _Analyses(256)
