@@ -25,7 +25,9 @@ LAID, MOVED, UNSURE, IN_PLACE = "laid", "moved", "unsure", "in place"
 LIGHT_SIGMA = 8.0  # frame pixels over which the light is taken as even
 SAMPLES = 24  # places looked at along each side of the card (its ends left out)
 END = 0.08  # the share of a side at each end left out (corners: two sides meet)
-SEARCH = 4  # the old edge is looked for this many pixels either side of the kept corners
+SEARCH = 8  # the old edge is looked for this many pixels either side of the kept corners
+LINE_PX = 1.0  # an edge's places lie this close to one straight line ...
+LINE_MIN = 6  # ... at least this many of them
 STEP = 0.3  # an edge: the light-free picture steps by this much across 3 pixels
 UNCOVERED = 0.02  # of the card's long edge: a place the move uncovers at least this much
 MIN_PX = 3.0  # ... and at least this many pixels (blur and JPEG reach about two)
@@ -45,6 +47,8 @@ def light_free(grey: Any) -> Any:
 def _sample(picture: Any, points: Any) -> Any:
     """`picture` at float (x, y) points (any shape ... x 2), bilinear."""
     pts = np.asarray(points, np.float32)
+    if pts.size == 0:
+        return np.zeros(pts.shape[:-1], np.float32)
     flat = pts.reshape(-1, 1, 2)
     out = cv2.remap(picture, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR,
                     borderMode=cv2.BORDER_REPLICATE)
@@ -94,12 +98,7 @@ def edge_counts(under: Any, before: Any, after: Any, quad: Quad,
             normal = -normal  # outward
         t = np.linspace(END, 1 - END, SAMPLES, dtype=np.float32)[:, None]
         points = a + t * (b - a)
-        edges = _edges(before, points, normal)
-        if edges is None:
-            continue
-        at, then = edges
-        own = ~_near_step(under, at, normal, then)
-        at, then = at[own], then[own]
+        at, then = _edges(under, before, points, normal)
         if not len(at):
             continue
         there = cv2.perspectiveTransform(at[None], to_after)[0]
@@ -128,40 +127,56 @@ def laid_on(under: Any, before: Any, after: Any, quad: Quad, moved: Quad) -> str
 
 def _same_step(now: Any, then: Any) -> Any:
     """Where the step across an edge is the same now as then (the light taken out)."""
-    ratio = now / then
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = now / then
     return (ratio >= STILL_THERE[0]) & (ratio <= STILL_THERE[1])
 
 
-def _near_step(picture: Any, at: Any, normal: Any, then: Any) -> Any:
-    """Where `picture` shows the same step as `then` within NEAR pixels across: an edge
-    there already (a card beneath is known only to a pixel or two)."""
-    found = np.zeros(len(at), bool)
-    for shift in np.arange(-NEAR, NEAR + 0.5, 0.5, dtype=np.float32):
-        found |= _same_step(_step(picture, at + shift * normal, normal), then)
-    return found
-
-
-def _edges(before: Any, points: Any, normal: Any) -> tuple[Any, Any] | None:
-    """The card's edge near each point, found across the side (the corners kept are
+def _edges(under: Any, before: Any, points: Any, normal: Any) -> tuple[Any, Any]:
+    """The card's own edge near each point, found across the side (the corners kept are
     known to a few pixels, the width a close play uncovers): the points on it and the
-    step there; None when fewer than half the points show an edge."""
+    step there. Its own: not an edge `under` showed within NEAR pixels (a card beneath
+    lying a few pixels out), and on one straight line with the others (a card's edge)."""
     offsets = np.arange(-SEARCH, SEARCH + 1, dtype=np.float32)
     across = points[:, None, :] + offsets[None, :, None] * normal
     steps = _step(before, across, normal)  # points x offsets
-    best = np.argmax(np.abs(steps), axis=1)
+    beneath = _step(under, across, normal)
+    there = np.zeros(steps.shape, bool)
+    near = round(NEAR)
+    for k in range(-near, near + 1):
+        shifted = np.roll(beneath, k, axis=1)
+        there |= _same_step(shifted, steps)
+    strength = np.where(there, 0.0, np.abs(steps))
+    best = np.argmax(strength, axis=1)
     rows = np.arange(len(points))
-    peak = steps[rows, best]
-    strong = np.abs(peak) >= STEP
-    if int(strong.sum()) * 2 < len(points):
-        return None
+    peak = strength[rows, best]
     # to a fraction of a pixel: the parabola through the peak and its neighbours
-    left = np.abs(steps[rows, np.clip(best - 1, 0, len(offsets) - 1)])
-    right = np.abs(steps[rows, np.clip(best + 1, 0, len(offsets) - 1)])
-    bend = left - 2 * np.abs(peak) + right
+    left = strength[rows, np.clip(best - 1, 0, len(offsets) - 1)]
+    right = strength[rows, np.clip(best + 1, 0, len(offsets) - 1)]
+    bend = left - 2 * peak + right
     fine = np.where(bend < 0, 0.5 * (left - right) / np.where(bend < 0, bend, -1.0), 0.0)
     shift = offsets[best] + np.clip(fine, -0.5, 0.5)
-    at = points + shift[:, None] * normal
-    return at[strong].astype(np.float32), _step(before, at[strong], normal)
+    inner = (best > 0) & (best < len(offsets) - 1)  # a peak, not the search's end
+    line = _on_a_line(shift, (peak >= STEP) & inner)
+    at = (points + shift[:, None] * normal)[line].astype(np.float32)
+    return at, _step(before, at, normal)
+
+
+def _on_a_line(shift: Any, usable: Any) -> Any:
+    """The usable places whose edge lies on the straight line most of them share
+    (within LINE_PX), when at least LINE_MIN do; else none."""
+    index = np.flatnonzero(usable)
+    best = np.zeros(len(shift), bool)
+    if len(index) < LINE_MIN:
+        return best
+    place = np.arange(len(shift), dtype=np.float32)
+    for n, i in enumerate(index):
+        for j in index[n + 1:]:
+            slope = (shift[j] - shift[i]) / (place[j] - place[i])
+            fits = usable & (np.abs(shift[i] + slope * (place - place[i]) - shift) <= LINE_PX)
+            if fits.sum() > best.sum():
+                best = fits
+    return best if int(best.sum()) >= LINE_MIN else np.zeros(len(shift), bool)
 
 
 def _print_moved(before: Any, after: Any, quad: Any, to_after: Any) -> bool:

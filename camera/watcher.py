@@ -18,7 +18,8 @@ STILL_FRAMES frames *and* differs from the last picture it judged:
   light alone is no change;
 - the card judged last, still on top (camera.top: its own picture, light taken out,
   found again after at most a nudge, its print unchanged), is the same card again:
-  nothing;
+  nothing; unless its old edge still shows where it no longer lies (camera.outline):
+  then a card, maybe of the same face, was laid on it a few pixels off;
 - a change too small to judge still gets a look at the start of a rest, when the top
   card is not surely as it was: a face of its family laid square on it changes under
   1 % of the spot (its print only), and waited for the next change (20 frames late).
@@ -34,7 +35,7 @@ import numpy as np
 
 from camera.faces import Recogniser
 from camera.model import Model
-from camera.outline import LAID, UNSURE, laid_on
+from camera.outline import LAID, laid_on
 from camera.top import Top
 
 MOTION_SIZE = (80, 60)
@@ -151,13 +152,8 @@ class Watcher:
             return None
         return laid_on(self._under_grey, self._top_grey, grey, self._top.quad, followed.quad)
 
-    def _follow(self, top: Top, grey: Any, look: str | None = None) -> None:
-        """`top` is the top card now, as the frame `grey` shows it. After a move too small
-        to tell a nudge from a card laid on it, the pile as it was stands for what lies
-        under it: if a card was laid there after all, the old card's edges are not the new
-        one's (or a nudge would later show them and pass for a card laid)."""
-        if look == UNSURE:
-            self._under_grey = self._top_grey
+    def _follow(self, top: Top, grey: Any) -> None:
+        """`top` is the top card now, as the frame `grey` shows it."""
         self._top, self._top_grey = top, grey
 
     def _judge(self, frame: Any, small: Any, *, log: bool) -> Seen | None:
@@ -169,14 +165,14 @@ class Watcher:
         look = None if followed is None else self._look(grey, followed)
         laid = look == LAID
         if followed is not None and sure and not laid:  # the same card again, or nudged
-            self._follow(followed, grey, look)
+            self._follow(followed, grey)
             return None
         self.recognitions += 1
         reading = self.recogniser.read(frame, self.model.spot_pixels(w, h))
         if reading is None:
             return None
         if followed is not None and not laid and followed.is_card(reading.candidates):
-            self._follow(followed, grey, look)  # the same face where that card lay: that card
+            self._follow(followed, grey)  # the same face where that card lay: that card
             return None
         if not laid and self._top is not None and self._top.is_card(reading.candidates) \
                 and self._top.near(reading.quad):
