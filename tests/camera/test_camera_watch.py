@@ -17,6 +17,14 @@ def watch(model: Any, frames: list[Any]) -> list[Any]:
     return [seen for frame in frames if (seen := watcher.feed(frame)) is not None]
 
 
+def assert_each_play_logged_in_time(model: Any, seq: Any) -> None:
+    """Every play logged right within 5 frames of its rest; no phantom, nothing missed."""
+    seen = watch(model, seq.frames)
+    result = score(seq.plays, seen)
+    assert (result.right, result.phantom, result.missed) == (len(seq.plays), 0, 0), seen
+    assert all(0 <= d <= 5 for d in result.delays), result.delays
+
+
 def test_each_card_is_logged_once_soon_after_it_rests_and_hands_light_nudges_log_nothing(
         scene: Any, model: Any) -> None:
     seq = scene.sequence(LAID, seed=4, disturb=False, after=("pass", "rest", "light", "nudge"))
@@ -56,10 +64,7 @@ def test_a_hand_kept_on_each_card_laid_delays_no_play(scene: Any, model: Any) ->
     arm's leaving passed for an arm resting, so every later play waited 20 still frames
     and was missed (dev seed 38000: 19 plays in a row)."""
     seq = scene.sequence([*LAID, "5"], seed=11, disturb=False, hold=5)
-    seen = watch(model, seq.frames)
-    result = score(seq.plays, seen)
-    assert (result.right, result.phantom, result.missed) == (4, 0, 0), seen
-    assert all(0 <= d <= 5 for d in result.delays), result.delays
+    assert_each_play_logged_in_time(model, seq)
 
 
 def test_a_hand_resting_with_a_sleeve_the_table_s_colour_logs_nothing(
@@ -79,10 +84,7 @@ def test_a_lamp_changed_before_each_card_delays_no_play(scene: Any, model: Any) 
     side's change of light is taken out first, or every play after a lamp waited for
     an arm that was not there and was missed."""
     seq = scene.sequence(["7", "2"], seed=21, disturb=False, before=("light",))
-    seen = watch(model, seq.frames)
-    result = score(seq.plays, seen)
-    assert (result.right, result.phantom, result.missed) == (2, 0, 0), seen
-    assert all(0 <= d <= 5 for d in result.delays), result.delays
+    assert_each_play_logged_in_time(model, seq)
 
 
 @pytest.mark.parametrize(("seed", "laid"), [
@@ -112,10 +114,7 @@ def test_the_same_face_laid_a_few_pixels_off_itself_is_a_play(
     seq = scene.sequence(["5", "5", "5"], seed=seed, disturb=False, square=1.0,
                          after=("nudge", "pass", "nudge"))
     assert [p.on for p in seq.plays] == [None, "5", "5"]
-    seen = watch(model, seq.frames)
-    result = score(seq.plays, seen)
-    assert (result.right, result.phantom, result.missed) == (3, 0, 0), seen
-    assert all(0 <= d <= 5 for d in result.delays), result.delays
+    assert_each_play_logged_in_time(model, seq)
 
 
 def test_a_card_whose_print_a_glare_washes_out_is_read_as_it_rests(
@@ -126,7 +125,4 @@ def test_a_card_whose_print_a_glare_washes_out_is_read_as_it_rests(
     Hands, light and a nudge after it still log nothing."""
     seq = scene.sequence(LAID, seed=111, disturb=False, glare=(0.457, 0.371, 0.55),
                          after=("pass", "rest", "light", "nudge", "rest"))
-    seen = watch(model, seq.frames)
-    result = score(seq.plays, seen)
-    assert (result.right, result.phantom, result.missed) == (3, 0, 0), seen
-    assert all(0 <= d <= 5 for d in result.delays), result.delays
+    assert_each_play_logged_in_time(model, seq)
