@@ -76,13 +76,15 @@ class Top:
         """Whether a reading (its face, or the candidates asked) can be this card's face."""
         return bool(set(cards) & set(self.cards))
 
-    def near(self, quad: Quad) -> bool:
-        """Whether a card found at `quad` lies within a nudge of this one."""
+    def near(self, quad: Quad, shift_share: float = NUDGE_SHIFT, most_turn: float = NUDGE_TURN
+             ) -> bool:
+        """Whether a card found at `quad` lies within a nudge of this one (or within the
+        given shift, a share of its long edge, and turn)."""
         here, there = np.asarray(self.quad, np.float32), np.asarray(quad, np.float32)
         length = float(np.linalg.norm(here[2] - here[1]))
         shift = float(np.linalg.norm(here.mean(axis=0) - there.mean(axis=0)))
         turn = abs(_angle(here) - _angle(there)) % 180
-        return shift <= NUDGE_SHIFT * length and min(turn, 180 - turn) <= NUDGE_TURN
+        return shift <= shift_share * length and min(turn, 180 - turn) <= most_turn
 
     def still_there(self, frame: Any) -> tuple[Top | None, bool]:
         """This card followed to where it lies in `frame`, if it has moved at most a nudge

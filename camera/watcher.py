@@ -52,6 +52,12 @@ EDGE_BAND = 3  # small pixels along the border where an arm shows
 SLEEVE_LEVEL = 5.0
 SLEEVE_WIDTH = 6
 LIGHT_SIGMA = 6.0  # small pixels over which the light is taken as even
+# The recogniser's corners for the top card found again, from whichever taught photo fits
+# best, lie within this share of its long edge (and this turn) of where it was followed:
+# farther, the same face was laid elsewhere on it (dev seeds: 0.003 for the same card;
+# 0.18-0.19 for a card laid 40 px off one of its face, missed when taken as that card)
+WANDER_SHIFT = 0.12
+WANDER_TURN = 10.0
 
 
 @dataclass(frozen=True)
@@ -171,7 +177,8 @@ class Watcher:
         reading = self.recogniser.read(frame, self.model.spot_pixels(w, h))
         if reading is None:
             return None
-        if followed is not None and not laid and followed.is_card(reading.candidates):
+        if followed is not None and not laid and followed.is_card(reading.candidates) \
+                and followed.near(reading.quad, WANDER_SHIFT, WANDER_TURN):
             self._follow(followed, grey)  # the same face where that card lay: that card
             return None
         if not laid and self._top is not None and self._top.is_card(reading.candidates) \

@@ -126,3 +126,16 @@ def test_a_card_whose_print_a_glare_washes_out_is_read_as_it_rests(
     seq = scene.sequence(LAID, seed=111, disturb=False, glare=(0.457, 0.371, 0.55),
                          after=("pass", "rest", "light", "nudge", "rest"))
     assert_each_play_logged_in_time(model, seq)
+
+
+def test_the_same_face_laid_far_off_where_the_top_card_lay_is_a_play() -> None:
+    """Development seed 38000, sequence 20 (the bench's table and deck, never a held-out
+    one): the third switch in a row lands 40 px, a fifth of its length, off the second,
+    whose old place still correlates (the family's layout). The recogniser named the same
+    face there, which counted as the top card seen again wherever it lay: missed."""
+    from bench.camera import run_sequence
+
+    seq, seen, _ms = run_sequence(20, 38000, 10)
+    assert [p.card for p in seq.plays[7:]] == ["switch"] * 3
+    result = score(seq.plays, seen)
+    assert (result.right, result.phantom, result.missed) == (10, 0, 0), seen
