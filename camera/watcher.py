@@ -140,7 +140,7 @@ class Watcher:
                 self._judged = small  # the top card lies as it did: the light changed
                 self._normals = [here]
             return None  # an arm resting over the pile
-        return self._judge(frame, small, log=True)
+        return self._judge(frame, small, log=True, arm=arm)
 
     def _top_changed(self, frame: Any) -> bool:
         """Whether a card lies within a nudge of the top card that is not surely it: a
@@ -162,7 +162,7 @@ class Watcher:
         """`top` is the top card now, as the frame `grey` shows it."""
         self._top, self._top_grey = top, grey
 
-    def _judge(self, frame: Any, small: Any, *, log: bool) -> Seen | None:
+    def _judge(self, frame: Any, small: Any, *, log: bool, arm: bool = False) -> Seen | None:
         self._judged = small
         h, w = frame.shape[:2]
         grey = _grey(frame)
@@ -183,7 +183,10 @@ class Watcher:
             return None
         if not laid and self._top is not None and self._top.is_card(reading.candidates) \
                 and self._top.near(reading.quad):
-            return None  # that face where that card lay, seen through a hand: that card
+            if not arm:  # that card nudged where its picture did not find it: follow it,
+                # or the next nudge adds to this one and it passes for a new card
+                self._follow(Top.seen(frame, reading.quad, reading.candidates), grey)
+            return None  # that face where that card lay (maybe seen through a hand): that card
         self._under_grey = judged_before  # the pile this card was laid on
         self._follow(Top.seen(frame, reading.quad, reading.candidates), grey)
         if not log:

@@ -117,6 +117,14 @@ def test_the_same_face_laid_a_few_pixels_off_itself_is_a_play(
     assert_each_play_logged_in_time(model, seq)
 
 
+
+def test_two_nudges_that_add_up_to_more_than_one_log_nothing(scene: Any, model: Any) -> None:
+    """After the first nudge the top 5 was found again only by the recogniser, within a
+    nudge, and left where it had lain; the second nudge added to it, more than a nudge
+    away, and the 5 read there was logged again (a phantom)."""
+    seq = scene.sequence(["5", "5"], seed=217, disturb=False, after=("nudge", "pass", "nudge"))
+    assert_each_play_logged_in_time(model, seq)
+
 def test_a_card_whose_print_a_glare_washes_out_is_read_as_it_rests(
         scene: Any, model: Any) -> None:
     """This printing is pale, and a lamp's reflection over the pile washes out part of
