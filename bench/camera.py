@@ -84,11 +84,12 @@ def deck_cards(game: str) -> list[str]:
 def run_sequence(k: int, seed: int = SEED, n: int = PER_SEQUENCE, *,
                  size: tuple[int, int] = SIZE,
                  teach_photos: int = TEACH_PHOTOS, square: float = 0.0,
-                 glare: bool = False) -> tuple[Any, list[Any], list[float]]:
+                 glare: tuple[float, float, float] | None = None
+                 ) -> tuple[Any, list[Any], list[float]]:
     """The bench's sequence number `k` of `seed`: its ground truth, what the watcher
     logged, and the CPU ms of each frame's watching. Development runs only (the bench's
     own use neither): `square`, the share of cards laid almost square on the top card;
-    `glare`, a strong lamp's reflection near the pile spot in every frame."""
+    `glare`, a lamp's reflection in every frame (x, y as fractions of the frame, strength)."""
     import numpy as np
 
     from bench.camera_scenes import Scene
@@ -103,11 +104,7 @@ def run_sequence(k: int, seed: int = SEED, n: int = PER_SEQUENCE, *,
                     for c in cards}, game)
     rng = np.random.default_rng([seed, k])
     laid = [cards[int(i)] for i in rng.integers(len(cards), size=n)]
-    lamp = None
-    if glare:
-        lamp = (float(rng.uniform(0.35, 0.65)), float(rng.uniform(0.35, 0.65)),
-                float(rng.uniform(0.35, 0.6)))
-    seq = scene.sequence(laid, seed=k, square=square, glare=lamp)
+    seq = scene.sequence(laid, seed=k, square=square, glare=glare)
     watcher = Watcher(taught.model)
     seen = []
     frame_ms: list[float] = []
@@ -118,6 +115,16 @@ def run_sequence(k: int, seed: int = SEED, n: int = PER_SEQUENCE, *,
         if s is not None:
             seen.append(s)
     return seq, seen, frame_ms
+
+
+def dev_glare(seed: int, k: int) -> tuple[float, float, float]:
+    """A strong lamp's reflection near the pile spot for sequence `k` of `seed`, stronger
+    than the bench's own lamps (development runs, `--glare`)."""
+    import numpy as np
+
+    x, y, strength = np.random.default_rng([seed, k, 5]).uniform((0.35, 0.35, 0.35),
+                                                                 (0.65, 0.65, 0.6))
+    return float(x), float(y), float(strength)
 
 
 def run_accuracy(plays: int, *, size: tuple[int, int] = SIZE, seed: int = SEED,
@@ -256,8 +263,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                         "near the pile spot in every frame (development runs)")
     args = parser.parse_args(argv)
     if args.sequence is not None:
+        glare = dev_glare(args.seed, args.sequence) if args.glare else None
         seq, seen, _ms = run_sequence(args.sequence, args.seed, square=args.square,
-                                      glare=args.glare)
+                                      glare=glare)
         print("\n".join(outcomes(seq.plays, seen)))
         print(f"disturbances: {seq.disturbances}")
     elif args.plays is not None:
@@ -266,7 +274,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         while total.plays < args.plays:
             seq, seen, _ms = run_sequence(k, args.seed, min(PER_SEQUENCE,
                                                              args.plays - total.plays),
-                                          square=args.square, glare=args.glare)
+                                          square=args.square,
+                                          glare=dev_glare(args.seed, k) if args.glare
+                                          else None)
             total.add(score(seq.plays, seen))
             bad = [line for line in outcomes(seq.plays, seen) if "right, " not in line
                    or "LATE" in line]

@@ -199,36 +199,76 @@ class Recogniser:
             best = self._poses(matched, FEW_INLIERS)
         if not best:
             return None
-        ranked = sorted(best.items(), key=lambda kv: -kv[1][0])[:CANDIDATES]
         shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
-        scores: dict[str, float] = {}
+        expected = None if self.card_size is None else self.card_size * grey.shape[1]
+        ranked = sorted(best.values(), key=lambda found: -found[0])[:CANDIDATES]
+        first = self._sized_quads([shift @ hom for _count, hom in ranked], expected)
         quads: dict[str, Any] = {}
+        scores = self._scores(grey, first, quads)
+        if not scores:
+            return None
+        order = sorted(scores, key=lambda c: -scores[c])[:CANDIDATES]
+        reading, _fit = self._verdict(grey, quads[order[0]], order, few, expected)
+        if reading is not None and reading.card is not None:
+            return reading
+        # Not read there. The corners the fine stage starts from, and the two faces whose
+        # photos refine them, came from the coarse print, which a glare or a wrong pose
+        # (a card beneath, features matched across two cards) can mislead. So each pose
+        # found, even with FEW_INLIERS, is tried with the face whose features found it
+        # refining it first, and held to the test of a pose found with few inliers; the
+        # best fit read sure there is the card.
+        best_fit = -1.0
+        others = best if few else self._poses(matched, FEW_INLIERS)
+        for card, (_count, hom) in sorted(others.items(), key=lambda kv: -kv[1][0]):
+            for quad in self._sized_quads([shift @ hom], expected):
+                at = self._scores(grey, [quad], {})
+                order = [card, *[c for c in sorted(at, key=lambda c: -at[c]) if c != card]]
+                again, fit = self._verdict(grey, quad, order[:CANDIDATES], True, expected)
+                if again is not None and again.card is not None and fit > best_fit:
+                    reading, best_fit = again, fit
+            if best_fit >= FEW_CORRELATION:
+                break
+        return reading
+
+    @staticmethod
+    def _sized_quads(poses: list[Any], expected: float | None) -> list[Any]:
+        """The corners of the card at each pose (homographies from the upright face to
+        the frame) that has the size of a card lying on the table at the taught distance."""
         w, h = CANON
         corners = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32)
-        expected = None if self.card_size is None else self.card_size * grey.shape[1]
-        for _card, (_count, hom) in ranked:
-            full = shift @ hom
-            quad = cv2.perspectiveTransform(corners, full)[0]
+        out = []
+        for pose in poses:
+            quad = cv2.perspectiveTransform(corners, pose)[0]
             long_edge = float(np.linalg.norm(quad[2] - quad[1]))
-            if expected is not None and not 1 / SIZE_SLACK < long_edge / expected < SIZE_SLACK:
-                continue  # not a card lying on the table at the taught distance
+            if expected is None or 1 / SIZE_SLACK < long_edge / expected < SIZE_SLACK:
+                out.append(quad)
+        return out
+
+    def _scores(self, grey: Any, found: list[Any], quads: dict[str, Any]) -> dict[str, float]:
+        """Each face's best coarse correlation with the card brought upright along any of
+        the corners `found`; `quads` gets, for each face, the corners it was best at."""
+        scores: dict[str, float] = {}
+        for quad in found:
             seen = _signatures(upright(grey, quad))
             for card, *ways in self._signs:
                 score = max(_score(seen, way) for way in ways)
                 if score > scores.get(card, -2.0):
                     scores[card] = score
                     quads[card] = quad
-        if not scores:
-            return None
-        order = sorted(scores, key=lambda c: -scores[c])[:CANDIDATES]
-        card, confidence, runner, quad, fit = self._aligned(grey, quads[order[0]], order)
+        return scores
+
+    def _verdict(self, grey: Any, quad: Quad, order: list[str], few: bool,
+                 expected: float | None) -> tuple[Reading | None, float]:
+        """The fine stage's reading of the card near `quad` (None: no card there), and how
+        well the best face's photos fit it."""
+        card, confidence, runner, quad, fit = self._aligned(grey, quad, order)
         if few and fit < FEW_CORRELATION and not (
                 fit >= WASHED_CORRELATION and confidence >= ASK_BELOW
                 and expected is not None and _sized(quad, expected)):
-            return None  # so few features, and no taught photo fits there: no card
+            return None, fit  # so few features, and no taught photo fits there: no card
         if confidence < ASK_BELOW:
-            return Reading(None, round(confidence, 3), (card, runner), quad)
-        return Reading(card, round(confidence, 3), (card,), quad)
+            return Reading(None, round(confidence, 3), (card, runner), quad), fit
+        return Reading(card, round(confidence, 3), (card,), quad), fit
 
     def _aligned(self, grey: Any, quad: Quad, order: list[str]
                  ) -> tuple[str, float, str, Quad, float]:
