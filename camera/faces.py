@@ -184,50 +184,52 @@ class Recogniser:
                     best[card] = (count, h)
         return best
 
-    def read(self, frame: Any, spot: tuple[int, int, int, int] | None = None) -> Reading | None:
-        """The card on top within `spot` (x0, y0, x1, y1 pixels; None: the whole frame)."""
+    def read(self, frame: Any, spot: tuple[int, int, int, int] | None = None,
+             laid: Quad | None = None) -> Reading | None:
+        """The card on top within `spot` (x0, y0, x1, y1 pixels; None: the whole frame);
+        `laid`: where the pile changed as a card was laid (camera.change), if known."""
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         x0, y0 = (0, 0) if spot is None else spot[:2]
         crop = grey if spot is None else grey[spot[1]:spot[3], spot[0]:spot[2]]
         points, descriptors = features(crop)
-        if len(points) < MIN_INLIERS:
-            return None
-        matched = self._matches(descriptors, points)
+        matched = self._matches(descriptors, points) if len(points) >= MIN_INLIERS else []
         best = self._poses(matched, MIN_INLIERS)
         few = not best  # a pale face among a busy pile's edges: try with fewer inliers
         if few:
             best = self._poses(matched, FEW_INLIERS)
-        if not best:
-            return None
         shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
         expected = None if self.card_size is None else self.card_size * grey.shape[1]
         ranked = sorted(best.values(), key=lambda found: -found[0])[:CANDIDATES]
-        first = self._sized_quads([shift @ hom for _count, hom in ranked], expected)
         quads: dict[str, Any] = {}
-        scores = self._scores(grey, first, quads)
-        if not scores:
-            return None
-        order = sorted(scores, key=lambda c: -scores[c])[:CANDIDATES]
-        reading, _fit = self._verdict(grey, quads[order[0]], order, few, expected)
+        scores = self._scores(grey, self._sized_quads([shift @ h for _n, h in ranked],
+                                                      expected), quads)
+        reading = None
+        if scores:
+            order = sorted(scores, key=lambda c: -scores[c])[:CANDIDATES]
+            reading, _fit = self._verdict(grey, quads[order[0]], order, few, expected)
         if reading is not None and reading.card is not None:
             return reading
         # Not read there. The corners the fine stage starts from, and the two faces whose
         # photos refine them, came from the coarse print, which a glare or a wrong pose
-        # (a card beneath, features matched across two cards) can mislead. So each pose
-        # found, even with FEW_INLIERS, is tried with the face whose features found it
-        # refining it first, and held to the test of a pose found with few inliers; the
-        # best fit read sure there is the card.
-        best_fit = -1.0
+        # (a card beneath, features matched across two cards) can mislead, and a glare or
+        # blur can leave too few features for any pose. So where the pile changed is
+        # tried, then each pose found even with FEW_INLIERS, refined first by the face
+        # whose features found it; each is held to the test of a pose found with few
+        # inliers, and the best fit read sure is the card.
+        tries: list[tuple[str | None, Quad]] = [] if laid is None else [(None, laid)]
         others = best if few else self._poses(matched, FEW_INLIERS)
         for card, (_count, hom) in sorted(others.items(), key=lambda kv: -kv[1][0]):
-            for quad in self._sized_quads([shift @ hom], expected):
-                at = self._scores(grey, [quad], {})
-                order = [card, *[c for c in sorted(at, key=lambda c: -at[c]) if c != card]]
-                again, fit = self._verdict(grey, quad, order[:CANDIDATES], True, expected)
-                if again is not None and again.card is not None and fit > best_fit:
-                    reading, best_fit = again, fit
-            if best_fit >= FEW_CORRELATION:
-                break
+            tries += [(card, quad) for quad in self._sized_quads([shift @ hom], expected)]
+        best_fit = -1.0
+        for face, quad in tries:
+            at = self._scores(grey, [quad], {})
+            order = [c for c in [face] if c] + [c for c in sorted(at, key=lambda c: -at[c])
+                                                if c != face]
+            again, fit = self._verdict(grey, quad, order[:CANDIDATES], True, expected)
+            if again is not None and again.card is not None and fit > best_fit:
+                reading, best_fit = again, fit
+                if fit >= FEW_CORRELATION:
+                    break
         return reading
 
     @staticmethod

@@ -33,6 +33,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from camera.change import laid_card
 from camera.faces import Recogniser
 from camera.model import Model
 from camera.outline import LAID, laid_on
@@ -176,7 +177,10 @@ class Watcher:
             self._follow(followed, grey)
             return None
         self.recognitions += 1
-        reading = self.recogniser.read(frame, self.model.spot_pixels(w, h))
+        size = self.recogniser.card_size
+        where = None if judged_before is None or size is None \
+            else laid_card(judged_before, grey, size * w)
+        reading = self.recogniser.read(frame, self.model.spot_pixels(w, h), where)
         if reading is None:
             return None
         if followed is not None and not laid and followed.is_card(reading.candidates) \
