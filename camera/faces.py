@@ -10,8 +10,9 @@ Two steps, each chosen to survive what a table does to a picture:
   both ways up. Faces of one family share their layout and differ only by their print,
   which a pose a few pixels off blurs away: so a fine stage lays the taught photos on the
   card by ECC (a homography, from the features' rough pose), ranks the faces again on the
-  card brought upright along those exact corners, lays the best few on it, and duels them
-  only where they differ. The confidence comes from that margin: when it is small the
+  card brought upright along those exact corners, lays the best few on it (and the face
+  with most feature inliers, which coarse correlation can rank low), and duels them only
+  where they differ. The confidence comes from that margin: when it is small the
   card is asked, never guessed.
 """
 
@@ -199,14 +200,15 @@ class Recogniser:
             best = self._poses(matched, FEW_INLIERS)
         shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
         expected = None if self.card_size is None else self.card_size * grey.shape[1]
-        ranked = sorted(best.values(), key=lambda found: -found[0])[:CANDIDATES]
+        ranked = sorted(best.items(), key=lambda kv: -kv[1][0])[:CANDIDATES]
         quads: dict[str, Any] = {}
-        scores = self._scores(grey, self._sized_quads([shift @ h for _n, h in ranked],
+        scores = self._scores(grey, self._sized_quads([shift @ h for _c, (_n, h) in ranked],
                                                       expected), quads)
         reading = None
         if scores:
             order = sorted(scores, key=lambda c: -scores[c])[:CANDIDATES]
-            reading, _fit = self._verdict(grey, quads[order[0]], order, few, expected)
+            found = ranked[0][0]  # the face whose features found the card best
+            reading, _fit = self._verdict(grey, quads[order[0]], order, found, few, expected)
         if reading is not None and reading.card is not None:
             return reading
         # Not read there. The corners the fine stage starts from, and the two faces whose
@@ -225,7 +227,7 @@ class Recogniser:
             at = self._scores(grey, [quad], {})
             order = [c for c in [face] if c] + [c for c in sorted(at, key=lambda c: -at[c])
                                                 if c != face]
-            again, fit = self._verdict(grey, quad, order[:CANDIDATES], True, expected)
+            again, fit = self._verdict(grey, quad, order[:CANDIDATES], face, True, expected)
             if again is not None and again.card is not None and fit > best_fit:
                 reading, best_fit = again, fit
                 if fit >= FEW_CORRELATION:
@@ -259,11 +261,11 @@ class Recogniser:
                     quads[card] = quad
         return scores
 
-    def _verdict(self, grey: Any, quad: Quad, order: list[str], few: bool,
-                 expected: float | None) -> tuple[Reading | None, float]:
+    def _verdict(self, grey: Any, quad: Quad, order: list[str], found: str | None,
+                 few: bool, expected: float | None) -> tuple[Reading | None, float]:
         """The fine stage's reading of the card near `quad` (None: no card there), and how
         well the best face's photos fit it."""
-        card, confidence, runner, quad, fit = self._aligned(grey, quad, order)
+        card, confidence, runner, quad, fit = self._aligned(grey, quad, order, found)
         if few and fit < FEW_CORRELATION and not (
                 fit >= WASHED_CORRELATION and confidence >= ASK_BELOW
                 and expected is not None and _sized(quad, expected)):
@@ -272,13 +274,17 @@ class Recogniser:
             return Reading(None, round(confidence, 3), (card, runner), quad), fit
         return Reading(card, round(confidence, 3), (card,), quad), fit
 
-    def _aligned(self, grey: Any, quad: Quad, order: list[str]
+    def _aligned(self, grey: Any, quad: Quad, order: list[str], found: str | None
                  ) -> tuple[str, float, str, Quad, float]:
         """The fine stage. The two best candidates' photos, both ways up, are laid on the
         card seen by ECC (a homography: the corners found by features need only be near)
         to find its corners exactly; brought upright along them, the card ranks every face
-        again by the coarse correlation; the best few faces' photos are laid on it by ECC,
-        and duel where they differ."""
+        again by the coarse correlation; the best few faces' photos, and those of the face
+        `found` by most feature inliers, are laid on it by ECC, and duel where they differ.
+        The coarse correlation sees mostly the layout a family shares, and a face taught
+        from one photo whose corners were found a little off ranks low there even on its
+        own card (a nudged 5 ranked sixth, behind the 3 and the 8, and was read as an 8);
+        its features, which hold its print, still found it by far the most inliers."""
         view = _MarginView(grey, quad)
         refined = None
         for face in self.faces:
@@ -296,6 +302,7 @@ class Recogniser:
         for card, *ways in self._signs:
             by_card[card] = max([by_card.get(card, -2.0)] + [_score(seen, way) for way in ways])
         shortlist = set(sorted(by_card, key=lambda c: -by_card[c])[:SHORTLIST])
+        shortlist |= {found} if found else set()
         photos: dict[str, list[tuple[float, Any, Any, Any]]] = {}
         for face, template in self._ways(grey, quad, shortlist, seen):
             got = _lay(template, view.prepared, view.margin)

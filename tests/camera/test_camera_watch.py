@@ -117,13 +117,18 @@ def test_the_same_face_laid_a_few_pixels_off_itself_is_a_play(
     assert_each_play_logged_in_time(model, seq)
 
 
-
-def test_two_nudges_that_add_up_to_more_than_one_log_nothing(scene: Any, model: Any) -> None:
-    """After the first nudge the top 5 was found again only by the recogniser, within a
-    nudge, and left where it had lain; the second nudge added to it, more than a nudge
-    away, and the 5 read there was logged again (a phantom)."""
-    seq = scene.sequence(["5", "5"], seed=217, disturb=False, after=("nudge", "pass", "nudge"))
+@pytest.mark.parametrize("seed", [217, 222])
+def test_two_nudges_that_add_up_to_more_than_one_log_nothing(
+        scene: Any, model: Any, seed: int) -> None:
+    """217: after the first nudge the top 5 was found again only by the recogniser, within
+    a nudge, and left where it had lain; the second nudge added to it, more than a nudge
+    away, and the 5 read there was logged again (a phantom). 222: the 5 nudged is found
+    again but its small corner print differs (not surely the same), and the recogniser,
+    taught from one photo a face, ranked the 5 only sixth by its coarse look: left out of
+    the fine stage's shortlist, it was read as an 8 and logged (a phantom)."""
+    seq = scene.sequence(["5", "5"], seed=seed, disturb=False, after=("nudge", "pass", "nudge"))
     assert_each_play_logged_in_time(model, seq)
+
 
 def test_a_card_whose_print_a_glare_washes_out_is_read_as_it_rests(
         scene: Any, model: Any) -> None:
