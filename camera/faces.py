@@ -204,25 +204,26 @@ class Recogniser:
         quads: dict[str, Any] = {}
         scores = self._scores(grey, self._sized_quads([shift @ h for _c, (_n, h) in ranked],
                                                       expected), quads)
-        reading = None
+        reading, fit = None, -1.0
         if scores:
             order = sorted(scores, key=lambda c: -scores[c])[:CANDIDATES]
             found = ranked[0][0]  # the face whose features found the card best
-            reading, _fit = self._verdict(grey, quads[order[0]], order, found, few, expected)
-        if reading is not None and reading.card is not None:
+            reading, fit = self._verdict(grey, quads[order[0]], order, found, few, expected)
+        sure = reading is not None and reading.card is not None
+        if sure and fit >= WASHED_CORRELATION:
             return reading
-        # Not read there. The corners the fine stage starts from, and the two faces whose
-        # photos refine them, came from the coarse print, which a glare or a wrong pose
-        # (a card beneath, features matched across two cards) can mislead, and a glare or
-        # blur can leave too few features for any pose. So where the pile changed is
-        # tried, then each pose found even with FEW_INLIERS, refined first by the face
-        # whose features found it; each is held to the test of a pose found with few
-        # inliers, and the best fit read sure is the card.
+        # Not read there, or its photos fit it poorly. The corners the fine stage starts
+        # from, and the two faces whose photos refine them, came from the coarse print,
+        # which a glare or a wrong pose (a card beneath, features matched across two
+        # cards) can mislead, and a glare or blur can leave too few features for any pose.
+        # So where the pile changed is tried, then each pose found even with FEW_INLIERS,
+        # refined first by the face whose features found it; each is held to the test of
+        # a pose found with few inliers, and the best fit read sure is the card.
         tries: list[tuple[str | None, Quad]] = [] if laid is None else [(None, laid)]
         others = best if few else self._poses(matched, FEW_INLIERS)
         for card, (_count, hom) in sorted(others.items(), key=lambda kv: -kv[1][0]):
             tries += [(card, quad) for quad in self._sized_quads([shift @ hom], expected)]
-        best_fit = -1.0
+        best_fit = fit if sure else -1.0
         for face, quad in tries:
             at = self._scores(grey, [quad], {})
             order = [c for c in [face] if c] + [c for c in sorted(at, key=lambda c: -at[c])
