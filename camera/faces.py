@@ -3,7 +3,9 @@
 Two steps, each chosen to survive what a table does to a picture:
 - *where*: ORB features of each taught face, matched to the pile spot and checked by a
   RANSAC rotation, scale and shift, find the card roughly whatever its rotation or
-  offset; a card half under another gives few inliers;
+  offset; a card half under another gives few inliers. When the pose the print favours
+  reads no card (a glare or blur leaves too few features, or a wrong pose won), where the
+  pile changed as the card was laid (camera.change) and every other pose are tried;
 - *which*: the frame is warped back upright along the best candidate's pose and compared
   with every taught face by normalised grey correlation at two coarse scales (blurred, so
   focus and JPEG noise matter little; normalised, so the light's brightness does not),
