@@ -83,11 +83,13 @@ def deck_cards(game: str) -> list[str]:
 
 def run_sequence(k: int, seed: int = SEED, n: int = PER_SEQUENCE, *,
                  size: tuple[int, int] = SIZE,
-                 teach_photos: int = TEACH_PHOTOS, square: float = 0.0
+                 teach_photos: int = TEACH_PHOTOS, square: float = 0.0,
+                 glare: tuple[float, float, float] | None = None
                  ) -> tuple[Any, list[Any], list[float]]:
     """The bench's sequence number `k` of `seed`: its ground truth, what the watcher
-    logged, and the CPU ms of each frame's watching. `square`: the share of cards laid
-    almost square on the top card (development runs only; the bench's own is 0)."""
+    logged, and the CPU ms of each frame's watching. Development runs only (the bench's
+    own use neither): `square`, the share of cards laid almost square on the top card;
+    `glare`, a lamp's reflection in every frame (x, y as fractions of the frame, strength)."""
     import numpy as np
 
     from bench.camera_scenes import Scene
@@ -102,7 +104,7 @@ def run_sequence(k: int, seed: int = SEED, n: int = PER_SEQUENCE, *,
                     for c in cards}, game)
     rng = np.random.default_rng([seed, k])
     laid = [cards[int(i)] for i in rng.integers(len(cards), size=n)]
-    seq = scene.sequence(laid, seed=k, square=square)
+    seq = scene.sequence(laid, seed=k, square=square, glare=glare)
     watcher = Watcher(taught.model)
     seen = []
     frame_ms: list[float] = []
@@ -113,6 +115,16 @@ def run_sequence(k: int, seed: int = SEED, n: int = PER_SEQUENCE, *,
         if s is not None:
             seen.append(s)
     return seq, seen, frame_ms
+
+
+def dev_glare(seed: int, k: int) -> tuple[float, float, float]:
+    """A strong lamp's reflection near the pile spot for sequence `k` of `seed`, stronger
+    than the bench's own lamps (development runs, `--glare`)."""
+    import numpy as np
+
+    x, y, strength = np.random.default_rng([seed, k, 5]).uniform((0.35, 0.35, 0.35),
+                                                                 (0.65, 0.65, 0.6))
+    return float(x), float(y), float(strength)
 
 
 def run_accuracy(plays: int, *, size: tuple[int, int] = SIZE, seed: int = SEED,
@@ -247,9 +259,13 @@ def main(argv: Sequence[str] | None = None) -> None:
                         "printing the sequences with a play not right within 5 frames")
     parser.add_argument("--square", type=float, default=0.0, help="the share of cards "
                         "laid almost square on the top card (0..1; development runs)")
+    parser.add_argument("--glare", action="store_true", help="a strong lamp's reflection "
+                        "near the pile spot in every frame (development runs)")
     args = parser.parse_args(argv)
     if args.sequence is not None:
-        seq, seen, _ms = run_sequence(args.sequence, args.seed, square=args.square)
+        glare = dev_glare(args.seed, args.sequence) if args.glare else None
+        seq, seen, _ms = run_sequence(args.sequence, args.seed, square=args.square,
+                                      glare=glare)
         print("\n".join(outcomes(seq.plays, seen)))
         print(f"disturbances: {seq.disturbances}")
     elif args.plays is not None:
@@ -258,7 +274,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         while total.plays < args.plays:
             seq, seen, _ms = run_sequence(k, args.seed, min(PER_SEQUENCE,
                                                              args.plays - total.plays),
-                                          square=args.square)
+                                          square=args.square,
+                                          glare=dev_glare(args.seed, k) if args.glare
+                                          else None)
             total.add(score(seq.plays, seen))
             bad = [line for line in outcomes(seq.plays, seen) if "right, " not in line
                    or "LATE" in line]

@@ -3,7 +3,9 @@
 Two steps, each chosen to survive what a table does to a picture:
 - *where*: ORB features of each taught face, matched to the pile spot and checked by a
   RANSAC rotation, scale and shift, find the card roughly whatever its rotation or
-  offset; a card half under another gives few inliers;
+  offset; a card half under another gives few inliers. When the pose the print favours
+  reads no card (a glare or blur leaves too few features, or a wrong pose won), where the
+  pile changed as the card was laid (camera.change) and every other pose are tried;
 - *which*: the frame is warped back upright along the best candidate's pose and compared
   with every taught face by normalised grey correlation at two coarse scales (blurred, so
   focus and JPEG noise matter little; normalised, so the light's brightness does not),
@@ -185,55 +187,97 @@ class Recogniser:
                     best[card] = (count, h)
         return best
 
-    def read(self, frame: Any, spot: tuple[int, int, int, int] | None = None) -> Reading | None:
-        """The card on top within `spot` (x0, y0, x1, y1 pixels; None: the whole frame)."""
+    def read(self, frame: Any, spot: tuple[int, int, int, int] | None = None,
+             laid: Quad | None = None) -> Reading | None:
+        """The card on top within `spot` (x0, y0, x1, y1 pixels; None: the whole frame);
+        `laid`: where the pile changed as a card was laid (camera.change), if known."""
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         x0, y0 = (0, 0) if spot is None else spot[:2]
         crop = grey if spot is None else grey[spot[1]:spot[3], spot[0]:spot[2]]
         points, descriptors = features(crop)
-        if len(points) < MIN_INLIERS:
-            return None
-        matched = self._matches(descriptors, points)
+        matched = self._matches(descriptors, points) if len(points) >= MIN_INLIERS else []
         best = self._poses(matched, MIN_INLIERS)
         few = not best  # a pale face among a busy pile's edges: try with fewer inliers
         if few:
             best = self._poses(matched, FEW_INLIERS)
-        if not best:
-            return None
-        ranked = sorted(best.items(), key=lambda kv: -kv[1][0])[:CANDIDATES]
         shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
-        scores: dict[str, float] = {}
+        expected = None if self.card_size is None else self.card_size * grey.shape[1]
+        ranked = sorted(best.items(), key=lambda kv: -kv[1][0])[:CANDIDATES]
         quads: dict[str, Any] = {}
+        scores = self._scores(grey, self._sized_quads([shift @ h for _c, (_n, h) in ranked],
+                                                      expected), quads)
+        reading, fit = None, -1.0
+        if scores:
+            order = sorted(scores, key=lambda c: -scores[c])[:CANDIDATES]
+            found = ranked[0][0]  # the face whose features found the card best
+            reading, fit = self._verdict(grey, quads[order[0]], order, found, few, expected)
+        sure = reading is not None and reading.card is not None
+        if sure and fit >= WASHED_CORRELATION:
+            return reading
+        # Not read there, or its photos fit it poorly. The corners the fine stage starts
+        # from, and the two faces whose photos refine them, came from the coarse print,
+        # which a glare or a wrong pose (a card beneath, features matched across two
+        # cards) can mislead, and a glare or blur can leave too few features for any pose.
+        # So where the pile changed is tried, then each pose found even with FEW_INLIERS,
+        # refined first by the face whose features found it; each is held to the test of
+        # a pose found with few inliers, and the best fit read sure is the card.
+        tries: list[tuple[str | None, Quad]] = [] if laid is None else [(None, laid)]
+        others = best if few else self._poses(matched, FEW_INLIERS)
+        for card, (_count, hom) in sorted(others.items(), key=lambda kv: -kv[1][0]):
+            tries += [(card, quad) for quad in self._sized_quads([shift @ hom], expected)]
+        best_fit = fit if sure else -1.0
+        for face, quad in tries:
+            at = self._scores(grey, [quad], {})
+            order = [c for c in [face] if c] + [c for c in sorted(at, key=lambda c: -at[c])
+                                                if c != face]
+            again, fit = self._verdict(grey, quad, order[:CANDIDATES], face, True, expected)
+            if again is not None and again.card is not None and fit > best_fit:
+                reading, best_fit = again, fit
+                if fit >= FEW_CORRELATION:
+                    break
+        return reading
+
+    @staticmethod
+    def _sized_quads(poses: list[Any], expected: float | None) -> list[Any]:
+        """The corners of the card at each pose (homographies from the upright face to
+        the frame) that has the size of a card lying on the table at the taught distance."""
         w, h = CANON
         corners = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32)
-        expected = None if self.card_size is None else self.card_size * grey.shape[1]
-        for _card, (_count, hom) in ranked:
-            full = shift @ hom
-            quad = cv2.perspectiveTransform(corners, full)[0]
+        out = []
+        for pose in poses:
+            quad = cv2.perspectiveTransform(corners, pose)[0]
             long_edge = float(np.linalg.norm(quad[2] - quad[1]))
-            if expected is not None and not 1 / SIZE_SLACK < long_edge / expected < SIZE_SLACK:
-                continue  # not a card lying on the table at the taught distance
+            if expected is None or 1 / SIZE_SLACK < long_edge / expected < SIZE_SLACK:
+                out.append(quad)
+        return out
+
+    def _scores(self, grey: Any, found: list[Any], quads: dict[str, Any]) -> dict[str, float]:
+        """Each face's best coarse correlation with the card brought upright along any of
+        the corners `found`; `quads` gets, for each face, the corners it was best at."""
+        scores: dict[str, float] = {}
+        for quad in found:
             seen = _signatures(upright(grey, quad))
             for card, *ways in self._signs:
                 score = max(_score(seen, way) for way in ways)
                 if score > scores.get(card, -2.0):
                     scores[card] = score
                     quads[card] = quad
-        if not scores:
-            return None
-        order = sorted(scores, key=lambda c: -scores[c])[:CANDIDATES]
-        found = ranked[0][0]  # the face whose features found the card best
-        card, confidence, runner, quad, fit = self._aligned(grey, quads[order[0]], order,
-                                                             found)
+        return scores
+
+    def _verdict(self, grey: Any, quad: Quad, order: list[str], found: str | None,
+                 few: bool, expected: float | None) -> tuple[Reading | None, float]:
+        """The fine stage's reading of the card near `quad` (None: no card there), and how
+        well the best face's photos fit it."""
+        card, confidence, runner, quad, fit = self._aligned(grey, quad, order, found)
         if few and fit < FEW_CORRELATION and not (
                 fit >= WASHED_CORRELATION and confidence >= ASK_BELOW
                 and expected is not None and _sized(quad, expected)):
-            return None  # so few features, and no taught photo fits there: no card
+            return None, fit  # so few features, and no taught photo fits there: no card
         if confidence < ASK_BELOW:
-            return Reading(None, round(confidence, 3), (card, runner), quad)
-        return Reading(card, round(confidence, 3), (card,), quad)
+            return Reading(None, round(confidence, 3), (card, runner), quad), fit
+        return Reading(card, round(confidence, 3), (card,), quad), fit
 
-    def _aligned(self, grey: Any, quad: Quad, order: list[str], found: str
+    def _aligned(self, grey: Any, quad: Quad, order: list[str], found: str | None
                  ) -> tuple[str, float, str, Quad, float]:
         """The fine stage. The two best candidates' photos, both ways up, are laid on the
         card seen by ECC (a homography: the corners found by features need only be near)
@@ -260,7 +304,8 @@ class Recogniser:
         by_card: dict[str, float] = {}
         for card, *ways in self._signs:
             by_card[card] = max([by_card.get(card, -2.0)] + [_score(seen, way) for way in ways])
-        shortlist = set(sorted(by_card, key=lambda c: -by_card[c])[:SHORTLIST]) | {found}
+        shortlist = set(sorted(by_card, key=lambda c: -by_card[c])[:SHORTLIST])
+        shortlist |= {found} if found else set()
         photos: dict[str, list[tuple[float, Any, Any, Any]]] = {}
         for face, template in self._ways(grey, quad, shortlist, seen):
             got = _lay(template, view.prepared, view.margin)

@@ -33,6 +33,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from camera.change import laid_card
 from camera.faces import Recogniser
 from camera.model import Model
 from camera.outline import LAID, laid_on
@@ -131,8 +132,10 @@ class Watcher:
         spot = _changed(small, self._judged)[y0:y1, x0:x1]
         if float(np.mean(spot)) < CHANGE_SHARE:
             # too little for a play, unless the top card's print changed (camera.top)
-            if self._still == STILL_FRAMES and spot.any() and self._top_changed(frame):
-                return self._judge(frame, small, log=True)
+            if self._still == STILL_FRAMES and spot.any():
+                found = self._find_top(frame)
+                if _top_changed(found):
+                    return self._judge(frame, small, log=True, found=found)
             return None
         if arm and self._still < LONG_STILL:
             if self._still == STILL_FRAMES and self._top is not None \
@@ -142,14 +145,12 @@ class Watcher:
             return None  # an arm resting over the pile
         return self._judge(frame, small, log=True, arm=arm)
 
-    def _top_changed(self, frame: Any) -> bool:
-        """Whether a card lies within a nudge of the top card that is not surely it: a
-        face of its family laid square on it, or any card laid on it a few pixels off,
-        changes too little of the pile for the watcher's coarse picture."""
-        if self._top is None:
-            return False
-        followed, sure = self._top.still_there(frame)
-        return followed is not None and (not sure or self._look(_grey(frame), followed) == LAID)
+    def _find_top(self, frame: Any) -> _Found:
+        """The top card followed into `frame`, whether surely the same card, and whether
+        a card was laid on it a few pixels off (camera.outline)."""
+        followed, sure = (None, False) if self._top is None else self._top.still_there(frame)
+        look = None if followed is None else self._look(_grey(frame), followed)
+        return followed, sure, look
 
     def _look(self, grey: Any, followed: Top) -> str | None:
         """Whether the top card, found again a nudge away, was moved there or a card was
@@ -162,19 +163,24 @@ class Watcher:
         """`top` is the top card now, as the frame `grey` shows it."""
         self._top, self._top_grey = top, grey
 
-    def _judge(self, frame: Any, small: Any, *, log: bool, arm: bool = False) -> Seen | None:
+    def _judge(self, frame: Any, small: Any, *, log: bool, arm: bool = False,
+               found: _Found | None = None) -> Seen | None:
+        """Follow or log what lies on the pile; `found`: `_find_top` of this frame, if
+        already looked for."""
         self._judged = small
         h, w = frame.shape[:2]
         grey = _grey(frame)
         judged_before, self._judged_grey = self._judged_grey, grey
-        followed, sure = (None, False) if self._top is None else self._top.still_there(frame)
-        look = None if followed is None else self._look(grey, followed)
+        followed, sure, look = self._find_top(frame) if found is None else found
         laid = look == LAID
         if followed is not None and sure and not laid:  # the same card again, or nudged
             self._follow(followed, grey)
             return None
         self.recognitions += 1
-        reading = self.recogniser.read(frame, self.model.spot_pixels(w, h))
+        size = self.recogniser.card_size
+        where = None if judged_before is None or size is None \
+            else laid_card(judged_before, grey, size * w)
+        reading = self.recogniser.read(frame, self.model.spot_pixels(w, h), where)
         if reading is None:
             return None
         if followed is not None and not laid and followed.is_card(reading.candidates) \
@@ -192,6 +198,17 @@ class Watcher:
         if not log:
             return None
         return Seen(self.frame, reading.card, reading.confidence, reading.candidates)
+
+
+_Found = tuple[Top | None, bool, str | None]  # Watcher._find_top's answer
+
+
+def _top_changed(found: _Found) -> bool:
+    """Whether a card lies within a nudge of the top card that is not surely it: a face
+    of its family laid square on it, or any card laid on it a few pixels off, changes too
+    little of the pile for the watcher's coarse picture."""
+    followed, sure, look = found
+    return followed is not None and (not sure or look == LAID)
 
 
 def _grey(frame: Any) -> Any:
