@@ -259,13 +259,15 @@ def main(argv: Sequence[str] | None = None) -> None:
                         "printing the sequences with a play not right within 5 frames")
     parser.add_argument("--square", type=float, default=0.0, help="the share of cards "
                         "laid almost square on the top card (0..1; development runs)")
+    parser.add_argument("--photos", type=int, default=TEACH_PHOTOS,
+                        help="photos a face the deck is taught from (1-3)")
     parser.add_argument("--glare", action="store_true", help="a strong lamp's reflection "
                         "near the pile spot in every frame (development runs)")
     args = parser.parse_args(argv)
     if args.sequence is not None:
         glare = dev_glare(args.seed, args.sequence) if args.glare else None
         seq, seen, _ms = run_sequence(args.sequence, args.seed, square=args.square,
-                                      glare=glare)
+                                      glare=glare, teach_photos=args.photos)
         print("\n".join(outcomes(seq.plays, seen)))
         print(f"disturbances: {seq.disturbances}")
     elif args.plays is not None:
@@ -274,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         while total.plays < args.plays:
             seq, seen, _ms = run_sequence(k, args.seed, min(PER_SEQUENCE,
                                                              args.plays - total.plays),
-                                          square=args.square,
+                                          square=args.square, teach_photos=args.photos,
                                           glare=dev_glare(args.seed, k) if args.glare
                                           else None)
             total.add(score(seq.plays, seen))
