@@ -2,9 +2,10 @@
 rest to log, and ms of CPU per 640x480 frame, here and under the Pi's CPU quota.
 
 Scenes, printings and sequences use seeds from 10_000 on: the tests never see them. The
-deck is taught from TEACH_PHOTOS photos a face of the same table and printing. A play's
-rest frame is the first frame where its card lies still with no hand in the picture.
-CAMERA_BENCH_PLAYS sets the number of plays (default 500, the goals' own scale).
+deck is taught from PHOTOS_A_FACE photos a face (as the teach screen takes them) of the
+same table and printing. A play's rest frame is the first frame where its card lies still
+with no hand in the picture. CAMERA_BENCH_PLAYS sets the number of plays (default 500,
+the goals' own scale).
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench import Row, measure, met, percentile
+from camera.cards import PHOTOS_A_FACE
 
 PLAYS = int(os.environ.get("CAMERA_BENCH_PLAYS", "500"))
 PER_SEQUENCE = 20
-TEACH_PHOTOS = 2
 SIZE = (640, 480)
 SEED = 10_000
 
@@ -83,7 +84,7 @@ def deck_cards(game: str) -> list[str]:
 
 def run_sequence(k: int, seed: int = SEED, n: int = PER_SEQUENCE, *,
                  size: tuple[int, int] = SIZE,
-                 teach_photos: int = TEACH_PHOTOS, square: float = 0.0,
+                 teach_photos: int = PHOTOS_A_FACE, square: float = 0.0,
                  glare: tuple[float, float, float] | None = None
                  ) -> tuple[Any, list[Any], list[float]]:
     """The bench's sequence number `k` of `seed`: its ground truth, what the watcher
@@ -128,7 +129,7 @@ def dev_glare(seed: int, k: int) -> tuple[float, float, float]:
 
 
 def run_accuracy(plays: int, *, size: tuple[int, int] = SIZE, seed: int = SEED,
-                 teach_photos: int = TEACH_PHOTOS) -> tuple[Score, list[float], int]:
+                 teach_photos: int = PHOTOS_A_FACE) -> tuple[Score, list[float], int]:
     """Score `plays` plays over both games; also the CPU ms of each frame's watching."""
     total = Score()
     frame_ms: list[float] = []
@@ -259,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                         "printing the sequences with a play not right within 5 frames")
     parser.add_argument("--square", type=float, default=0.0, help="the share of cards "
                         "laid almost square on the top card (0..1; development runs)")
-    parser.add_argument("--photos", type=int, default=TEACH_PHOTOS,
+    parser.add_argument("--photos", type=int, default=PHOTOS_A_FACE,
                         help="photos a face the deck is taught from (1-3)")
     parser.add_argument("--glare", action="store_true", help="a strong lamp's reflection "
                         "near the pile spot in every frame (development runs)")

@@ -22,7 +22,9 @@ STILL_FRAMES frames *and* differs from the last picture it judged:
   then a card, maybe of the same face, was laid on it a few pixels off;
 - a change too small to judge still gets a look at the start of a rest, when the top
   card is not surely as it was: a face of its family laid square on it changes under
-  1 % of the spot (its print only), and waited for the next change (20 frames late).
+  1 % of the spot (its print only), and waited for the next change (20 frames late);
+- the recogniser is told where the pile changed since the last judged picture
+  (camera.change): a new card a glare or blur hides from its features is still found.
 """
 
 from __future__ import annotations

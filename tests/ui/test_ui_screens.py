@@ -130,6 +130,12 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
     d.tap_id("menu", "menu_camera")  # Menu > Teach the camera, before a deck is chosen
     assert d.screen == "camera_teach"
     check(d, "camera-teach")
+    # the second photo's prompt, the longest (set as a chosen deck would, with no camera)
+    teach = d.app.screen("camera_teach")
+    teach.game, teach.faces, teach.index, teach.shot = "board", ["sorry"], 0, 1
+    teach._say_prompt()
+    check(d, "camera-teach-second-photo")
+    teach.game, teach.faces, teach.prompt = "", [], ""
     d.tap_id("camera_teach", "teach_back")
     assert d.screen == "menu"
     # Menu > Back up with no stick, and Menu > Turn off's question (as on a Pi).
@@ -174,5 +180,5 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
     d.tap_id("board_menu", "board_menu_rules")
     check(d, "board-rules")
 
-    assert len(seen) == 25
+    assert len(seen) == 26
     assert not found, "\n".join(found)

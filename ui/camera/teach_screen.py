@@ -2,11 +2,13 @@
 
 The screen says which face to lay ("Lay a 7 on the pile"), shows the camera's view with
 the pile spot framed (ui.camera.preview, read on its own thread), and a tap takes the
-newest frame as that face's photo once a card is found in it. Photos are kept in the data
-folder (camera-photos-<game>/<face>/, the folder layout `camera teach` reads), so one face
-can be taught again alone; when every face has a photo the deck is taught with the same
-code as the command line, saved where the app looks (camera-<game>.npz), and the faces too
-alike to tell apart are named with how to fix it.
+newest frame as that face's photo once a card is found in it; then it asks for the card
+moved a little and turned, and takes PHOTOS_A_FACE photos a face (camera.cards says why).
+Photos are kept in the data folder (camera-photos-<game>/<face>/, the folder layout
+`camera teach` reads), so one face can be taught again alone; when every face has its
+photos the deck is taught with the same code as the command line, saved where the app
+looks (camera-<game>.npz), and the faces too alike to tell apart are named with how to
+fix it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from kivy.app import App
 from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from camera.cards import PHOTOS_A_FACE
 from ui.camera_link import seen_card_name
 from ui.i18n import tr
 
@@ -33,6 +36,7 @@ class TeachScreen(Screen):
     game = StringProperty("")  # "" : choosing the game
     faces = ListProperty([])  # the game's card names, in teaching order
     index = NumericProperty(0)  # the face asked for; len(faces): all taken
+    shot = NumericProperty(0)  # that face's photos taken so far
     prompt = StringProperty("")
     message = StringProperty("")
     view = ObjectProperty(None, allownone=True)  # the preview's texture
@@ -66,9 +70,7 @@ class TeachScreen(Screen):
             self.message = str(exc)
             return
         self.game, self.faces = game, list(card_names(game))
-        taken = self._taken()
-        self.index = next((i for i, c in enumerate(self.faces) if c not in taken),
-                          len(self.faces))
+        self._next_face()
         self._say_prompt()
         if self.preview is None:
             self.open_camera()
@@ -129,13 +131,16 @@ class TeachScreen(Screen):
             self.message = tr("teach_no_card", lang, card=self._name(card))
             return
         folder = photo_folder(self._data_dir(), self.game) / folder_name(card)
-        shutil.rmtree(folder, ignore_errors=True)  # taught again: the new photo replaces it
-        folder.mkdir(parents=True)
-        cv2.imwrite(str(folder / "photo.png"), frame)
+        if self.shot == 0:  # taught (again): the new photos replace the old
+            shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(folder / f"photo{self.shot + 1}.png"), frame)
         self.message = tr("teach_taken", lang, card=self._name(card))
-        taken = self._taken()
-        self.index = next((i for i, c in enumerate(self.faces) if c not in taken),
-                          len(self.faces))
+        if self.shot + 1 < PHOTOS_A_FACE:
+            self.shot += 1
+            self._say_prompt()
+            return
+        self._next_face()
         if self.index >= len(self.faces):
             self.finish()
         else:
@@ -144,7 +149,7 @@ class TeachScreen(Screen):
     def again(self, card: str) -> None:
         """Teach one face again: its photo is taken anew, then the deck is taught again."""
         if card in self.faces:
-            self.index = self.faces.index(card)
+            self.index, self.shot = self.faces.index(card), 0
             self._say_prompt()
 
     def finish(self) -> list[str]:
@@ -178,20 +183,29 @@ class TeachScreen(Screen):
             self.prompt = tr("teach_done", lang, n=len(self.faces))
             return
         card = self.faces[self.index]
+        if self.shot:
+            self.prompt = tr("teach_move", lang, card=self._name(card), k=self.shot + 1,
+                             m=PHOTOS_A_FACE)
+            return
         self.prompt = tr("teach_lay", lang, card=self._name(card), n=self.index + 1,
                          total=len(self.faces))
 
     def _name(self, card: str) -> str:
         return seen_card_name(card, App.get_running_app().lang)
 
-    def _taken(self) -> set[str]:
-        from camera.cards import card_from_folder
+    def _next_face(self) -> None:
+        """Ask for the first face with fewer than PHOTOS_A_FACE photos kept, from its next
+        photo (a deck taught with fewer photos a face, or left half way, goes on there)."""
+        from camera.cards import folder_name
 
         root = photo_folder(self._data_dir(), self.game)
-        if not root.is_dir():
-            return set()
-        return {card_from_folder(p.name) for p in root.iterdir()
-                if p.is_dir() and any(p.iterdir())}
+        for i, card in enumerate(self.faces):
+            folder = root / folder_name(card)
+            kept = sum(1 for _ in folder.iterdir()) if folder.is_dir() else 0
+            if kept < PHOTOS_A_FACE:
+                self.index, self.shot = i, kept
+                return
+        self.index, self.shot = len(self.faces), 0
 
     def _data_dir(self) -> Path:
         return Path(App.get_running_app().data_dir)
