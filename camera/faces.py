@@ -210,7 +210,8 @@ class Recogniser:
         if scores:
             order = sorted(scores, key=lambda c: -scores[c])[:CANDIDATES]
             found = ranked[0][0]  # the face whose features found the card best
-            reading, fit = self._verdict(grey, quads[order[0]], order, found, few, expected)
+            reading, fit = self._verdict(grey, quads[order[0]], order, (found,), few,
+                                         expected)
         sure = reading is not None and reading.card is not None
         if sure and fit >= WASHED_CORRELATION:
             return reading
@@ -220,17 +221,23 @@ class Recogniser:
         # cards) can mislead, and a glare or blur can leave too few features for any pose.
         # So where the pile changed is tried, then each pose found even with FEW_INLIERS,
         # refined first by the face whose features found it; each is held to the test of
-        # a pose found with few inliers, and the best fit read sure is the card.
+        # a pose found with few inliers, and the best fit read sure is the card. A card
+        # asked stays asked unless a try fits better, and its candidates are laid at every
+        # try: a card's photos that fit it well say it lies there (a try fitting worse is
+        # another card's pose, one beneath), and a try that duels without one of the two
+        # faces it could be reads the other sure (one photo a face: a sorry as a steal).
         tries: list[tuple[str | None, Quad]] = [] if laid is None else [(None, laid)]
         others = best if few else self._poses(matched, FEW_INLIERS)
         for card, (_count, hom) in sorted(others.items(), key=lambda kv: -kv[1][0]):
             tries += [(card, quad) for quad in self._sized_quads([shift @ hom], expected)]
-        best_fit = fit if sure else -1.0
+        best_fit = fit if reading is not None else -1.0
+        asked = () if reading is None or sure else reading.candidates
         for face, quad in tries:
             at = self._scores(grey, [quad], {})
             order = [c for c in [face] if c] + [c for c in sorted(at, key=lambda c: -at[c])
                                                 if c != face]
-            again, fit = self._verdict(grey, quad, order[:CANDIDATES], face, True, expected)
+            kept = tuple(c for c in [face] if c) + asked
+            again, fit = self._verdict(grey, quad, order[:CANDIDATES], kept, True, expected)
             if again is not None and again.card is not None and fit > best_fit:
                 reading, best_fit = again, fit
                 if fit >= FEW_CORRELATION:
@@ -264,7 +271,7 @@ class Recogniser:
                     quads[card] = quad
         return scores
 
-    def _verdict(self, grey: Any, quad: Quad, order: list[str], found: str | None,
+    def _verdict(self, grey: Any, quad: Quad, order: list[str], found: tuple[str, ...],
                  few: bool, expected: float | None) -> tuple[Reading | None, float]:
         """The fine stage's reading of the card near `quad` (None: no card there), and how
         well the best face's photos fit it."""
@@ -277,13 +284,14 @@ class Recogniser:
             return Reading(None, round(confidence, 3), (card, runner), quad), fit
         return Reading(card, round(confidence, 3), (card,), quad), fit
 
-    def _aligned(self, grey: Any, quad: Quad, order: list[str], found: str | None
+    def _aligned(self, grey: Any, quad: Quad, order: list[str], found: tuple[str, ...]
                  ) -> tuple[str, float, str, Quad, float]:
         """The fine stage. The two best candidates' photos, both ways up, are laid on the
         card seen by ECC (a homography: the corners found by features need only be near)
         to find its corners exactly; brought upright along them, the card ranks every face
         again by the coarse correlation; the best few faces' photos, and those of the face
-        `found` by most feature inliers, are laid on it by ECC, and duel where they differ.
+        `found` (the one with most feature inliers; a card asked: its candidates too), are
+        laid on it by ECC, and duel where they differ.
         The coarse correlation sees mostly the layout a family shares, and a face taught
         from one photo whose corners were found a little off ranks low there even on its
         own card (a nudged 5 ranked sixth, behind the 3 and the 8, and was read as an 8);
@@ -305,7 +313,7 @@ class Recogniser:
         for card, *ways in self._signs:
             by_card[card] = max([by_card.get(card, -2.0)] + [_score(seen, way) for way in ways])
         shortlist = set(sorted(by_card, key=lambda c: -by_card[c])[:SHORTLIST])
-        shortlist |= {found} if found else set()
+        shortlist |= set(found)
         photos: dict[str, list[tuple[float, Any, Any, Any]]] = {}
         for face, template in self._ways(grey, quad, shortlist, seen):
             got = _lay(template, view.prepared, view.margin)
@@ -484,9 +492,10 @@ def _duel(seen: Any, order: list[str], laid: dict[str, _Laid]) -> tuple[str, flo
     """Which of the candidate faces `seen` is, looking only where they differ: two faces of
     one family share their whole layout, and only their print tells them apart. Each pixel
     weighs as the two faces differ there over how much their own photos vary there (a
-    glare or a blur in one photo is no difference of print). Returns the winner, its
-    confidence (0..1, the worst of its duels) and the closest rival."""
-    order = order[:CANDIDATES]
+    glare or a blur in one photo is no difference of print). Every face laid duels every
+    other: the correlation `order` ranks them by sees mostly the layout a family shares,
+    and a face taught from one photo can rank fourth on its own card. Returns the winner,
+    its confidence (0..1, the worst of its duels) and the closest rival."""
     wins: dict[str, float] = {c: 1.0 for c in order}
     rival: dict[str, str] = {c: c for c in order}
     for i, a in enumerate(order):
