@@ -49,6 +49,7 @@ VARY_BLUR = 2.0  # pixels over which two photos' differences are pooled
 SHIFT_FORGIVEN = 1  # pixels two faces' laid photos may disagree by at a shared edge
 EDGE_SPARED = 4  # pixels inside the photos' own edge not weighed (resampled, blurred)
 NOISE_FLOOR = 0.2  # of the mean squared difference: the least a pixel is taken to vary
+DETAIL_BLUR = 3.0  # a face taught from one photo duels on the detail finer than this (px)
 SHORTLIST = 4  # faces whose photos the fine stage lays on the card
 DUEL_MARGIN = 0.4  # a relative distance margin this large between two faces: certain
 ASK_BELOW = 0.5  # confidence under this: the card is asked
@@ -479,13 +480,14 @@ class _Laid:
     mean: Any
     variance: Any
     cover: Any
+    photos: int
 
     @classmethod
     def of(cls, photos: list[tuple[float, Any, Any, Any]]) -> _Laid:
         pictures = np.stack([p[1] for p in photos])
         cover = np.logical_and.reduce([p[2] for p in photos])
         return cls(max(p[0] for p in photos), pictures.mean(axis=0), pictures.var(axis=0),
-                   cover)
+                   cover, len(photos))
 
 
 def _duel(seen: Any, order: list[str], laid: dict[str, _Laid]) -> tuple[str, float, str]:
@@ -494,13 +496,17 @@ def _duel(seen: Any, order: list[str], laid: dict[str, _Laid]) -> tuple[str, flo
     weighs as the two faces differ there over how much their own photos vary there (a
     glare or a blur in one photo is no difference of print). Every face laid duels every
     other: the correlation `order` ranks them by sees mostly the layout a family shares,
-    and a face taught from one photo can rank fourth on its own card. Returns the winner,
-    its confidence (0..1, the worst of its duels) and the closest rival."""
+    and a face taught from one photo can rank fourth on its own card; such a face duels
+    on the pictures' detail only (`_detail`). Returns the winner, its confidence (0..1,
+    the worst of its duels) and the closest rival."""
     wins: dict[str, float] = {c: 1.0 for c in order}
     rival: dict[str, str] = {c: c for c in order}
+    detail = _detail(seen)
     for i, a in enumerate(order):
         for b in order[i + 1:]:
-            ta, tb = laid[a].mean, laid[b].mean
+            ta, tb, view = laid[a].mean, laid[b].mean, seen
+            if min(laid[a].photos, laid[b].photos) < 2:
+                ta, tb, view = _detail(ta), _detail(tb), detail
             both = cv2.erode((laid[a].cover & laid[b].cover).astype(np.uint8),
                              np.ones((2 * EDGE_SPARED + 1,) * 2, np.uint8)) > 0
             differ = cv2.GaussianBlur(_unlike(ta, tb), (0, 0), 1.0) ** 2
@@ -508,7 +514,7 @@ def _duel(seen: Any, order: list[str], laid: dict[str, _Laid]) -> tuple[str, flo
             floor = NOISE_FLOOR * float(differ[both].mean()) if both.any() else 1.0
             weight = differ / (vary + floor + 1e-9) * both
             weight /= float(weight.sum()) + 1e-9
-            da, db = 1 - _correlation(seen, ta, weight), 1 - _correlation(seen, tb, weight)
+            da, db = 1 - _correlation(view, ta, weight), 1 - _correlation(view, tb, weight)
             margin = (db - da) / (db + da + 1e-12)  # > 0: a is nearer
             winner, loser = (a, b) if margin >= 0 else (b, a)
             score = min(1.0, abs(margin) / DUEL_MARGIN)
@@ -521,6 +527,13 @@ def _duel(seen: Any, order: list[str], laid: dict[str, _Laid]) -> tuple[str, flo
     if wins[card] == 0.0:  # no one beat everyone: the two best by correlation
         return order[0], 0.0, order[1]
     return card, wins[card], rival[card]
+
+
+def _detail(picture: Any) -> Any:
+    """A picture's detail finer than DETAIL_BLUR: a face taught from one photo has no
+    second photo to say how its pixels vary, and a glare in that photo, smooth, passed
+    for print (a 0's photo beat an 8's whose top corner a glare lit)."""
+    return picture - cv2.GaussianBlur(picture, (0, 0), DETAIL_BLUR)
 
 
 def _unlike(a: Any, b: Any) -> Any:
