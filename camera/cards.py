@@ -24,9 +24,9 @@ REVENGE_CARDS = (
 )
 BOARD_CARDS = ("1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "sorry")
 GAMES = {"revenge": REVENGE_CARDS, "board": BOARD_CARDS}
-# Photos taken of each face to teach it (the teach screen's, and the bench's): with one, a
-# face's only photo says nothing of how its print varies from photo to photo, and the
-# development seeds read 2-3 cards in 500 wrong; with two, none (docs/DECISIONS.md).
+# Photos taken of each face to teach it (the teach screen's, and the bench's): a face's
+# only photo says nothing of how its print varies from photo to photo, so a glare or a
+# blur in it can pass for print; two show it (docs/DECISIONS.md, the teach screen).
 PHOTOS_A_FACE = 2
 # Faces seen during a SORRY! window: shown on screen as a check, never an event (the
 # buttons' edge times decide the window, RULES R9-R10).
