@@ -197,10 +197,11 @@ class Recogniser:
         crop = grey if spot is None else grey[spot[1]:spot[3], spot[0]:spot[2]]
         points, descriptors = features(crop)
         matched = self._matches(descriptors, points) if len(points) >= MIN_INLIERS else []
-        best = self._poses(matched, MIN_INLIERS)
+        poses = self._poses(matched, FEW_INLIERS)  # RANSAC runs once whatever the least
+        best = {card: pose for card, pose in poses.items() if pose[0] >= MIN_INLIERS}
         few = not best  # a pale face among a busy pile's edges: try with fewer inliers
         if few:
-            best = self._poses(matched, FEW_INLIERS)
+            best = poses
         shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
         expected = None if self.card_size is None else self.card_size * grey.shape[1]
         ranked = sorted(best.items(), key=lambda kv: -kv[1][0])[:CANDIDATES]
@@ -228,8 +229,7 @@ class Recogniser:
         # another card's pose, one beneath), and a try that duels without one of the two
         # faces it could be reads the other sure (one photo a face: a sorry as a steal).
         tries: list[tuple[str | None, Quad]] = [] if laid is None else [(None, laid)]
-        others = best if few else self._poses(matched, FEW_INLIERS)
-        for card, (_count, hom) in sorted(others.items(), key=lambda kv: -kv[1][0]):
+        for card, (_count, hom) in sorted(poses.items(), key=lambda kv: -kv[1][0]):
             tries += [(card, quad) for quad in self._sized_quads([shift @ hom], expected)]
         best_fit = fit if reading is not None else -1.0
         asked = () if reading is None or sure else reading.candidates
