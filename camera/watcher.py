@@ -135,7 +135,7 @@ class Watcher:
         if float(np.mean(spot)) < CHANGE_SHARE:
             # too little for a play, unless the top card's print changed (camera.top)
             if self._still == STILL_FRAMES and spot.any():
-                found = self._find_top(frame)
+                found = self._find_top(frame, _grey(frame))
                 if _top_changed(found):
                     return self._judge(frame, small, log=True, found=found)
             return None
@@ -147,11 +147,11 @@ class Watcher:
             return None  # an arm resting over the pile
         return self._judge(frame, small, log=True, arm=arm)
 
-    def _find_top(self, frame: Any) -> _Found:
-        """The top card followed into `frame`, whether surely the same card, and whether
-        a card was laid on it a few pixels off (camera.outline)."""
+    def _find_top(self, frame: Any, grey: Any) -> _Found:
+        """The top card followed into `frame` (`grey`: it in grey), whether surely the
+        same card, and whether a card was laid on it a few pixels off (camera.outline)."""
         followed, sure = (None, False) if self._top is None else self._top.still_there(frame)
-        look = None if followed is None else self._look(_grey(frame), followed)
+        look = None if followed is None else self._look(grey, followed)
         return followed, sure, look
 
     def _look(self, grey: Any, followed: Top) -> str | None:
@@ -173,7 +173,7 @@ class Watcher:
         h, w = frame.shape[:2]
         grey = _grey(frame)
         judged_before, self._judged_grey = self._judged_grey, grey
-        followed, sure, look = self._find_top(frame) if found is None else found
+        followed, sure, look = self._find_top(frame, grey) if found is None else found
         laid = look == LAID
         if followed is not None and sure and not laid:  # the same card again, or nudged
             self._follow(followed, grey)
