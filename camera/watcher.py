@@ -37,6 +37,7 @@ import numpy as np
 
 from camera.change import laid_card
 from camera.faces import Recogniser
+from camera.light import light_free
 from camera.model import Model
 from camera.outline import LAID, laid_on
 from camera.top import Top
@@ -82,9 +83,8 @@ def _small(frame: Any) -> Any:
     """The frame, small and with the light divided out: each pixel over the brightness
     around it, so a lamp switched, dimmed or tinted, or its glare moved, changes nothing
     while a hand or a card does."""
-    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    small = cv2.resize(grey, MOTION_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
-    return small / (cv2.GaussianBlur(small, (0, 0), LIGHT_SIGMA) + 1.0)
+    return light_free(cv2.resize(_grey(frame), MOTION_SIZE, interpolation=cv2.INTER_AREA),
+                      LIGHT_SIGMA)
 
 
 def _changed(small: Any, other: Any) -> Any:
