@@ -14,8 +14,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from camera.light import light_free
 from camera.locate import CARD_RATIO, Quad, order_corners
-from camera.outline import light_free
+from camera.outline import LIGHT_SIGMA
 
 SCALE = 0.5  # compared at half size: quick, and blind to the sensor's noise
 CHANGED = 0.2  # light-free difference (blurred over BLUR pixels) of a changed pixel
@@ -32,7 +33,7 @@ def laid_card(before: Any, now: Any, long_edge: float) -> Quad | None:
     else None."""
     small = [cv2.resize(g, None, fx=SCALE, fy=SCALE, interpolation=cv2.INTER_AREA)
              for g in (before, now)]
-    difference = np.abs(light_free(small[0]) - light_free(small[1]))
+    difference = np.abs(light_free(small[0], LIGHT_SIGMA) - light_free(small[1], LIGHT_SIGMA))
     changed = (cv2.GaussianBlur(difference, (0, 0), BLUR) > CHANGED).astype(np.uint8)
     changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     points = cv2.findNonZero(changed)

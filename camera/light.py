@@ -1,7 +1,8 @@
 """Comparing pictures of cards whatever the lamp does (needs the extra).
 
-`flatten` takes the light out of an upright card; `ecc` lays one such picture on another
-by a small move and says how well they correlate (a correlation: blind to brightness).
+`flatten` takes the light out of an upright card, `light_free` out of a frame; `ecc` lays
+one such picture on another by a small move and says how well they correlate (a
+correlation: blind to brightness).
 """
 
 from __future__ import annotations
@@ -13,6 +14,13 @@ import numpy as np
 
 STEPS = 30
 LIGHT_SIGMA = 10.0  # pixels of an upright card over which the light is taken as even
+
+
+def light_free(grey: Any, sigma: float) -> Any:
+    """Each pixel over the brightness around it (over `sigma` pixels): a lamp switched,
+    dimmed or tinted, or its glare moved, changes nothing, while a hand or a card does."""
+    x = grey.astype(np.float32)
+    return x / (cv2.GaussianBlur(x, (0, 0), sigma) + 1.0)
 
 
 def flatten(grey: Any) -> Any:

@@ -19,6 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from camera.light import light_free
 from camera.locate import Quad
 
 LAID, MOVED, UNSURE, IN_PLACE = "laid", "moved", "unsure", "in place"
@@ -36,12 +37,6 @@ STILL_THERE = (0.6, 1.6)  # the step now over then: the old edge still there
 LAID_SHARE = 0.8  # of the places, the old edge still there: a card laid on it
 NEAR = 2.0  # pixels: an edge the pile showed before the card was laid, this close, is not its
 MOVED_FIT = 0.6  # the card's inside fits the move at least this much better than no move
-
-
-def light_free(grey: Any) -> Any:
-    """Each pixel over the brightness around it: a lamp or a glare changes nothing."""
-    x = grey.astype(np.float32)
-    return x / (cv2.GaussianBlur(x, (0, 0), LIGHT_SIGMA) + 1.0)
 
 
 def _sample(picture: Any, points: Any) -> Any:
@@ -78,9 +73,9 @@ def edge_counts(under: Any, before: Any, after: Any, quad: Quad,
               zip(np.maximum(quad.max(0), moved.max(0)), (w, h), strict=True))
     if x1 - x0 < 8 or y1 - y0 < 8:
         return None
-    under = light_free(under[y0:y1, x0:x1])
-    before = light_free(before[y0:y1, x0:x1])
-    after = light_free(after[y0:y1, x0:x1])
+    under = light_free(under[y0:y1, x0:x1], LIGHT_SIGMA)
+    before = light_free(before[y0:y1, x0:x1], LIGHT_SIGMA)
+    after = light_free(after[y0:y1, x0:x1], LIGHT_SIGMA)
     offset = np.array([x0, y0], np.float32)
     quad, moved = quad - offset, moved - offset
     to_after = cv2.getPerspectiveTransform(quad, moved)

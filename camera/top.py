@@ -105,13 +105,6 @@ class Top:
         sure = not self._reprinted(face, warp)
         return Top.seen(frame, self._followed(warp), self.cards), sure
 
-    def reprinted(self, frame: Any) -> bool:
-        """Whether a card lies within a nudge of this one that is not surely it (a face of
-        its family laid square on it changes too little of the pile to be seen as a play
-        by the watcher's coarse picture)."""
-        followed, sure = self.still_there(frame)
-        return followed is not None and not sure
-
     def _reprinted(self, face: Any, warp: Any) -> bool:
         """Whether `face` (full size, taken at this card's corners) differs from this
         card's picture by a print's stroke once moved back by `warp` (found at ECC_SCALE)."""

@@ -37,6 +37,7 @@ import numpy as np
 
 from camera.change import laid_card
 from camera.faces import Recogniser
+from camera.light import light_free
 from camera.model import Model
 from camera.outline import LAID, laid_on
 from camera.top import Top
@@ -82,9 +83,8 @@ def _small(frame: Any) -> Any:
     """The frame, small and with the light divided out: each pixel over the brightness
     around it, so a lamp switched, dimmed or tinted, or its glare moved, changes nothing
     while a hand or a card does."""
-    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    small = cv2.resize(grey, MOTION_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
-    return small / (cv2.GaussianBlur(small, (0, 0), LIGHT_SIGMA) + 1.0)
+    return light_free(cv2.resize(_grey(frame), MOTION_SIZE, interpolation=cv2.INTER_AREA),
+                      LIGHT_SIGMA)
 
 
 def _changed(small: Any, other: Any) -> Any:
@@ -135,7 +135,7 @@ class Watcher:
         if float(np.mean(spot)) < CHANGE_SHARE:
             # too little for a play, unless the top card's print changed (camera.top)
             if self._still == STILL_FRAMES and spot.any():
-                found = self._find_top(frame)
+                found = self._find_top(frame, _grey(frame))
                 if _top_changed(found):
                     return self._judge(frame, small, log=True, found=found)
             return None
@@ -147,11 +147,11 @@ class Watcher:
             return None  # an arm resting over the pile
         return self._judge(frame, small, log=True, arm=arm)
 
-    def _find_top(self, frame: Any) -> _Found:
-        """The top card followed into `frame`, whether surely the same card, and whether
-        a card was laid on it a few pixels off (camera.outline)."""
+    def _find_top(self, frame: Any, grey: Any) -> _Found:
+        """The top card followed into `frame` (`grey`: it in grey), whether surely the
+        same card, and whether a card was laid on it a few pixels off (camera.outline)."""
         followed, sure = (None, False) if self._top is None else self._top.still_there(frame)
-        look = None if followed is None else self._look(_grey(frame), followed)
+        look = None if followed is None else self._look(grey, followed)
         return followed, sure, look
 
     def _look(self, grey: Any, followed: Top) -> str | None:
@@ -173,7 +173,7 @@ class Watcher:
         h, w = frame.shape[:2]
         grey = _grey(frame)
         judged_before, self._judged_grey = self._judged_grey, grey
-        followed, sure, look = self._find_top(frame) if found is None else found
+        followed, sure, look = self._find_top(frame, grey) if found is None else found
         laid = look == LAID
         if followed is not None and sure and not laid:  # the same card again, or nudged
             self._follow(followed, grey)
