@@ -5,6 +5,7 @@ card game."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import types
 from collections.abc import Sequence
@@ -13,9 +14,24 @@ from typing import Any, ClassVar, NamedTuple
 
 import pytest
 
-from companion import games
+import games
 from companion.errors import BadEvent, BadSetup, IllegalEvent
+from companion.plugins import Manifest
 from companion.rules import GameSummary, Transition
+
+PLUGIN = "count_plugin_for_tests"  # the count game's folder (its manifest), made per test
+
+
+def register_count(monkeypatch, **parts: str) -> None:
+    """Register the count game's folder with these parts (Manifest's fields: module names)
+    beside those already registered, as games/count/ with its line in games.PLUGINS would.
+    Also a fixture (`register_count`), for the folders of tests that have no import path."""
+    old = sys.modules.get(PLUGIN)
+    manifest = getattr(old, "MANIFEST", Manifest(name="count", rules=""))
+    module = types.ModuleType(PLUGIN)
+    module.MANIFEST = dataclasses.replace(manifest, **parts)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, PLUGIN, module)
+    monkeypatch.setitem(games.PLUGINS, "count", PLUGIN)
 
 
 @dataclass(frozen=True)
@@ -94,8 +110,13 @@ def count_game(monkeypatch):
     module = types.ModuleType("count_game_for_tests")
     module.RULES = CountRules()  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, module.__name__, module)
-    monkeypatch.setitem(games._PACKAGES, "count", module.__name__)
+    register_count(monkeypatch, rules=module.__name__)
     return module.RULES
+
+
+@pytest.fixture(name="register_count")
+def register_count_fixture(monkeypatch):
+    return lambda **parts: register_count(monkeypatch, **parts)
 
 
 class CountFace:
@@ -129,10 +150,8 @@ class CountFace:
 @pytest.fixture
 def count_face(count_game, monkeypatch):
     """count_game with its hardware face registered (hardware.faces), for one test."""
-    from hardware import faces
-
     module = types.ModuleType("count_face_for_tests")
     module.FACE = CountFace()  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, module.__name__, module)
-    monkeypatch.setitem(faces._PACKAGES, "count", module.__name__)
+    register_count(monkeypatch, face=module.__name__)
     return module.FACE

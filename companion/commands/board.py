@@ -12,12 +12,12 @@ import sys
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.games.board.cards import parse_card
-from companion.games.board.explain import forfeit_text
-from companion.games.board.moves import blocked, generate
-from companion.games.board.position import Position
 from companion.limits import TRANSCRIPT_LIMIT, InputRefused, read_bounded, read_stdin
 from companion.safe_text import json_text, quote
+from games.board.rules.cards import parse_card
+from games.board.rules.explain import forfeit_text
+from games.board.rules.moves import blocked, generate
+from games.board.rules.position import Position
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -20,16 +20,16 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import config_from_args
-from companion.games.revenge.events import (
+from companion.safe_text import quote
+from companion.transcript import write_transcript
+from games.revenge.rules.events import (
     MAX_PAWNS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     Setup,
     Variant,
 )
-from companion.games.revenge.simulate import SimulatedGame, SimulationError, simulate
-from companion.safe_text import quote
-from companion.transcript import write_transcript
+from games.revenge.rules.simulate import SimulatedGame, SimulationError, simulate
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

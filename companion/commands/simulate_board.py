@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 
 from companion.commands.simulate import _Refused, _whole, _write, out_folder
 from companion.config import config_from_args
-from companion.games.board.settings import EDITIONS
-from companion.games.board.simulate import SimulatedBoardGame, simulate_board
-from companion.games.board.stats import game_counters
 from companion.safe_text import quote
+from games.board.rules.settings import EDITIONS
+from games.board.rules.simulate import SimulatedBoardGame, simulate_board
+from games.board.rules.stats import game_counters
 
 
 @dataclass

@@ -9,8 +9,8 @@ import pytest
 from hw_helpers import RawBoard, ScriptedClock
 from serial.tools.list_ports_common import ListPortInfo
 
-from companion.games.revenge import Card, Play, Press
 from companion.session import Session
+from games.revenge.rules import Card, Play, Press
 from hardware.firmware import pawnled
 from hardware.ledboardhost import LedBoardHost
 from hardware.ledboardlink import check_baud

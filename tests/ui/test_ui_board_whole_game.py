@@ -14,8 +14,8 @@ from board_play import Scorekeeper, key_window
 from kivy.tests.common import UnitTestTouch
 from ui_helpers import REPO, to_board_setup, type_name
 
-from companion.games.board import RULES
 from companion.journal import Journal
+from games.board.rules import RULES
 
 MAX_TURNS = 2000
 

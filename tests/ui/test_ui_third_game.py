@@ -14,9 +14,9 @@ from ui import games
 
 
 @pytest.fixture
-def count_slice(count_face, monkeypatch):
+def count_slice(count_face, register_count):
     """count_game with its face and its ui slice registered, for one test."""
-    monkeypatch.setitem(games._PACKAGES, "count", "count_slice")
+    register_count(screens="count_slice")
     return games.get("count")
 
 
