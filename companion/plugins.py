@@ -24,7 +24,7 @@ import games
 __all__ = ["Layer", "Manifest", "layer", "manifest", "names"]
 
 # A manifest's optional parts, each a module exporting what its layer asks for.
-Layer = Literal["rules", "screens", "face", "camera_deck"]
+Layer = Literal["rules", "screens", "face", "camera_deck", "commands", "simulate"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +36,8 @@ class Manifest:
     screens: str | None = None  # Kivy: SLICE, a ui.games.GameSlice
     face: str | None = None  # the table's buttons and LED board: FACE, a hardware.faces.Face
     camera_deck: str | None = None  # pure: DECK, a camera.cards.Deck
+    commands: str | None = None  # pure: register(subparsers), the game's own CLI commands
+    simulate: str | None = None  # pure: SIMULATION, its part of the CLI's `simulate`
 
 
 def names() -> tuple[str, ...]:

@@ -1,6 +1,7 @@
 """The Sorry! board game (BOARD.md): its manifest. Its rules are in `rules` (pure), its
 screens in `screens` (Kivy), its face on the table's buttons and LED board in `face`,
-the cards the camera is taught in `camera_deck` (pure)."""
+the cards the camera is taught in `camera_deck` (pure), its bots for the command
+line's `simulate` in `simulate_command`, its `board` command in `commands`."""
 
 from companion.plugins import Manifest
 
@@ -10,4 +11,6 @@ MANIFEST = Manifest(
     screens="games.board.screens",
     face="games.board.face",
     camera_deck="games.board.camera_deck",
+    commands="games.board.commands",
+    simulate="games.board.simulate_command",
 )

@@ -95,7 +95,7 @@ def test_handshake_greets_the_board_and_remembers_its_uid(sim, hosts, statuses):
     status = statuses.wait_for(StatusKind.CONNECTED)
     assert str(status) == "connected SIMA" and host.status == status
     assert sim.wait_for(lambda s: any(m.verb == "?HELLO" for m in s.received))
-    assert sim.board.greeted
+    assert sim.ledboard.greeted
 
 
 def test_a_state_change_reaches_the_board(sim, hosts, statuses, session: Session):

@@ -56,7 +56,7 @@ def test_a_third_game_reaches_the_screen_through_the_registries(driver, count_sl
 
     d.app.show("history")  # the count game's own leaderboard rows, from its slice
     d.frames(2)
-    cells = [w.text for w in d.app.screen("history").ids.board_grid.children]
+    cells = [w.text for w in d.app.screen("history").ids.leaders_grid.children]
     assert "Count" in cells and "added" in cells
     assert "Ben" in cells and "Ana" in cells
 

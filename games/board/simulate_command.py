@@ -1,25 +1,43 @@
-"""`sorry-companion simulate --game board --edition classic|2016`: bots play board games.
+"""The board game's part of `sorry-companion simulate --game board --edition
+classic|2016` (companion.commands.simulate): bots play board games.
 
 Each bot draws with the electronic deck and takes one of the legal options the rules list
-(companion/games/board/simulate.py); game i of a seed is always the same game. With
---out, each transcript is written for `replay`. Bad arguments: one sentence, exit 2.
+(games/board/rules/simulate.py); game i of a seed is always the same game. With --out,
+each transcript is written for `replay`. Bad arguments: one sentence, exit 2. The rules
+are imported when a board game is simulated, not when the command line is built.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from companion.commands.simulate import _Refused, _whole, _write, out_folder
+from companion.commands.simulate_tools import Refused, out_folder, whole, write_game
 from companion.config import config_from_args
 from companion.safe_text import quote
-from games.board.rules.settings import EDITIONS
-from games.board.rules.simulate import SimulatedBoardGame, simulate_board
-from games.board.rules.stats import game_counters
+
+if TYPE_CHECKING:
+    from games.board.rules.simulate import SimulatedBoardGame
+
+
+PLAYERS = (2, 4)  # how many may play (the most: the default)
+
+
+class BoardSimulation:
+    """The board game's options and bots for `simulate`."""
+
+    options = ("edition",)
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--edition", metavar="E",
+                            help="board game: classic (default) or 2016")
+
+    def run(self, args: argparse.Namespace) -> int:
+        return run_board(args)
 
 
 @dataclass
@@ -34,6 +52,8 @@ class BoardTally:
     figures: Counter[str] = field(default_factory=Counter)
 
     def add(self, game: SimulatedBoardGame, steps: list[object]) -> None:
+        from games.board.rules.stats import game_counters
+
         self.names = self.names or game.state.names
         self.games += 1
         self.events += len(game.events) - 1
@@ -59,29 +79,25 @@ class BoardTally:
 
 
 def run_board(args: argparse.Namespace) -> int:
-    try:
-        if args.game not in ("revenge", "board"):
-            raise _Refused(f"--game must be revenge or board, not {quote(args.game)}")
-        if args.game == "revenge":
-            raise _Refused("--edition applies to --game board only")
-        board = config_from_args(args).board  # the table's own settings, as the app uses
-        edition = args.edition or board.edition
-        if edition not in EDITIONS:
-            raise _Refused(f"--edition must be classic or 2016, not {quote(edition)}")
-        games = _whole("games", args.games, 1)
-        players = _whole("players", args.players, 2, 4)
-        seed = _whole("seed", args.seed, -(2**63))
-        out = out_folder(args.out)
-    except _Refused as exc:
-        print(f"sorry-companion simulate: {exc}", file=sys.stderr)
-        return 2
+    """Play the games. Refused: a bad argument (companion.commands.simulate says it)."""
+    from games.board.rules.settings import EDITIONS
+
+    board = config_from_args(args).board  # the table's own settings, as the app uses
+    edition = args.edition or board.edition
+    if edition not in EDITIONS:
+        raise Refused(f"--edition must be classic or 2016, not {quote(edition)}")
+    games = whole("games", args.games, 1)
+    low, high = PLAYERS
+    players = whole("players", args.players or str(high), low, high)
+    seed = whole("seed", args.seed, -(2**63))
+    out = out_folder(args.out)
     tally = BoardTally()
     start = time.perf_counter()
     for i in range(1, games + 1):
         game, steps = simulate_with_steps(random.Random(f"board/{edition}/{seed}/{i}"),
                                           edition, players, board.settings())
         if out is not None:
-            _write(out, i, game.events)
+            write_game(out, i, game.events)
         tally.add(game, steps)
     print(tally.summary(edition, players, time.perf_counter() - start))
     return 0
@@ -91,7 +107,12 @@ def simulate_with_steps(rng: random.Random, edition: str, players: int,
                         settings: dict[str, object] | None = None,
                         ) -> tuple[SimulatedBoardGame, list[object]]:
     """A simulated game and its steps (outcomes), for the tally's figures."""
+    from games.board.rules.simulate import simulate_board
+
     steps: list[object] = []
     game = simulate_board(rng, edition=edition, players=players, settings=settings,
                           record=steps)
     return game, steps
+
+
+SIMULATION = BoardSimulation()

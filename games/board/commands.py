@@ -2,6 +2,8 @@
 
 Lists every legal option of a card for one colour in a position, or says why there is
 none. A position, card or colour that is wrong: one sentence on stderr and exit status 2.
+The board game's commands (its manifest's `commands`); its rules are imported when a
+command runs, so building the command line loads no game.
 """
 
 from __future__ import annotations
@@ -14,10 +16,6 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.limits import TRANSCRIPT_LIMIT, InputRefused, read_bounded, read_stdin
 from companion.safe_text import json_text, quote
-from games.board.rules.cards import parse_card
-from games.board.rules.explain import forfeit_text
-from games.board.rules.moves import blocked, generate
-from games.board.rules.position import Position
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,6 +35,11 @@ def _fail(message: str) -> int:
 
 
 def run_options(args: argparse.Namespace) -> int:
+    from games.board.rules.cards import parse_card
+    from games.board.rules.explain import forfeit_text
+    from games.board.rules.moves import blocked, generate
+    from games.board.rules.position import Position
+
     try:
         if args.file == "-":
             data = read_stdin(TRANSCRIPT_LIMIT)
