@@ -46,6 +46,7 @@ mkdir -p -- "$OUT"
 OUT=$(cd "$OUT" && pwd)
 readonly LOCK=$SOURCE/deploy/requirements-pi.lock
 readonly CAMERA_LOCK=$SOURCE/deploy/requirements-camera.lock
+readonly SYSTEMS=$SOURCE/deploy/supported-systems
 [[ -r $LOCK ]] || die "no $LOCK: run 'make lock' first."
 [[ -r $CAMERA_LOCK ]] || die "no $CAMERA_LOCK: run 'make lock' first."
 
@@ -66,15 +67,23 @@ stage=$work/$name
 mkdir -p -- "$stage/wheels" "$stage/deploy" "$stage/hardware/firmware" "$stage/companion"
 cp -- "$wheel" "$stage/wheels/"
 # The camera's wheels (numpy, OpenCV) ride along so that install.sh --camera needs no network.
+# One set of wheels for each Python of deploy/supported-systems (Trixie's 3.13, Bookworm's
+# 3.11): install.sh picks the one of the system it finds.
+mapfile -t pythons < <(awk '!/^#/ && NF { print $2 }' "$SYSTEMS")
+((${#pythons[@]})) || die "$SYSTEMS names no system."
 for platform in "${PLATFORMS[@]}"; do
-    for lock in "$LOCK:manylinux2014" "$CAMERA_LOCK:manylinux_2_28"; do
-        "$PYTHON" -m pip download --quiet --disable-pip-version-check --no-deps \
-            --only-binary=:all: --platform "${lock##*:}_$platform" --python-version 3.11 \
-            --implementation cp --abi cp311 --require-hashes -r "${lock%:*}" -d "$stage/wheels"
+    for python in "${pythons[@]}"; do
+        for lock in "$LOCK:manylinux2014" "$CAMERA_LOCK:manylinux_2_28"; do
+            "$PYTHON" -m pip download --quiet --disable-pip-version-check --no-deps \
+                --only-binary=:all: --platform "${lock##*:}_$platform" --python-version "$python" \
+                --implementation cp --abi "cp${python/./}" --require-hashes -r "${lock%:*}" \
+                -d "$stage/wheels"
+        done
     done
 done
 cp -- "$SOURCE"/deploy/*.sh "$SOURCE"/deploy/*.service "$SOURCE"/deploy/*.rules \
-    "$SOURCE"/deploy/*.conf "$LOCK" "$CAMERA_LOCK" "$SOURCE/deploy/README.md" "$stage/deploy/"
+    "$SOURCE"/deploy/*.conf "$LOCK" "$CAMERA_LOCK" "$SYSTEMS" "$SOURCE/deploy/README.md" \
+    "$stage/deploy/"
 rm -f -- "$stage/deploy/dist.sh"
 cp -- "$SOURCE"/hardware/firmware/*.py "$stage/hardware/firmware/"
 cp -- "$SOURCE/hardware/README.md" "$stage/hardware/"
@@ -83,7 +92,7 @@ printf '%s\n' "$release" >"$stage/RELEASE"
 cat >"$stage/README.txt" <<TEXT
 Sorry! Table Companion, release $release
 
-On the Raspberry Pi (Raspberry Pi OS Lite 64-bit, Bookworm):
+On the Raspberry Pi (Raspberry Pi OS Lite 64-bit: Trixie, or Bookworm):
 
     tar xzf $name.tar.gz
     cd $name

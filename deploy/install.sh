@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install or update the Sorry! Table Companion as a kiosk service on Raspberry Pi OS Bookworm,
-# from an unpacked release archive (`make dist`), with no network needed.
+# Install or update the Sorry! Table Companion as a kiosk service on Raspberry Pi OS (64-bit)
+# Trixie or Bookworm, from an unpacked release archive (`make dist`). The Pi needs its
+# network only while system packages are missing (a first install on a fresh card).
 #
 #   sudo deploy/install.sh                     install, or update (keeps data and config)
 #   sudo deploy/install.sh --camera            the same, with the camera's parts
@@ -18,12 +19,15 @@ readonly APP_GROUPS=(gpio dialout video render input audio)
 readonly KIVY_HOME_DIR=/var/lib/sorry-companion/kivy
 readonly VERSIONS_DIR=/opt/sorry-companion/versions
 # What Kivy on KMS/DRM (its wheel brings its own SDL2), spoken announcements, the venv
-# and Menu > Turn off (polkit) need.
+# and Menu > Turn off (polkit) need; gpgv checks the signature of every later update.
 readonly APT_PACKAGES=(
-    python3 python3-venv espeak-ng polkitd
-    libmtdev1 libgl1 libgles2 libegl1 libgbm1 libdrm2 libgl1-mesa-dri libegl-mesa0
-    libasound2
+    python3 python3-venv espeak-ng polkitd gpgv
+    libgl1 libgles2 libegl1 libgbm1 libdrm2 libgl1-mesa-dri libegl-mesa0
 )
+# The two libraries Debian renamed for Trixie (the 64-bit time_t move): the old names are
+# only virtual there, which dpkg-query never finds installed.
+readonly BOOKWORM_PACKAGES=(libmtdev1 libasound2)
+readonly TRIXIE_PACKAGES=(libmtdev1t64 libasound2t64)
 # GPIO through lgpio: only Raspberry Pi OS has it.
 readonly PI_PACKAGES=(python3-lgpio)
 # --camera: the Pi camera through libcamera (Raspberry Pi OS only; a USB webcam needs
@@ -36,6 +40,7 @@ readonly QUIET_CMDLINE=(quiet loglevel=3 logo.nologo vt.global_cursor_default=0 
 DEPLOY_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SOURCE_DIR=$(dirname "$DEPLOY_DIR")
 readonly DEPLOY_DIR SOURCE_DIR
+readonly SYSTEMS_FILE=$DEPLOY_DIR/supported-systems
 readonly SCRIPT=install.sh
 # shellcheck source=common.sh
 . "$DEPLOY_DIR/common.sh"
@@ -44,6 +49,7 @@ DRY_RUN=0
 ROOT=""
 WORK=""
 RELEASE=""
+CODENAME=""
 ON_PI=0
 CAMERA=0
 
@@ -197,14 +203,7 @@ write_config_template() {
 
 check_system() {
     ((EUID == 0)) || die "run it as root: sudo $0"
-    command -v apt-get >/dev/null || die "apt-get is missing: this installer is for Raspberry Pi OS Bookworm."
-    local codename=""
-    if [[ -r /etc/os-release ]]; then
-        codename=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release | tr -d '"')
-    fi
-    if [[ $codename != bookworm ]]; then
-        say "warning: this is '${codename:-an unknown system}', not Raspberry Pi OS Bookworm; going on anyway."
-    fi
+    command -v apt-get >/dev/null || die "apt-get is missing: this installer is for Raspberry Pi OS (64-bit) Trixie or Bookworm."
     local config_txt
     for config_txt in "$BOOT_DIR/config.txt" /boot/config.txt; do
         [[ -r $config_txt ]] || continue
@@ -215,6 +214,49 @@ check_system() {
         fi
         break
     done
+}
+
+# The system this is (its /etc/os-release, under --root in a dry run) and its Python must
+# be one of deploy/supported-systems, and the archive must carry the wheels for that
+# Python on this processor; otherwise one sentence says what to flash or build instead.
+check_platform() {
+    local os_release pretty="" python="" expected arch
+    os_release=$(at /etc/os-release)
+    if [[ -r $os_release ]]; then
+        CODENAME=$(sed -n 's/^VERSION_CODENAME=//p' -- "$os_release" | tr -d '"')
+        pretty=$(sed -n 's/^PRETTY_NAME=//p' -- "$os_release" | tr -d '"')
+    elif ((DRY_RUN)); then
+        CODENAME=$(awk '!/^#/ && NF { print $1; exit }' "$SYSTEMS_FILE")
+        say "dry run: $os_release is missing, so this plans for $CODENAME."
+    fi
+    expected=$(awk -v codename="$CODENAME" '!/^#/ && $1 == codename { print $2 }' "$SYSTEMS_FILE")
+    if [[ -z $expected ]]; then
+        die "this is ${pretty:-a system without /etc/os-release}, and this release installs only on Raspberry Pi OS (64-bit) $(supported_names): flash Raspberry Pi OS Lite (64-bit) with Raspberry Pi Imager and run install.sh again."
+    fi
+    if ((DRY_RUN)); then
+        python=$expected
+        arch=aarch64
+    else
+        arch=$(uname -m)
+        python=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || true)
+        python=${python:-$expected} # no python3 yet: apt-get installs the system's own
+    fi
+    if [[ $python != "$expected" ]]; then
+        die "python3 here is $python, not $expected as on Raspberry Pi OS ${CODENAME^}: this release's wheels are for $expected; put back Debian's python3 (sudo apt-get install --reinstall python3) or flash the card again."
+    fi
+    if [[ -r $SOURCE_DIR/RELEASE ]] &&
+        ! compgen -G "$SOURCE_DIR/wheels/kivy-*-cp${python/./}-*_$arch.whl" >/dev/null; then
+        if [[ $arch != aarch64 ]]; then
+            die "this is a $arch system and the archive's wheels are for 64-bit Raspberry Pi OS (aarch64): flash Raspberry Pi OS Lite (64-bit) with Raspberry Pi Imager and run install.sh again."
+        fi
+        die "this archive carries no wheels for Python $python on $arch (Raspberry Pi OS ${CODENAME^}): build it again with a current make dist, which packs them for $(supported_names)."
+    fi
+    say "system: ${pretty:-Raspberry Pi OS ${CODENAME^}}, Python $python on $arch."
+}
+
+# "Trixie or Bookworm", from deploy/supported-systems.
+supported_names() {
+    awk '!/^#/ && NF { names = names (names ? " or " : "") toupper(substr($1, 1, 1)) substr($1, 2) } END { print names }' "$SYSTEMS_FILE"
 }
 
 # A Raspberry Pi (its device tree says so); elsewhere, as in the emulated test machine,
@@ -238,6 +280,11 @@ skipped() {
 install_packages() {
     say "== system packages"
     local -a wanted=("${APT_PACKAGES[@]}") missing=()
+    if [[ $CODENAME == bookworm ]]; then
+        wanted+=("${BOOKWORM_PACKAGES[@]}")
+    else
+        wanted+=("${TRIXIE_PACKAGES[@]}")
+    fi
     if ((ON_PI)); then
         wanted+=("${PI_PACKAGES[@]}")
         ((!CAMERA)) || wanted+=("${CAMERA_PI_PACKAGES[@]}")
@@ -259,11 +306,18 @@ install_packages() {
         say "all present: ${wanted[*]}"
         return
     fi
-    run apt-get update
-    if ((!DRY_RUN)) && ((ON_PI)) && ! apt-cache show python3-lgpio >/dev/null 2>&1; then
-        die "the package python3-lgpio is not available: it comes from the Raspberry Pi OS archive, so flash Raspberry Pi OS Bookworm."
+    say "missing: ${missing[*]}; apt-get fetches them, which needs the Pi's network."
+    # --error-on=any: a package list that could not be fetched is an error (plain
+    # `apt-get update` only warns and exits 0 with no network).
+    if ! run apt-get update --error-on=any; then
+        die "${#missing[@]} system packages are missing (${missing[*]}) and apt-get cannot reach the package archive: connect the Pi to the network (Wi-Fi: sudo nmtui, or set it in Raspberry Pi Imager; or a cable) and run install.sh again."
     fi
-    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+    if ((!DRY_RUN)) && ((ON_PI)) && ! apt-cache show python3-lgpio >/dev/null 2>&1; then
+        die "the package python3-lgpio is in none of this system's package sources: it comes from Raspberry Pi's own archive, which Raspberry Pi OS has, so flash Raspberry Pi OS (64-bit) with Raspberry Pi Imager."
+    fi
+    if ! run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"; then
+        die "apt-get could not install ${missing[*]} (its message is above): check the Pi's network and free space (df -h /) and run install.sh again."
+    fi
 }
 
 create_user() {
@@ -418,8 +472,10 @@ main() {
     else
         check_system
     fi
-    # An incomplete archive stops the install before anything is changed.
+    # An incomplete archive, or a system it has no wheels for, stops the install before
+    # anything is changed.
     read_release
+    check_platform
     detect_pi
     WORK=$(mktemp -d)
     trap 'rm -rf -- "$WORK"' EXIT
