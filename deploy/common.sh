@@ -21,6 +21,11 @@ readonly POLKIT_RULE_PATH=/etc/polkit-1/rules.d/50-sorry-companion-poweroff.rule
 readonly COMMAND_PATH=/usr/local/bin/sorry-companion
 readonly LIB_DIR=/usr/local/lib/sorry-companion
 readonly SWITCH_PATH=/usr/local/lib/sorry-companion/release-switch
+# `sudo sorry-companion update ARCHIVE`: checks an update's signature, members and sums
+# before it unpacks or runs any of it (release_update.py), against the key that the first
+# install recorded.
+readonly UPDATE_PATH=/usr/local/lib/sorry-companion/release-update
+readonly RELEASE_KEY_PATH=/etc/sorry-companion/release-key.gpg
 # The Raspberry Pi's boot files that quiet_boot edits; the originals are kept beside them.
 readonly BOOT_DIR=/boot/firmware
 readonly ORIGINAL_SUFFIX=.before-sorry-companion

@@ -129,14 +129,47 @@ read_release() {
     [[ -r $SOURCE_DIR/deploy/requirements-pi.lock ]] ||
         die "no deploy/requirements-pi.lock in $SOURCE_DIR: run this script from an unpacked release archive."
     if [[ -r $file ]]; then
-        RELEASE=$(tr -d '[:space:]' <"$file")
-        [[ $RELEASE =~ ^[A-Za-z0-9._+-]+$ ]] || die "$file names no release (it holds '$RELEASE')."
+        RELEASE=$(tr -d '[:space:]' <"$file" | head -c 200)
+        bash "$DEPLOY_DIR/release-switch.sh" valid-name "$RELEASE" ||
+            die "$file names no release (it holds '${RELEASE//[^[:print:]]/?}'): build the archive again with make dist."
+        check_sums
         compgen -G "$SOURCE_DIR/wheels/sorry_companion-*.whl" >/dev/null ||
             die "the archive has no wheels/sorry_companion-*.whl: it is incomplete; build it again with make dist."
+        [[ -f $DEPLOY_DIR/release-key.gpg ]] ||
+            die "the archive has no deploy/release-key.gpg: it was not made by a current make dist; build it again."
+        check_update_path
     elif ((DRY_RUN)); then
         RELEASE=checkout
     else
         die "$SOURCE_DIR is a checkout, not a release: build one with 'make dist' and run install.sh from the unpacked dist/sorry-companion-*.tar.gz."
+    fi
+}
+
+# Every file of the unpacked archive must be listed in its SHA256SUMS and match it, before
+# anything of it runs: a damaged copy (or a changed file) stops here. A dry run too.
+check_sums() {
+    local sums=$SOURCE_DIR/SHA256SUMS listed present odd
+    [[ -f $sums ]] || die "the archive has no SHA256SUMS: it was not made by make dist; build it again."
+    odd=$(grep -c -v -E '^[0-9a-f]{64}  \./[^[:cntrl:]]+$' -- "$sums" || true)
+    ((odd == 0)) || die "$sums has $odd lines that are not '<sha256>  ./<file>': copy the archive again."
+    if ! (cd "$SOURCE_DIR" && sha256sum --check --strict --quiet SHA256SUMS >/dev/null 2>&1); then
+        die "the archive's files do not match its SHA256SUMS (changed or damaged since make dist built it): copy the archive again, and unpack it with tar xzf into an empty folder."
+    fi
+    listed=$(cut -c67- -- "$sums" | LC_ALL=C sort)
+    present=$(cd "$SOURCE_DIR" && find . ! -type d ! -path ./SHA256SUMS | LC_ALL=C sort)
+    if [[ $listed != "$present" ]]; then
+        odd=$(comm -13 <(printf '%s\n' "$listed") <(printf '%s\n' "$present") | head -n 1)
+        die "the archive holds ${odd:-a file} that its SHA256SUMS does not list: unpack the archive into an empty folder (a file was added or left from another release)."
+    fi
+    say "checked: every file against SHA256SUMS."
+}
+
+# Once a release key is recorded, updates come through `sorry-companion update ARCHIVE`,
+# which checks the archive's signature before unpacking it; this script, run from an
+# archive unpacked by hand, has been checked by nothing that came before it.
+check_update_path() {
+    if [[ -f $(at "$RELEASE_KEY_PATH") && ${SORRY_COMPANION_VERIFIED:-} != "$RELEASE" ]]; then
+        die "this Pi checks every update's signature before unpacking it: run sudo sorry-companion update ~/sorry-companion-$RELEASE.tar.gz (with its .tar.gz.sig beside it) instead."
     fi
 }
 
@@ -245,7 +278,7 @@ check_platform() {
         die "python3 here is $python, not $expected as on Raspberry Pi OS ${CODENAME^}: this release's wheels are for $expected; put back Debian's python3 (sudo apt-get install --reinstall python3) or flash the card again."
     fi
     if [[ -r $SOURCE_DIR/RELEASE ]] &&
-        ! compgen -G "$SOURCE_DIR/wheels/kivy-*-cp${python/./}-*_$arch.whl" >/dev/null; then
+        ! compgen -G "$SOURCE_DIR/wheels/[Kk]ivy-*-cp${python/./}-*_$arch.whl" >/dev/null; then
         if [[ $arch != aarch64 ]]; then
             die "this is a $arch system and the archive's wheels are for 64-bit Raspberry Pi OS (aarch64): flash Raspberry Pi OS Lite (64-bit) with Raspberry Pi Imager and run install.sh again."
         fi
@@ -347,6 +380,11 @@ install_files() {
     put_file "$DEPLOY_DIR/70-sorry-companion-usb-stick.rules" "$STICK_RULE_PATH" 644
     put_file "$DEPLOY_DIR/50-sorry-companion-poweroff.rules" "$POLKIT_RULE_PATH" 644
     put_file "$DEPLOY_DIR/release-switch.sh" "$SWITCH_PATH" 755
+    put_file "$DEPLOY_DIR/release_update.py" "$UPDATE_PATH" 755
+    if [[ -f $DEPLOY_DIR/release-key.gpg ]]; then
+        # The first install's key is kept: every later update must be signed by it.
+        put_file_if_absent "$DEPLOY_DIR/release-key.gpg" "$RELEASE_KEY_PATH" 644
+    fi
     put_file "$DEPLOY_DIR/command.sh" "$COMMAND_PATH" 755
 
     mkdir -p -- "$(at "$ETC_DIR")"
@@ -403,10 +441,19 @@ quiet_boot() {
 install_release() {
     local dest=$VERSIONS_DIR/$RELEASE
     say "== release $RELEASE in $dest"
-    if ((!DRY_RUN)) && [[ -x $dest/venv/bin/sorry-companion && ! -e $dest/FAILED ]] &&
-        [[ $(readlink -- "$OPT_DIR/current" 2>/dev/null) == "versions/$RELEASE" ]]; then
-        say "already installed and running: $RELEASE"
-        return
+    if ((!DRY_RUN)) && [[ -x $dest/venv/bin/sorry-companion && ! -e $dest/FAILED ]]; then
+        case versions/$RELEASE in
+            "$(readlink -- "$OPT_DIR/current" 2>/dev/null)")
+                say "already installed and running: $RELEASE"
+                return
+                ;;
+            "$(readlink -- "$OPT_DIR/previous" 2>/dev/null)")
+                # The way back: kept as it is (a release name is its content), only staged.
+                say "already installed, as the release before: $RELEASE"
+                run "$SWITCH_PATH" stage "$RELEASE"
+                return
+                ;;
+        esac
     fi
     run rm -rf -- "$dest"
     # lgpio comes from Debian's python3-lgpio, so the venv sees the system packages.

@@ -9,8 +9,9 @@ The roots are the app's runtime pins in requirements.txt (kivy, gpiozero, pyseri
 mpremote (for `sorry-companion ledboard flash`); pip resolves their dependencies for
 CPython 3.13 (Raspberry Pi OS Trixie) and 3.11 (Bookworm), each on manylinux aarch64
 (Pi 4/5) and x86_64 (a PC or a test machine), wheels only, and each package gets the
-hashes of every one of those files (one version for all of them, or the lock is refused). The camera's lock is
-resolved on its own roots (numpy, OpenCV headless): they depend on nothing else. Needs PyPI.
+hashes of every one of those files (one version for all of them, or the lock is
+refused). The camera's lock is resolved on its own roots (numpy, OpenCV headless): they
+depend on nothing else. Needs PyPI.
 """
 
 from __future__ import annotations

@@ -103,6 +103,8 @@ remove_files() {
     restore_boot_file "$BOOT_DIR/cmdline.txt"
     restore_boot_file "$BOOT_DIR/config.txt"
     remove "$TARGET_RECORD"
+    # The release key goes with the app: a later install records its archive's key anew.
+    remove "$RELEASE_KEY_PATH"
     if ((PURGE)); then
         remove "$ETC_DIR"
         remove "$DATA_DIR"

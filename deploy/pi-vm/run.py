@@ -164,10 +164,14 @@ def make_release(work: Path, version: str | None = None, broken: bool = False) -
         cfg = source / "setup.cfg"
         cfg.write_text(cfg.read_text().replace("version = 0.1.0", f"version = {version}"))
     out = work / "stick"
+    env = {**os.environ, "PYTHON": sys.executable,
+           "SORRY_COMPANION_SIGNING_HOME": str(work / "signing")}
+    if not (work / "signing").exists():  # a key for this run only, as a maintainer's own
+        subprocess.run(["bash", str(REPO / "deploy" / "dist.sh"), "--new-key"], check=True,
+                       capture_output=True, env=env)
     done = subprocess.run(
         [*NICE, "bash", str(REPO / "deploy" / "dist.sh"), "--source", str(source), "--out",
-         str(out)], check=True, capture_output=True, text=True,
-        env={**os.environ, "PYTHON": sys.executable})
+         str(out)], check=True, capture_output=True, text=True, env=env)
     return Path(done.stdout.strip().splitlines()[-1])
 
 
@@ -470,14 +474,18 @@ def check_ledboard(machine: Machine, board: SimulatedLedBoard, report: Report) -
                  f"({', '.join(sorted(set(sent))) or 'none'})")
 
 
-def install(machine: Machine, name: str) -> tuple[int, str, float]:
-    """As deploy/README.md says: the archive from the USB stick, then install.sh."""
+def install(machine: Machine, name: str, first: bool = False) -> tuple[int, str, float]:
+    """As deploy/README.md says: the archive (and its signature) from the USB stick; the
+    first unpacked and its install.sh run, each later one given to `sorry-companion
+    update`, which checks it against the key the first install recorded."""
     began = time.monotonic()
+    then = (f"tar xzf {name}.tar.gz && cd {name} && deploy/install.sh" if first else
+            f"sorry-companion update /root/{name}.tar.gz")
     rc, out = machine.sh(
         # The emulated USB stick shows up a while after the machine is up, as a real one does.
         "set -e; for i in $(seq 90); do [ -b /dev/sda ] && break; sleep 2; done; "
         "mkdir -p /mnt/stick; mountpoint -q /mnt/stick || mount -o ro /dev/sda /mnt/stick; "
-        f"cd /root && tar xzf /mnt/stick/{name}.tar.gz && cd {name} && deploy/install.sh",
+        f"cp /mnt/stick/{name}.tar.gz /mnt/stick/{name}.tar.gz.sig /root/ && cd /root && {then}",
         timeout=INSTALL_S)
     return rc, out, time.monotonic() - began
 
@@ -488,7 +496,7 @@ def run_checks(machine: Machine, board: SimulatedLedBoard, report: Report, names
     update_id = update.removeprefix("sorry-companion-")
     machine.start()
     report.note(f"first boot of the emulated machine: {machine.wait_boot():.0f} s")
-    rc, out, took = install(machine, first)
+    rc, out, took = install(machine, first, first=True)
     (work / "install.log").write_text(out)
     skipped = [line for line in out.splitlines() if line.startswith("skipped")]
     report.check("install", rc == 0, f"install.sh from the stick, offline, {took / 60:.1f} min"

@@ -27,7 +27,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from deploy_helpers import DEPLOY, LOCK, Scripts
+from deploy_helpers import DEPLOY, LOCK, Scripts, SigningKey
 
 CAMERA_LOCK = DEPLOY / "requirements-camera.lock"
 REAL_WHEELS = os.environ.get("DIST_FROM_PYPI") == "1"
@@ -116,9 +116,10 @@ def stand_in_source(root: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def release(tmp_path_factory: pytest.TempPathFactory, signing_key: SigningKey) -> Path:
     out = tmp_path_factory.mktemp("dist")
-    env = {**os.environ, "PYTHON": sys.executable}
+    env = {**os.environ, "PYTHON": sys.executable,
+           "SORRY_COMPANION_SIGNING_HOME": str(signing_key.home)}
     source = DEPLOY.parent
     if not REAL_WHEELS:
         source, wheels = stand_in_source(tmp_path_factory.mktemp("stand-in"))
@@ -162,7 +163,8 @@ def test_the_archive_holds_the_installer_firmware_and_guides(release: Path):
                  "deploy/requirements-camera.lock", "deploy/supported-systems",
                  "deploy/README.md", "hardware/README.md", "hardware/firmware/main.py",
                  "hardware/firmware/ledboard.py", "hardware/firmware/pawnled.py",
-                 "companion/default_config.toml", "README.txt", "SHA256SUMS"):
+                 "companion/default_config.toml", "README.txt", "SHA256SUMS",
+                 "deploy/release_update.py", "deploy/release-key.gpg"):
         assert (release / path).is_file(), path
     assert os.access(release / "deploy" / "install.sh", os.X_OK)
     assert "<" not in (release / "README.txt").read_text()  # no placeholder left
@@ -240,3 +242,64 @@ def test_the_app_wheel_carries_every_package_and_data_file_the_app_reads(release
               for p in (repo / top).rglob(pattern)
               if "__pycache__" not in p.parts}
     assert sorted(needed - carried) == []
+
+
+def test_the_archive_is_signed_by_the_key_it_carries(release: Path, signing_key: SigningKey):
+    """gpgv, as the Pi runs it for an update, accepts the signature beside the archive
+    with the public key the archive carries (which the first install records), and
+    refuses it for the archive with one byte changed."""
+    archive = release.parent / f"{release.name}.tar.gz"
+    signature = archive.with_name(archive.name + ".sig")
+    carried = release / "deploy" / "release-key.gpg"
+    assert carried.read_bytes() == signing_key.public.read_bytes()
+    check = ["gpgv", "--keyring", str(carried), str(signature)]
+    assert subprocess.run([*check, str(archive)], capture_output=True,
+                          check=False).returncode == 0
+    changed = release.parent / "changed.tar.gz"
+    data = bytearray(archive.read_bytes())
+    data[len(data) // 2] ^= 1
+    changed.write_bytes(data)
+    assert subprocess.run([*check, str(changed)], capture_output=True,
+                          check=False).returncode != 0
+
+
+def test_dist_without_a_signing_key_stops_in_one_sentence(tmp_path: Path):
+    done = subprocess.run(["bash", str(DEPLOY / "dist.sh"), "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, check=False, timeout=120,
+                          env={**os.environ, "SORRY_COMPANION_SIGNING_HOME": str(tmp_path / "k")})
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"dist.sh: no release signing key in {tmp_path / 'k'}: make one with 'deploy/dist.sh "
+        "--new-key' (make signing-key), or point SORRY_COMPANION_SIGNING_HOME at the folder "
+        "that holds yours."]
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_a_signing_key_inside_the_tree_is_refused(tmp_path: Path):
+    inside = DEPLOY.parent / "build" / "signing-key-test"
+    done = subprocess.run(["bash", str(DEPLOY / "dist.sh"), "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, check=False, timeout=120,
+                          env={**os.environ, "SORRY_COMPANION_SIGNING_HOME": str(inside)})
+    assert done.returncode == 2
+    assert "is inside the source tree: keep it outside" in done.stderr
+
+
+def test_an_update_from_the_archive_is_checked_then_its_installer_runs(release: Path,
+                                                                       tmp_path: Path):
+    """The whole update path on make dist's own output: `sorry-companion update ARCHIVE
+    --dry-run` (the installed checker) verifies the signature with the recorded key,
+    unpacks, checks the sums, and runs the archive's install.sh, which checks them again."""
+    archive = release.parent / f"{release.name}.tar.gz"
+    work = tmp_path / "work"
+    work.mkdir()
+    done = subprocess.run(
+        ["python3", str(DEPLOY / "release_update.py"), str(archive), "--dry-run"],
+        capture_output=True, text=True, check=False, timeout=300,
+        env={**os.environ, "TMPDIR": str(work),
+             "SORRY_COMPANION_RELEASE_KEY": str(release / "deploy" / "release-key.gpg")})
+    assert done.returncode == 0, done.stderr
+    stated = (release / "RELEASE").read_text().strip()
+    assert f"{release.name}: signature, files and SHA256SUMS checked; installing." in done.stdout
+    assert "checked: every file against SHA256SUMS." in done.stdout
+    assert f"release-switch stage {stated}" in done.stdout
+    assert [p for p in work.iterdir() if p.name.startswith("sorry-companion-update.")] == []

@@ -7,11 +7,10 @@ Python it finds and stops before it changes anything."""
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
-from deploy_helpers import DEPLOY, UNIT, Scripts, under
+from deploy_helpers import DEPLOY, UNIT, Scripts, fake_release, under
 
 OS_RELEASES = {
     "trixie": 'PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nVERSION_CODENAME=trixie\n',
@@ -75,19 +74,6 @@ def test_the_network_is_asked_for_only_for_missing_packages_and_said(
     assert "apt-get fetches them, which needs the Pi's network." in result.stdout
     # a list that could not be fetched must fail the update, not warn
     assert "would run: apt-get update --error-on=any" in result.stdout
-
-
-def fake_release(tmp_path: Path, wheel_tags: list[str]) -> Path:
-    """An unpacked archive as make dist lays it out, with empty wheels of these tags."""
-    source = tmp_path / "sorry-companion-0.1.0-0123abcd"
-    shutil.copytree(DEPLOY, source / "deploy")
-    (source / "RELEASE").write_text("0.1.0-0123abcd\n")
-    wheels = source / "wheels"
-    wheels.mkdir()
-    (wheels / "sorry_companion-0.1.0-py3-none-any.whl").write_bytes(b"")
-    for tag in wheel_tags:
-        (wheels / f"kivy-2.3.1-{tag}.whl").write_bytes(b"")
-    return source
 
 
 def host_codename() -> str | None:
