@@ -16,6 +16,10 @@ readonly MODULES_PATH=/etc/modules-load.d/sorry-companion.conf
 # The display's backlight for the service user, and USB sticks mounted for Menu > Back up.
 readonly BACKLIGHT_RULE_PATH=/etc/udev/rules.d/70-sorry-companion-backlight.rules
 readonly STICK_RULE_PATH=/etc/udev/rules.d/70-sorry-companion-usb-stick.rules
+# install.sh --camera: the camera devices the service may open (a drop-in, so that the
+# unit itself stays the same with or without a camera).
+readonly UNIT_DROPIN_DIR=/etc/systemd/system/sorry-companion.service.d
+readonly CAMERA_DROPIN_PATH=/etc/systemd/system/sorry-companion.service.d/camera.conf
 readonly TARGET_RECORD=/etc/sorry-companion/previous-default-target
 readonly POLKIT_RULE_PATH=/etc/polkit-1/rules.d/50-sorry-companion-poweroff.rules
 readonly COMMAND_PATH=/usr/local/bin/sorry-companion

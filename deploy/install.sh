@@ -30,9 +30,14 @@ readonly BOOKWORM_PACKAGES=(libmtdev1 libasound2)
 readonly TRIXIE_PACKAGES=(libmtdev1t64 libasound2t64)
 # GPIO through lgpio: only Raspberry Pi OS has it.
 readonly PI_PACKAGES=(python3-lgpio)
-# --camera: the Pi camera through libcamera (Raspberry Pi OS only; a USB webcam needs
-# nothing more than the extra's OpenCV wheel).
-readonly CAMERA_PI_PACKAGES=(python3-picamera2)
+# --camera on a Pi: the Pi camera through libcamera (Raspberry Pi OS only), with the
+# system's numpy: picamera2's JPEG helper simplejpeg is built against it, and a venv numpy
+# of another major version breaks its import (Bookworm's 1.24 under numpy 2: "numpy.dtype
+# size changed"). The OpenCV wheel needs numpy 2, so Bookworm takes Debian's OpenCV too
+# (about 170 packages on a fresh card, Qt among them); Trixie's numpy 2.2 takes the wheel.
+# Off a Pi (a USB webcam) the extra's wheels from the archive serve alone.
+readonly CAMERA_PI_PACKAGES=(python3-picamera2 python3-numpy)
+readonly CAMERA_BOOKWORM_PACKAGES=(python3-opencv)
 # Kernel command line words for a quiet boot: no messages, no logo, no blinking cursor
 # on the screen (messages go to tty3 instead of tty1, which the game owns).
 readonly QUIET_CMDLINE=(quiet loglevel=3 logo.nologo vt.global_cursor_default=0 consoleblank=0)
@@ -66,7 +71,8 @@ Running it with a newer archive updates: the new release starts at the service's
 start (now, unless a game is on) and the previous one comes back if it fails.
 The config and the data in ${DATA_DIR} always stay.
 
-  --camera      also install the camera's parts: python3-picamera2 (on a Pi) and the
+  --camera      also install the camera's parts and let the service open it: on a Pi
+                python3-picamera2 with the system's numpy and OpenCV, elsewhere the
                 camera extra's wheels (numpy, OpenCV) from this archive
   --dry-run     run no package manager, useradd, pip or systemctl; print what would run
   --root DIR    with --dry-run: write the files under DIR (default: a new temporary folder)
@@ -320,7 +326,10 @@ install_packages() {
     fi
     if ((ON_PI)); then
         wanted+=("${PI_PACKAGES[@]}")
-        ((!CAMERA)) || wanted+=("${CAMERA_PI_PACKAGES[@]}")
+        if ((CAMERA)); then
+            wanted+=("${CAMERA_PI_PACKAGES[@]}")
+            [[ $CODENAME != bookworm ]] || wanted+=("${CAMERA_BOOKWORM_PACKAGES[@]}")
+        fi
     else
         skipped "${PI_PACKAGES[*]} (GPIO for the buttons)"
         ((!CAMERA)) || skipped "${CAMERA_PI_PACKAGES[*]} (the Pi camera; a USB webcam works without it)"
@@ -374,6 +383,12 @@ create_user() {
 install_files() {
     say "== files"
     put_file "$DEPLOY_DIR/sorry-companion.service" "$UNIT_PATH" 644
+    if ((CAMERA)); then
+        put_file "$DEPLOY_DIR/sorry-companion-camera.conf" "$CAMERA_DROPIN_PATH" 644
+    elif [[ -e $(at "$CAMERA_DROPIN_PATH") ]]; then
+        rm -f -- "$(at "$CAMERA_DROPIN_PATH")"
+        say "removed: $CAMERA_DROPIN_PATH (installed without --camera)"
+    fi
     put_file "$DEPLOY_DIR/99-sorry-ledboard.rules" "$UDEV_RULE_PATH" 644
     put_file "$DEPLOY_DIR/sorry-companion-modules.conf" "$MODULES_PATH" 644
     put_file "$DEPLOY_DIR/70-sorry-companion-backlight.rules" "$BACKLIGHT_RULE_PATH" 644
@@ -436,6 +451,24 @@ quiet_boot() {
     fi
 }
 
+# The camera extra's wheels: both off a Pi; on a Pi the system's numpy stays the one the
+# venv sees (picamera2's), with the OpenCV wheel on Trixie (no deps: it takes that numpy)
+# and none on Bookworm (Debian's OpenCV, as the wheel needs numpy 2).
+install_camera_wheels() {
+    local dest=$1 lock=$DEPLOY_DIR/requirements-camera.lock
+    local -a pip=("$dest/venv/bin/python" -m pip install --disable-pip-version-check --no-input
+        --no-index --find-links "$SOURCE_DIR/wheels" --only-binary=:all: --require-hashes)
+    if ((!ON_PI)); then
+        run "${pip[@]}" --ignore-installed -r "$lock"
+    elif [[ $CODENAME == bookworm ]]; then
+        say "camera: numpy and OpenCV are Raspberry Pi OS's own (python3-numpy, python3-opencv), the ones picamera2 is built with."
+    else
+        awk '/^[a-z]/ { keep = /^opencv-python-headless==/ } keep' "$lock" >"$WORK/camera-opencv.lock"
+        run "${pip[@]}" --no-deps -r "$WORK/camera-opencv.lock"
+        say "camera: numpy is Raspberry Pi OS's own (python3-numpy), the one picamera2 is built with."
+    fi
+}
+
 # The release in its own folder with its own venv, from the archive's wheels only; the
 # running release is not touched, so a failure here (or a power cut) changes nothing.
 install_release() {
@@ -462,9 +495,7 @@ install_release() {
         --no-index --find-links "$SOURCE_DIR/wheels" --only-binary=:all: --ignore-installed \
         --require-hashes -r "$DEPLOY_DIR/requirements-pi.lock"
     if ((CAMERA)); then
-        run "$dest/venv/bin/python" -m pip install --disable-pip-version-check --no-input \
-            --no-index --find-links "$SOURCE_DIR/wheels" --only-binary=:all: --ignore-installed \
-            --require-hashes -r "$DEPLOY_DIR/requirements-camera.lock"
+        install_camera_wheels "$dest"
     fi
     local wheel
     wheel=$(compgen -G "$SOURCE_DIR/wheels/sorry_companion-*.whl" || echo "$SOURCE_DIR/wheels/sorry_companion-<version>-py3-none-any.whl")

@@ -12,8 +12,6 @@ readonly SCRIPT=uninstall.sh
 # shellcheck source=common.sh
 . "$DEPLOY_DIR/common.sh"
 
-readonly UNIT_DROPIN_DIR=/etc/systemd/system/sorry-companion.service.d
-
 DRY_RUN=0
 PURGE=0
 ROOT=""

@@ -132,3 +132,58 @@ def test_an_archive_without_this_pythons_wheels_is_refused_in_one_sentence(
     assert line.startswith(f"install.sh: this archive carries no wheels for Python {python} "
                            "on aarch64")
     assert result.calls == [] or all(c.startswith(("apt-cache", "dpkg")) for c in result.calls)
+
+
+# --- the camera in the service (issue 31) ---
+
+CAMERA_DROPIN = "/etc/systemd/system/sorry-companion.service.d/camera.conf"
+
+
+def a_pi(root: Path) -> Path:
+    """The dry run's target is a Raspberry Pi: its device tree says so."""
+    model = root / "proc" / "device-tree" / "model"
+    model.parent.mkdir(parents=True)
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+    return root
+
+
+def pip_lines(stdout: str) -> list[str]:
+    return [line for line in stdout.splitlines()
+            if line.startswith("would run:") and "pip install" in line]
+
+
+def test_the_camera_drop_in_comes_with_camera_and_goes_without(scripts: Scripts,
+                                                                tmp_path: Path):
+    root = target(tmp_path, "trixie")
+    assert scripts.install(root).returncode == 0
+    assert not under(root, CAMERA_DROPIN).exists()
+    assert scripts.install(root, "--camera").returncode == 0
+    assert under(root, CAMERA_DROPIN).read_bytes() == (
+        DEPLOY / "sorry-companion-camera.conf").read_bytes()
+    result = scripts.install(root)
+    assert f"removed: {CAMERA_DROPIN} (installed without --camera)" in result.stdout
+    assert not under(root, CAMERA_DROPIN).exists()
+
+
+def test_on_trixie_the_camera_keeps_the_systems_numpy_with_the_opencv_wheel(
+        scripts: Scripts, tmp_path: Path):
+    """picamera2's simplejpeg is built against the system's numpy; the venv must not bring
+    its own (issue 31: Bookworm's picamera2 failed with a ValueError under numpy 2)."""
+    result = scripts.install(a_pi(target(tmp_path, "trixie")), "--camera")
+    assert result.returncode == 0, result.stderr
+    packages = set(apt_install(result.stdout))
+    assert {"python3-picamera2", "python3-numpy", "python3-lgpio"} <= packages
+    assert "python3-opencv" not in packages
+    camera = [line for line in pip_lines(result.stdout) if "camera" in line]
+    assert len(camera) == 1 and "--no-deps" in camera[0] and "camera-opencv.lock" in camera[0]
+    assert "numpy is Raspberry Pi OS's own" in result.stdout
+
+
+def test_on_bookworm_the_camera_takes_debians_numpy_and_opencv(scripts: Scripts,
+                                                               tmp_path: Path):
+    """The OpenCV wheel requires numpy 2; Bookworm's picamera2 needs its numpy 1.24."""
+    result = scripts.install(a_pi(target(tmp_path, "bookworm")), "--camera")
+    assert result.returncode == 0, result.stderr
+    assert {"python3-picamera2", "python3-numpy", "python3-opencv"} <= set(
+        apt_install(result.stdout))
+    assert not [line for line in pip_lines(result.stdout) if "camera" in line]
