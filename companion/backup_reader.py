@@ -81,6 +81,8 @@ class BackupReader:
 
     # --- sentences ---
 
+    too_big = f"a value in it is larger than {VALUE_LIMIT >> 20} MiB"
+
     def _name(self) -> str:
         return quote(str(self.path))
 
@@ -106,6 +108,9 @@ class BackupReader:
                 f"{self._name()} was written by a newer version of the companion (journal "
                 f"format {self.version}, this one reads up to {SCHEMA_VERSION}); update the "
                 "app, then restore", code="restore_newer", version=self.version)
+        if self.version not in READABLE and {"games", "events"} <= set(kinds):
+            raise self.broken(f"its journal format is {self.version}, which no version of "
+                              "the companion writes")
         if self.version not in READABLE or not {"games", "events"} <= set(kinds):
             raise BackupRefused(f"{self._name()} is not a backup of the companion (it holds "
                                 "no game journal); give the file that `sorry-companion "
@@ -119,7 +124,8 @@ class BackupReader:
             if table not in kinds:
                 continue
             if kinds[table] != "table":
-                raise self.broken(f"its {table} is a {kinds[table]}, not a table")
+                kind = "a view" if kinds[table] == "view" else f"a {kinds[table]} table"
+                raise self.broken(f"its {table} is {kind}, not a plain table")
             self._columns[table] = self._plain_columns(table)
             for column in columns:
                 if self.version >= SINCE.get(column, 0) and column not in self._columns[table]:
@@ -145,8 +151,7 @@ class BackupReader:
             yield from self._conn.execute(sql)
         except sqlite3.Error as exc:
             if getattr(exc, "sqlite_errorname", "") == "SQLITE_TOOBIG":
-                raise self.damaged(f"a value in it is larger than {VALUE_LIMIT >> 20} MiB") \
-                    from None
+                raise self.damaged(self.too_big) from None
             raise self.damaged(f"SQLite says: {one_line(str(exc), 60)}") from None
 
     def games(self) -> Iterator[GameRow]:
@@ -366,8 +371,10 @@ def open_backup(path: str | os.PathLike[str]) -> Iterator[BackupReader]:
         try:
             reader.check()
         except sqlite3.Error as exc:
-            if "malformed" in str(exc) or "SQLITE_CORRUPT" in getattr(
-                    exc, "sqlite_errorname", ""):
+            error = getattr(exc, "sqlite_errorname", "")
+            if error == "SQLITE_TOOBIG":
+                raise reader.damaged(reader.too_big) from None
+            if "malformed" in str(exc) or error.startswith("SQLITE_CORRUPT"):
                 raise reader.damaged(f"SQLite says: {one_line(str(exc), 60)}") from None
             raise BackupRefused(f"{name} is not a backup of the companion (SQLite says: "
                                 f"{one_line(str(exc), 60)}); give the file that "

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from companion.backup import RESTORED_CONFIG, BackupRefused, make_backup
-from companion.restore import restore_backup
 from companion.cli import main
 from companion.journal import Journal
 from companion.paths import journal_file
+from companion.restore import restore_backup
 from companion.stats import replay_events
 
 HERE = Path(__file__).parent
