@@ -38,7 +38,7 @@ from companion.journal_copy import open_elsewhere
 from companion.paths import JOURNAL_NAME, journal_file
 from companion.safe_text import one_line
 
-__all__ = ["RestoreSummary", "restore_backup"]
+__all__ = ["RestoreSummary", "read_backup", "restore_backup"]
 
 KEPT_SIDES = ("-wal", "-shm", "-journal")  # what SQLite keeps beside a journal
 BUILT = f".{JOURNAL_NAME}.restoring"  # the new journal, beside the current one
@@ -74,6 +74,18 @@ def restore_backup(data_dir: str | os.PathLike[str],
             raise
         raise BackupRefused(f"{exc}; nothing in {folder} was changed", code=exc.code,
                             **exc.params) from None
+
+
+def read_backup(backup: str | os.PathLike[str]) -> tuple[BackupSummary, dict[str, bytes]]:
+    """Check a backup through and through (its format, every row, every file) as a restore
+    would, without restoring it: its summary and its small files."""
+    with open_backup(backup) as reader:
+        files = reader.files()
+        games = {row[0] for row in reader.games()}
+        events = sum(row[1] > 0 for row, _ in reader.events(games))
+        for _ in reader.set_aside():
+            pass
+        return BackupSummary(reader.path, len(games), events, tuple(files)), files
 
 
 def _lock(folder: Path) -> DataLock:
