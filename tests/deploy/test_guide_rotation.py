@@ -1,6 +1,6 @@
-"""The guide's one command that turns the picture works on the config install.sh writes:
-run on a dry-run install's config.toml, the app then reads that rotation, and again when
-the line is already set."""
+"""The guide's settings steps work on the config install.sh writes (a dry-run install's
+config.toml): its one command that turns the picture, run twice, and its [gpio] lines for
+the lamps and extra buttons, which must be the pins the wiring picture shows."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 from deploy_helpers import under
 
 from companion.config import load_config
+from hardware.wiring import GUIDE_GPIO
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "GUIDE.md"
 CONFIG = "/etc/sorry-companion/config.toml"
@@ -39,3 +40,17 @@ def test_the_guides_rotation_command_sets_the_rotation_the_app_reads(installed: 
     turn(command, config, 180)  # the line is set now: the same command changes it again
     assert load_config(str(config)).display.rotation == 180
     assert config.read_text(encoding="utf-8").count("rotation = ") == 1
+
+
+def test_the_guides_gpio_lines_under_gpio_give_the_lamps_and_extra_buttons(installed: Path):
+    config = under(installed, CONFIG)
+    block = re.search(r"```toml\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.DOTALL)
+    assert block is not None, "the guide should give the [gpio] lines as a toml block"
+    text = config.read_text(encoding="utf-8")
+    assert text.count("\n[gpio]\n") == 1  # the guide says: add them under this line
+    config.write_text(text.replace("\n[gpio]\n", "\n[gpio]\n" + block.group(1)),
+                      encoding="utf-8")
+    gpio = load_config(str(config)).gpio
+    suggested = GUIDE_GPIO  # the pins the wiring picture and tables are drawn with
+    assert (gpio.lamps, gpio.undo_pin, gpio.close_pin) == (
+        suggested.lamps, suggested.undo_pin, suggested.close_pin)
