@@ -35,7 +35,7 @@ LOCKS = {LOCK.name: "manylinux2014_aarch64", CAMERA_LOCK.name: "manylinux_2_28_a
 COMPILED = ("kivy", "charset-normalizer", "numpy", "opencv-python-headless")
 # what `pip wheel` needs to build the app's own wheel (pyproject.toml's build requires,
 # and what they require)
-BUILD_TOOLS = ("setuptools", "wheel")
+BUILD_TOOLS = ("setuptools", "wheel", "babel")
 # left out of the copy of the tree dist.sh builds from: nothing the wheel or archive takes
 NOT_COPIED = {".git", ".venv", "build", "dist", "docs", "tests", "screenshots", ".mypy_cache",
               ".ruff_cache", ".hypothesis", ".pytest_cache"}
@@ -94,7 +94,7 @@ def stand_in_source(root: Path) -> tuple[Path, Path]:
     real = {re.sub(r"[-_.]+", "-", w.name.split("-")[0]).lower(): w
             for w in wheels.glob("*.whl")}
     shutil.copytree(DEPLOY.parent, source, ignore=lambda folder, names: [
-        n for n in names if n == "__pycache__" or n.endswith(".egg-info")
+        n for n in names if n == "__pycache__" or n.endswith((".egg-info", ".mo"))
         or (Path(folder) == DEPLOY.parent and n in NOT_COPIED)])
     for lock, platform in LOCKS.items():
         lines = [line for line in (DEPLOY / lock).read_text().splitlines()
@@ -231,16 +231,19 @@ def test_the_archives_installer_reads_its_release(release: Path, tmp_path: Path)
 
 def test_the_app_wheel_carries_every_package_and_data_file_the_app_reads(release: Path):
     """A screen's .kv, a locale or a package missing from the wheel works in a checkout and
-    fails only on the Pi (the card game's screens were once left out of it)."""
+    fails only on the Pi (the card game's screens were once left out of it). Each .po's
+    .mo is compiled by the wheel's own build (the copy it is built from has none)."""
     import zipfile
 
     repo = DEPLOY.parent
     app_wheel = next((release / "wheels").glob("sorry_companion-*.whl"))
     carried = set(zipfile.ZipFile(app_wheel).namelist())
     needed = {str(p.relative_to(repo)) for top in ("companion", "hardware", "ui", "camera")
-              for pattern in ("*.py", "*.kv", "*.json", "*.toml")
+              for pattern in ("*.py", "*.kv", "*.json", "*.toml", "*.po")
               for p in (repo / top).rglob(pattern)
               if "__pycache__" not in p.parts}
+    needed |= {name.removesuffix(".po") + ".mo" for name in needed if name.endswith(".po")}
+    assert any(name.endswith("locales/fr.mo") for name in needed)
     assert sorted(needed - carried) == []
 
 
