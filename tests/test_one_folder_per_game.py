@@ -38,6 +38,7 @@ STILL_NAMING = {
     "companion/default_config.toml": "the [board] section",
     "companion/locales/en.po": "both games' words (one catalogue per language)",
     "companion/locales/fr.po": "both games' words (one catalogue per language)",
+    "companion/commands/readable.py": "history --html's game titles and rounds or turns",
     "companion/resume_words.py": "each game's step in words (being written once)",
     "ui/wording.py": "the card game's cards and steps in words (being written once)",
     "ui/app.py": "the .kv files' short names app.model, app.board, app.board_text",
