@@ -58,7 +58,8 @@ bench-tools:
 bench: $(STAMP) bench-tools
 	$(BIN)/python -m bench
 
-# The hostile-input and fault figures of issues 9 and 21 (`make test` runs the same tests,
+# The hostile-input and fault figures of issues 9, 21 and 33 (camera files: 300 cases, 24 in
+# `make test`; `make test` runs the same tests,
 # smaller; the power cuts need the C compiler bench-tools gets), and the full sizes of the long proofs `make test` runs small: the board round-trip
 # (1,000 games per edition), the engine's Hypothesis state machine (1,500 examples) and the
 # SIGKILL crash tests (4 databases per kind, 55 kills each), the card games cross-checked by the
@@ -67,7 +68,7 @@ fuzz: $(STAMP) bench-tools
 	REPLAY_FUZZ_CASES=40000 CONFIG_FUZZ_CASES=2000 FIRMWARE_FUZZ_LINES=200000 \
 	JOURNAL_FUZZ_CASES=200 BOARD_ROUNDTRIP_GAMES=1000 STATEFUL_EXAMPLES=1500 \
 	POWERCUT_CASES=100 CRASH_DATABASES=4 SIMULATE_GAMES=1500 ROUNDTRIP_GAMES=1000 \
-	BOARD_ORACLE_POSITIONS=5000 \
+	BOARD_ORACLE_POSITIONS=5000 CAMERA_FUZZ_CASES=300 \
 	$(BIN)/python -m pytest -q -s -p no:cacheprovider \
 	  tests/companion/test_fuzz_input.py tests/hardware/test_firmware_fuzz.py \
 	  tests/companion/test_journal_corruption.py tests/companion/test_journal_fsync.py \
@@ -75,7 +76,8 @@ fuzz: $(STAMP) bench-tools
 	  tests/ui/test_two_instances.py tests/companion/board/test_board_roundtrip.py \
 	  tests/companion/board/test_board_oracle.py \
 	  tests/companion/test_engine_stateful.py tests/companion/test_crash.py \
-	  tests/companion/test_simulate.py tests/companion/test_roundtrip.py > .fuzz.log 2>&1; status=$$?; \
+	  tests/companion/test_simulate.py tests/companion/test_roundtrip.py \
+	  tests/camera/test_camera_hostile.py > .fuzz.log 2>&1; status=$$?; \
 	grep -E "fuzz|instances:|passed|failed|error" .fuzz.log; rm -f .fuzz.log; exit $$status
 
 # Pictures of every screen at the five displays, in English and French. `make test` draws
