@@ -54,6 +54,14 @@ MODEL_KINDS = ("bomb", "many parts", "odd name", "damage", "huge shape", "header
 NASTY = "\x1b[2J\x1b]0;x\x07\u202e\u0085"
 
 
+def flipped(data: bytes, rng: random.Random) -> bytes:
+    """`data` with 1 to 30 of its bytes set at random."""
+    changed = bytearray(data)
+    for _ in range(rng.randint(1, 30)):
+        changed[rng.randrange(len(changed))] = rng.randrange(256)
+    return bytes(changed)
+
+
 def picture(kind: str, rng: random.Random, folder: Path, frame: bytes) -> bool:
     """Leave a hostile picture of `kind` in `folder`; True when it must be refused."""
     path = folder / rng.choice(("0.png", "0.jpg", "0.JPEG"))
@@ -68,10 +76,7 @@ def picture(kind: str, rng: random.Random, folder: Path, frame: bytes) -> bool:
         path.write_bytes(frame[:rng.randint(0, len(frame) - 1)])
         return False
     elif kind == "flipped":
-        data = bytearray(frame)
-        for _ in range(rng.randint(1, 20)):
-            data[rng.randrange(len(data))] = rng.randrange(256)
-        path.write_bytes(bytes(data))
+        path.write_bytes(flipped(frame, rng))
         return False
     elif kind == "fifo":
         os.mkfifo(path)
@@ -166,10 +171,7 @@ def model_file(kind: str, rng: random.Random, path: Path, model: Any, good: byte
         method = rng.choice((12, 14, 99))
         path.write_bytes(model_zip(arrays, (Member("grey0.npy", data, 0, len(data), method),)))
     elif kind == "flipped":
-        data = bytearray(good)
-        for _ in range(rng.randint(1, 30)):
-            data[rng.randrange(len(data))] = rng.randrange(256)
-        path.write_bytes(bytes(data))
+        path.write_bytes(flipped(good, rng))
         return False
     elif kind == "truncated":
         path.write_bytes(good[:rng.randint(0, len(good) - 1)])
