@@ -6,12 +6,10 @@ subprocess whose time and peak memory are measured (os.wait4)."""
 from __future__ import annotations
 
 import io
-import os
 import struct
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import zlib
 from dataclasses import dataclass
@@ -209,22 +207,34 @@ class Run:
     max_rss_mb: float
 
 
+# Forks the CLI from a small process and prints its exit status and peak memory: a child
+# forked (or spawned) from the test process itself would count the test's RSS as its own
+# (the kernel keeps the old memory's high-water mark across exec). An alarm, which exec
+# keeps, ends a hang.
+LAUNCHER = """
+import os, signal, sys
+timeout, out, err, *argv = sys.argv[1:]
+pid = os.fork()
+if pid == 0:
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    os.dup2(os.open(out, os.O_WRONLY), 1)
+    os.dup2(os.open(err, os.O_WRONLY), 2)
+    signal.alarm(int(float(timeout)))
+    os.execv(sys.executable, [sys.executable, "-m", "companion.cli", *argv])
+_pid, status, usage = os.wait4(pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+"""
+
+
 def run_cli(*args: str, timeout: float = 120.0) -> Run:
-    """The real console script as a subprocess; its wall time and peak memory (its own
-    max RSS, from os.wait4). Killed with SIGKILL after `timeout` s (then status -9)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    """The real console script as a subprocess; its wall time and its own peak memory
+    (os.wait4 in LAUNCHER). A hang is ended by SIGALRM after `timeout` s (status -14)."""
+    with tempfile.NamedTemporaryFile() as out, tempfile.NamedTemporaryFile() as err:
         start = time.monotonic()
-        proc = subprocess.Popen([sys.executable, "-m", "companion.cli", *args], cwd=REPO,
-                                stdin=subprocess.DEVNULL, stdout=out, stderr=err)
-        killer = threading.Timer(timeout, proc.kill)
-        killer.start()
-        try:
-            _pid, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            killer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)
+        done = subprocess.run([sys.executable, "-c", LAUNCHER, str(timeout), out.name,
+                               err.name, *args], cwd=REPO, capture_output=True, text=True,
+                              timeout=timeout + 60)
         seconds = time.monotonic() - start
-        out.seek(0)
-        err.seek(0)
-        return Run(proc.returncode, out.read().decode(errors="replace"),
-                   err.read().decode(errors="replace"), seconds, usage.ru_maxrss / 1024)
+        status, rss_kb = (int(word) for word in done.stdout.split())
+        return Run(status, Path(out.name).read_text(errors="replace"),
+                   Path(err.name).read_text(errors="replace"), seconds, rss_kb / 1024)
