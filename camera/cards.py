@@ -25,6 +25,7 @@ from companion import plugins
 # only photo says nothing of how its print varies from photo to photo, so a glare or a
 # blur in it can pass for print; two show it (docs/DECISIONS.md, the teach screen).
 PHOTOS_A_FACE = 2
+MAX_PHOTOS_A_FACE = 3  # a deck is taught from 1-3 photos a face (CAMERA.md)
 
 
 class Deck(Protocol):

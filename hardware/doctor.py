@@ -183,14 +183,19 @@ def check_voice(voice: VoiceConfig) -> Check:
 
 
 def check_camera(config: Config) -> Check:
-    """The camera (issue 23): on or off, its extra installed, a deck taught. Neither the
-    camera nor OpenCV is opened here: the doctor stays quick and never takes the camera
+    """The camera (issue 23): on or off, its software importing (numpy, OpenCV and, for
+    the Pi camera, picamera2: camera.extra words each way it fails), a deck taught. The
+    camera itself is not opened here: the doctor stays quick and never takes the camera
     from the running app."""
     camera = config.camera
     if not camera.enabled:
         return Check("camera", "off", "camera_disabled")
-    if any(importlib.util.find_spec(name) is None for name in ("numpy", "cv2")):
-        return Check("camera", "warn", "camera_missing", {}, "install_camera")
+    from camera.extra import stack_problem
+
+    problem = stack_problem(picamera=camera.source == "picamera")
+    if problem is not None:
+        return Check("camera", "warn", problem.code, problem.params(), problem.fix,
+                     problem.params())
     from camera.cards import games
 
     taught = [game for game in games() if camera.model_file(config.data_dir, game).is_file()]

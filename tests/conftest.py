@@ -15,6 +15,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import pytest
 
+import camera  # noqa: F401  (OpenCV's image limits, set before any test module loads cv2)
 import games
 from companion.cli import TRACEBACK_ENV
 from companion.errors import BadEvent, BadSetup, IllegalEvent
