@@ -6,7 +6,7 @@ events, outcomes); it never decides a rule.
 from __future__ import annotations
 
 from companion.errors import CompanionError
-from games.revenge.rules import (
+from companion.games.revenge import (
     Awaiting,
     Card,
     CardKind,

@@ -10,7 +10,7 @@ import pytest
 
 from companion.errors import CompanionError
 from companion.game import Game, ResultKind
-from games.revenge.rules import (
+from companion.games.revenge import (
     ALL_CARDS,
     RULES,
     Card,
@@ -24,7 +24,7 @@ from games.revenge.rules import (
     flip_targets,
     legal_cards,
 )
-from games.revenge.rules.simulate import random_options, simulate
+from companion.games.revenge.simulate import random_options, simulate
 
 GAMES = 120
 

@@ -1,0 +1,97 @@
+"""`sorry-companion simulate --game board --edition classic|2016`: bots play board games.
+
+Each bot draws with the electronic deck and takes one of the legal options the rules list
+(companion/games/board/simulate.py); game i of a seed is always the same game. With
+--out, each transcript is written for `replay`. Bad arguments: one sentence, exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from companion.commands.simulate import _Refused, _whole, _write, out_folder
+from companion.config import config_from_args
+from companion.games.board.settings import EDITIONS
+from companion.games.board.simulate import SimulatedBoardGame, simulate_board
+from companion.games.board.stats import game_counters
+from companion.safe_text import quote
+
+
+@dataclass
+class BoardTally:
+    """Running totals, so a long run needs no more memory than one game."""
+
+    names: tuple[str, ...] = ()
+    games: int = 0
+    events: int = 0
+    stalled: int = 0
+    wins: Counter[str | None] = field(default_factory=Counter)
+    figures: Counter[str] = field(default_factory=Counter)
+
+    def add(self, game: SimulatedBoardGame, steps: list[object]) -> None:
+        self.names = self.names or game.state.names
+        self.games += 1
+        self.events += len(game.events) - 1
+        self.stalled += game.stalled
+        self.wins[game.state.winner] += 1
+        for counters in game_counters(steps).values():
+            self.figures.update(counters)
+
+    def summary(self, edition: str, players: int, seconds: float) -> str:
+        seats = ", ".join(f"{name} {self.wins[name]}" for name in self.names)
+        f = self.figures
+        lines = [
+            f"games: {self.games} (board, {edition} edition, {players} players)",
+            f"average events: {self.events / self.games:.1f}",
+            f"wins per seat: {seats}",
+            f"pawns bumped: {f['bumps']}, Sorry!s played: {f['sorrys']}, "
+            f"forfeits: {f['forfeits']}",
+            f"seconds: {seconds:.2f} ({self.games / seconds:.0f} games/s)",
+        ]
+        if self.stalled:
+            lines.append(f"stalled (no winner after the event limit): {self.stalled}")
+        return "\n".join(lines)
+
+
+def run_board(args: argparse.Namespace) -> int:
+    try:
+        if args.game not in ("revenge", "board"):
+            raise _Refused(f"--game must be revenge or board, not {quote(args.game)}")
+        if args.game == "revenge":
+            raise _Refused("--edition applies to --game board only")
+        board = config_from_args(args).board  # the table's own settings, as the app uses
+        edition = args.edition or board.edition
+        if edition not in EDITIONS:
+            raise _Refused(f"--edition must be classic or 2016, not {quote(edition)}")
+        games = _whole("games", args.games, 1)
+        players = _whole("players", args.players, 2, 4)
+        seed = _whole("seed", args.seed, -(2**63))
+        out = out_folder(args.out)
+    except _Refused as exc:
+        print(f"sorry-companion simulate: {exc}", file=sys.stderr)
+        return 2
+    tally = BoardTally()
+    start = time.perf_counter()
+    for i in range(1, games + 1):
+        game, steps = simulate_with_steps(random.Random(f"board/{edition}/{seed}/{i}"),
+                                          edition, players, board.settings())
+        if out is not None:
+            _write(out, i, game.events)
+        tally.add(game, steps)
+    print(tally.summary(edition, players, time.perf_counter() - start))
+    return 0
+
+
+def simulate_with_steps(rng: random.Random, edition: str, players: int,
+                        settings: dict[str, object] | None = None,
+                        ) -> tuple[SimulatedBoardGame, list[object]]:
+    """A simulated game and its steps (outcomes), for the tally's figures."""
+    steps: list[object] = []
+    game = simulate_board(rng, edition=edition, players=players, settings=settings,
+                          record=steps)
+    return game, steps
