@@ -8,7 +8,6 @@ transcript never loads the board game.
 from __future__ import annotations
 
 import importlib
-from typing import Any
 
 from companion.errors import BadSetup
 from companion.rules import AnyRules
@@ -47,7 +46,7 @@ def get(name: str = DEFAULT) -> AnyRules:
     return rules
 
 
-def player_names(players: Any, low: int = 2, high: int = 4) -> tuple[str, ...]:
+def player_names(players: object, low: int = 2, high: int = 4) -> tuple[str, ...]:
     """A setup's player names, stripped and checked the same way for every game: a list
     of `low` to `high` names, none empty, each one the screen can show, no two alike but
     for case. Every refusal is one BadSetup sentence."""

@@ -15,7 +15,6 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.session import ResultKind
 from ui.board.door import BoardSnapshot
-from ui.camera_marks import by_camera
 from ui.i18n import LANGUAGES
 from ui.prefs import _read_json, _write_json
 
@@ -121,7 +120,7 @@ class SessionDoor:
             return None
         out = dict(step.event.to_json())
         out["name"] = _board().RULES.state_json(step.before).get("turn") or ""
-        out["by_camera"] = by_camera(step)
+        out["by_camera"] = step.by == "camera"
         return out
 
     def blocked_why(self, location: str, lang: str) -> str | None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.session import Result, Session, Update
+from companion.rules import JsonEvent
+from companion.session import AnyResult, Session, Update
 from hardware.faces.board.ledboard import board_game_state
 from hardware.faces.board.presses import board_seat_draw
 from hardware.faces.face import DARK, LampState
@@ -15,15 +16,18 @@ from hardware.firmware.pawnled import LedBoardState
 
 class BoardFace:
     def seat_press(self, session: Session, seat: int, t: float | None,
-                   companion_draws: Callable[[], bool]) -> Result:
+                   companion_draws: Callable[[], bool]) -> AnyResult:
         return board_seat_draw(session, seat, companion_draws)
 
-    def ledboard(self, update: Update, brightness: int) -> LedBoardState:
-        from companion.games import get
+    def ledboard(self, update: Update[object, JsonEvent], brightness: int) -> LedBoardState:
+        from companion.games.board import RULES
+        from companion.live import typed_update
 
-        return board_game_state(get("board").state_json(update.state), brightness=brightness)
+        board = typed_update(update, RULES)
+        assert board is not None  # hardware.faces picks this face for board games only
+        return board_game_state(RULES.state_json(board.state), brightness=brightness)
 
-    def lamps(self, update: Update) -> LampState:
+    def lamps(self, update: Update[object, JsonEvent]) -> LampState:
         return DARK
 
 

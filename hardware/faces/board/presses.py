@@ -12,15 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.errors import CompanionError
-from companion.session import Result, Session
+from companion.session import AnyResult, Session
 
 
-def board_seat_draw(session: Session, seat: int, companion_draws: Callable[[], bool]) -> Result:
-    from companion.games.board import RULES, draw_card
+def board_seat_draw(session: Session, seat: int,
+                    companion_draws: Callable[[], bool]) -> AnyResult:
+    from companion.games.board import RULES, Draw, draw_card
+    from companion.live import Live
 
-    state = session.state
-    rules = session.rules
-    if state is None or rules is None:
+    live = Live(session, RULES)
+    state = live.state
+    if state is None:
         raise CompanionError("no game is open; start a new game first", code="no_game")
     position = RULES.state_json(state)
     players = [p["name"] for p in position["players"]]  # the board's clockwise order
@@ -37,4 +39,4 @@ def board_seat_draw(session: Session, seat: int, companion_draws: Callable[[], b
     if position["card"] is not None:
         raise CompanionError("a card is waiting for its move; move first",
                              code="board_card_waiting")
-    return session.submit(RULES.parse_event({"type": "draw", "card": draw_card(state)}))
+    return live.submit(Draw(draw_card(state)), by="button")

@@ -5,7 +5,8 @@ Pure and quick, so the session's listener can call it under the session's lock.
 
 from __future__ import annotations
 
-from companion.games.revenge import Awaiting, GameState, Happening
+from companion.games.revenge import Awaiting, Event, GameState, Happening
+from companion.games.revenge.engine import outcomes_of
 from companion.session import Result, ResultKind
 from hardware.firmware.pawnled import LedBoardState
 
@@ -23,7 +24,7 @@ ALERT_OF = (
 )
 
 
-def alert_for(state: GameState, result: Result | None) -> str:
+def alert_for(state: GameState, result: Result[GameState, Event] | None) -> str:
     """The `alert` field: from what the last event did, else from what the table awaits.
 
     Undo shows the state it returns to, so only applied and redone events count.
@@ -31,7 +32,7 @@ def alert_for(state: GameState, result: Result | None) -> str:
     if state.winner is not None:
         return "win"
     if result is not None and result.kind in (ResultKind.APPLIED, ResultKind.REDONE):
-        happened = {o.what for o in result.outcomes}
+        happened = {o.what for o in outcomes_of(result)}
         for what, alert in ALERT_OF:
             if what in happened:
                 return alert
@@ -42,7 +43,7 @@ def alert_for(state: GameState, result: Result | None) -> str:
     return "none"
 
 
-def ledboard_state(state: GameState, result: Result | None = None, *,
+def ledboard_state(state: GameState, result: Result[GameState, Event] | None = None, *,
                 brightness: int = 64) -> LedBoardState:
     seats = range(len(state.setup.players))
     return LedBoardState(
