@@ -153,6 +153,7 @@ class CompanionApp(App):
                                  enabled=start_hardware, lang=self.lang)
         self.link.bind(status=self._show_status)
         self.link.companion_draws = self._companion_draws
+        self.link.on_refused = lambda refusal: self._game_model().say_refused(refusal.error)
         self.camera = CameraLink(self, self.link.config)
         self._ready = False
         self._shut = False
@@ -184,6 +185,10 @@ class CompanionApp(App):
         """The model of the session's open game (None: no game is open)."""
         update = self.session.update
         return None if update is None else self.models[update.game]
+
+    def _game_model(self) -> Any:
+        """The model whose message line speaks now: the open game's, else the card table's."""
+        return self.open_model() or self.model
 
     def _companion_draws(self) -> bool:
         """Whether the companion draws the open game's cards (a seat's button is "Draw")."""
@@ -398,7 +403,7 @@ class CompanionApp(App):
     def submit(self, action: Callable[[], Any]) -> bool:
         """Run one session call; a refusal is said on the open game's screen (the card
         table's with no game open), nothing else (GameModel.attempt)."""
-        return bool((self.open_model() or self.model).attempt(action))
+        return bool(self._game_model().attempt(action))
 
     def start_game(self, setup: Any, **options: Any) -> str | None:
         """Start a new game from its setup (an object or JSON; its game's slice starts it

@@ -9,7 +9,8 @@ or pyserial (or with a broken device) still runs the touch app, saying why.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 from kivy.event import EventDispatcher
@@ -18,6 +19,9 @@ from kivy.properties import StringProperty
 from companion.config import Config
 from companion.session import Session
 from ui.wording import status_text
+
+if TYPE_CHECKING:
+    from hardware.presses import Refusal
 
 
 class HardwareLink(EventDispatcher):
@@ -43,6 +47,8 @@ class HardwareLink(EventDispatcher):
         self.companion_draws: Any = lambda: False
         # the screen rests (ui/idle.py): True when a press only woke it
         self.wakes: Any = None
+        # a press the game refused, on the Kivy thread: the screen says why (ui.app)
+        self.on_refused: Callable[[Refusal], None] | None = None
         super().__init__(**kwargs)  # after the fields: `lang=` fires on_lang
 
     def start(self) -> None:
@@ -60,9 +66,18 @@ class HardwareLink(EventDispatcher):
                 on_status=self._from_hardware_thread,
                 companion_draws=self.companion_draws,
                 wakes=self.wakes,
+                on_refused=self._refused_on_hardware_thread,
             )
         except Exception as exc:  # any failure here must leave a playable touch app
             self._set("hardware", "gave up", str(exc) or type(exc).__name__)
+
+    def _refused_on_hardware_thread(self, refusal: Refusal) -> None:
+        """A refused press, on the GPIO thread: hand it to the Kivy thread."""
+        Clock.schedule_once(lambda _dt: self._refused(refusal), -1)
+
+    def _refused(self, refusal: Refusal) -> None:
+        if self.on_refused is not None:
+            self.on_refused(refusal)
 
     def _from_hardware_thread(self, status: Any) -> None:
         """A hardware.Status, called from hardware threads: hand it to the Kivy thread."""
