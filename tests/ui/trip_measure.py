@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -59,4 +60,4 @@ class Trip:
     def crossings(self) -> int:
         """How many times the path changes file (table.py -> app.py -> table.py: 2)."""
         files = [p.split(":")[0] for p in self.path]
-        return sum(1 for a, b in zip(files, files[1:], strict=False) if a != b)
+        return sum(1 for a, b in pairwise(files) if a != b)
