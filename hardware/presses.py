@@ -34,12 +34,9 @@ class Refusal(NamedTuple):
 class PressRouter:
     def __init__(self, session: Session, *,
                  on_refused: Callable[[Refusal], None] | None = None,
-                 companion_draws: Callable[[], bool] | None = None,
                  wakes: Callable[[], bool] | None = None) -> None:
         self.session = session
         self.on_refused = on_refused
-        # a board game: whether the companion draws, so a seat's button is its "Draw"
-        self.companion_draws = companion_draws or (lambda: False)
         # the resting screen: True when this press only woke it (it does nothing else)
         self.wakes = wakes
 
@@ -62,7 +59,7 @@ class PressRouter:
             if face is None:
                 raise CompanionError(f"the seat buttons have no use in the {update.game} game",
                                      code="no_face", game=update.game)
-            return face.seat_press(self.session, use.seat, press.t, self.companion_draws)
+            return face.seat_press(self.session, use.seat, press.t)
         if use.role == "undo button":
             return self.session.undo(by="button")
         return self.session.close_window(by="button")

@@ -43,8 +43,6 @@ class HardwareLink(EventDispatcher):
         self.enabled = enabled
         self.hardware: Any = None
         self._parts: dict[str, tuple[str, str]] = {}  # part: (kind, detail)
-        # a board game: whether the companion draws (seat buttons are then "Draw")
-        self.companion_draws: Any = lambda: False
         # the screen rests (ui/idle.py): True when a press only woke it
         self.wakes: Any = None
         # a press the game refused, on the Kivy thread: the screen says why (ui.app)
@@ -64,7 +62,6 @@ class HardwareLink(EventDispatcher):
                 self.config,
                 ledboard_port=self.ledboard_port,
                 on_status=self._from_hardware_thread,
-                companion_draws=self.companion_draws,
                 wakes=self.wakes,
                 on_refused=self._refused_on_hardware_thread,
             )

@@ -4,8 +4,6 @@ it is; the button lamps stay dark (the board game has no SORRY! window)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from companion.rules import JsonEvent
 from companion.session import AnyResult, Session, Update
 from hardware.faces.board.ledboard import board_game_state
@@ -15,9 +13,8 @@ from hardware.firmware.pawnled import LedBoardState
 
 
 class BoardFace:
-    def seat_press(self, session: Session, seat: int, t: float | None,
-                   companion_draws: Callable[[], bool]) -> AnyResult:
-        return board_seat_draw(session, seat, companion_draws)
+    def seat_press(self, session: Session, seat: int, t: float | None) -> AnyResult:
+        return board_seat_draw(session, seat)
 
     def ledboard(self, update: Update[object, JsonEvent], brightness: int) -> LedBoardState:
         from companion.games.board import RULES

@@ -4,8 +4,6 @@ and the LED board shows each seat's HOME pawn cards and the last event's alert."
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from companion.errors import CompanionError, NoGame
 from companion.games.revenge import RULES, Event, GameState, Press
 from companion.live import typed_update
@@ -17,8 +15,7 @@ from hardware.firmware.pawnled import LedBoardState
 
 
 class RevengeFace:
-    def seat_press(self, session: Session, seat: int, t: float | None,
-                   companion_draws: Callable[[], bool]) -> AnyResult:
+    def seat_press(self, session: Session, seat: int, t: float | None) -> AnyResult:
         """SORRY! or Don't Be SORRY!, whichever the rules allow now; the engine decides,
         and a press with no window open changes nothing."""
         update = session.update
