@@ -18,16 +18,14 @@ on the way and nothing for mypy to take on trust beyond the one check below.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Generic, TypeVar, cast
+from typing import Generic, Protocol, TypeVar, cast
 
 from companion.errors import NoGame
 from companion.game import By, CoreEvent, Result
 from companion.rules import JsonEvent, Rules
-from companion.update import Update
-
-if TYPE_CHECKING:
-    from companion.session import Session
+from companion.update import Listener, Update
 
 __all__ = ["Live", "typed_update"]
 
@@ -45,6 +43,23 @@ def typed_update(update: Update[object, JsonEvent] | None,
     return cast("Update[StateT, EventT]", update)
 
 
+class Host(Protocol):
+    """What a Live needs of its session (companion.session.Session is the one)."""
+
+    @property
+    def lock(self) -> contextlib.AbstractContextManager[object]: ...
+
+    @property
+    def update(self) -> Update[object, JsonEvent] | None: ...
+
+    def new_game(self, setup: JsonEvent, *,
+                 abandon: bool = False) -> Update[object, JsonEvent]: ...
+
+    def submit(self, event: JsonEvent, by: By = "touch") -> Result[object, JsonEvent]: ...
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]: ...
+
+
 class Live(Generic[SetupT, StateT, EventT]):
     """The session as one game sees it. Every update and result of a session is built by
     the open game's rules (Session._notify), so one whose `game` is these rules' name
@@ -52,7 +67,7 @@ class Live(Generic[SetupT, StateT, EventT]):
 
     __slots__ = ("rules", "session")
 
-    def __init__(self, session: Session, rules: Rules[SetupT, StateT, EventT]) -> None:
+    def __init__(self, session: Host, rules: Rules[SetupT, StateT, EventT]) -> None:
         self.session = session
         self.rules = rules
 

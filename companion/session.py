@@ -45,14 +45,15 @@ from companion.game import (
     read_event,
     read_setup,
 )
+from companion.live import Live, typed_update
 from companion.rules import AnyRules, Countdown, GameSummary, Json, JsonEvent
 from companion.stats import GameStats, PlayerStats, aggregate, counted, game_stats, replay_events
 from companion.update import Listener, Update
 from companion.windows import WindowTimer
 
 __all__ = [
-    "AnyResult", "AnyUpdate", "JournalLike", "Listener", "NoGame", "Preview", "Result",
-    "ResultKind", "Session", "Step", "Update",
+    "AnyResult", "AnyUpdate", "By", "JournalLike", "JsonEvent", "Listener", "Live", "NoGame",
+    "Preview", "Result", "ResultKind", "Session", "Step", "Update", "typed_update",
 ]
 
 if TYPE_CHECKING:

@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from companion.rules import JsonEvent
-from companion.session import AnyResult, Session, Update
+from companion.session import AnyResult, JsonEvent, Session, Update
 from hardware.firmware.pawnled import LedBoardState
 
 

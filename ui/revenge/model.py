@@ -33,10 +33,17 @@ from companion.games.revenge import (
     Tiebreak,
     flip_targets,
     legal_cards,
+    outcomes_of,
 )
-from companion.games.revenge.engine import outcomes_of
-from companion.live import Live, typed_update
-from companion.session import AnyUpdate, Result, ResultKind, Session, Update
+from companion.session import (
+    AnyUpdate,
+    Live,
+    Result,
+    ResultKind,
+    Session,
+    Update,
+    typed_update,
+)
 from ui.gamemodel import GameModel
 from ui.i18n import tr
 from ui.wording import card_name, outcome_message, sentence, sentences, spoken, step_label

@@ -4,8 +4,7 @@ it is; the button lamps stay dark (the board game has no SORRY! window)."""
 
 from __future__ import annotations
 
-from companion.rules import JsonEvent
-from companion.session import AnyResult, Session, Update
+from companion.session import AnyResult, JsonEvent, Session, Update, typed_update
 from hardware.faces.board.ledboard import board_game_state
 from hardware.faces.board.presses import board_seat_draw
 from hardware.faces.face import DARK, LampState
@@ -18,7 +17,6 @@ class BoardFace:
 
     def ledboard(self, update: Update[object, JsonEvent], brightness: int) -> LedBoardState:
         from companion.games.board import RULES
-        from companion.live import typed_update
 
         board = typed_update(update, RULES)
         assert board is not None  # hardware.faces picks this face for board games only

@@ -10,12 +10,11 @@ out): players sit at their colour's side, and the LED board lights them in that 
 from __future__ import annotations
 
 from companion.errors import CompanionError
-from companion.session import AnyResult, Session
+from companion.session import AnyResult, Live, Session
 
 
 def board_seat_draw(session: Session, seat: int) -> AnyResult:
     from companion.games.board import RULES, Draw, draw_card
-    from companion.live import Live
 
     live = Live(session, RULES)
     state = live.state

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from companion.errors import CompanionError, NoGame
 from companion.games.revenge import RULES, Event, GameState, Press
-from companion.live import typed_update
-from companion.rules import JsonEvent
-from companion.session import AnyResult, Session, Update
+from companion.session import AnyResult, JsonEvent, Session, Update, typed_update
 from hardware.faces.face import LampState
 from hardware.faces.revenge.ledboard import ledboard_state
 from hardware.firmware.pawnled import LedBoardState

@@ -5,8 +5,7 @@ Pure and quick, so the session's listener can call it under the session's lock.
 
 from __future__ import annotations
 
-from companion.games.revenge import Awaiting, Event, GameState, Happening
-from companion.games.revenge.engine import outcomes_of
+from companion.games.revenge import Awaiting, Event, GameState, Happening, outcomes_of
 from companion.session import Result, ResultKind
 from hardware.firmware.pawnled import LedBoardState
 
