@@ -1,4 +1,4 @@
-"""The camera: cards logged without a tap (../shared/spec/CAMERA.md).
+"""The camera: cards logged without a tap (docs/spec/CAMERA.md).
 
 A slice beside hardware/: frame sources (sources), finding and recognising a card
 (locate, faces), when a card has come to rest on the pile (watcher), teaching a deck

@@ -200,6 +200,25 @@ def check_camera(config: Config) -> Check:
                  {"source": camera.source, "games": ", ".join(taught)})
 
 
+DISK_LOW_MB = 256  # free space under which saving games is at risk: the doctor warns
+
+
+def check_disk(data_dir: Path) -> Check:
+    """Free space on the disk holding the data folder (the SD card on a Pi): a full card
+    stops the journal saving games, so the doctor warns before that and says what to free."""
+    folder = Path(data_dir)
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # not made yet: the disk it will be made on
+    try:
+        free = shutil.disk_usage(folder).free // 2**20
+    except OSError as exc:
+        return Check("disk", "warn", "not_checked", {}, "error", _error(exc))
+    facts = {"free": free, "path": str(data_dir)}
+    if free < DISK_LOW_MB:
+        return Check("disk", "warn", "disk_low", facts, "disk_low")
+    return Check("disk", "ok", "disk_free", facts)
+
+
 def check_display() -> Check:
     """Kivy with its SDL2 window, found without importing Kivy (that would open a window)."""
     spec = importlib.util.find_spec("kivy")
@@ -275,5 +294,6 @@ def app_checks(config: Config, statuses: dict[str, tuple[str, str]],
             checks.append(status_check(part, *statuses[part], config=config))
         else:
             checks.append(Check(part, "warn", "not_started", {}, "wait"))
-    checks += [check_voice(config.voice), check_display(), check_camera(config)]
+    checks += [check_voice(config.voice), check_display(), check_camera(config),
+               check_disk(config.data_dir)]
     return checks
