@@ -79,7 +79,7 @@ fuzz: $(STAMP) $(MO) bench-tools
 	REPLAY_FUZZ_CASES=40000 CONFIG_FUZZ_CASES=2000 FIRMWARE_FUZZ_LINES=200000 \
 	JOURNAL_FUZZ_CASES=200 BOARD_ROUNDTRIP_GAMES=1000 STATEFUL_EXAMPLES=1500 \
 	POWERCUT_CASES=100 CRASH_DATABASES=4 SIMULATE_GAMES=1500 ROUNDTRIP_GAMES=1000 \
-	BOARD_ORACLE_POSITIONS=5000 RELEASE_FUZZ_CASES=300 \
+	BOARD_ORACLE_POSITIONS=5000 RELEASE_FUZZ_CASES=300 RESTORE_FUZZ_CASES=500 \
 	$(BIN)/python -m pytest -q -s -p no:cacheprovider \
 	  tests/companion/test_fuzz_input.py tests/hardware/test_firmware_fuzz.py \
 	  tests/companion/test_journal_corruption.py tests/companion/test_journal_fsync.py \
@@ -88,7 +88,8 @@ fuzz: $(STAMP) $(MO) bench-tools
 	  tests/companion/board/test_board_oracle.py \
 	  tests/companion/test_engine_stateful.py tests/companion/test_crash.py \
 	  tests/companion/test_simulate.py tests/companion/test_roundtrip.py \
-	  tests/deploy/test_deploy_release_update.py > .fuzz.log 2>&1; status=$$?; \
+	  tests/deploy/test_deploy_release_update.py \
+	  tests/companion/test_restore_fuzz.py > .fuzz.log 2>&1; status=$$?; \
 	grep -E "fuzz|instances:|passed|failed|error" .fuzz.log; rm -f .fuzz.log; exit $$status
 
 # Pictures of every screen at the five displays, in English and French. `make test` draws

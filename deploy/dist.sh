@@ -98,7 +98,8 @@ release=$version-$(sha256sum -- "$wheel" | cut -c1-8)
 name=sorry-companion-$release
 stage=$work/$name
 
-mkdir -p -- "$stage/wheels" "$stage/deploy" "$stage/hardware/firmware" "$stage/companion"
+mkdir -p -- "$stage/wheels" "$stage/deploy" "$stage/hardware/firmware" "$stage/companion" \
+    "$stage/docs/spec"
 cp -- "$wheel" "$stage/wheels/"
 # The camera's wheels (numpy, OpenCV) ride along so that install.sh --camera needs no network.
 # One set of wheels for each Python of deploy/supported-systems (Trixie's 3.13, Bookworm's
@@ -123,6 +124,10 @@ rm -f -- "$stage/deploy/dist.sh"
 cp -- "$SOURCE"/hardware/firmware/*.py "$stage/hardware/firmware/"
 cp -- "$SOURCE/hardware/README.md" "$stage/hardware/"
 cp -- "$SOURCE/companion/default_config.toml" "$stage/companion/"
+# The parent's guide, its wiring picture and the specs it links travel with the release,
+# so every link of the archive's guides lands inside the archive (tests/deploy).
+cp -- "$SOURCE/docs/GUIDE.md" "$SOURCE/docs/wiring.svg" "$stage/docs/"
+cp -- "$SOURCE"/docs/spec/*.md "$stage/docs/spec/"
 printf '%s\n' "$release" >"$stage/RELEASE"
 # The key the Pi records at its first install and checks every later update against.
 gpg --homedir "$SIGNING_HOME" --batch --export "$FINGERPRINT" >"$stage/deploy/release-key.gpg"
@@ -141,7 +146,8 @@ archive and its .tar.gz.sig to the Pi and give the archive's own name, as in
 
     sudo sorry-companion update ~/sorry-companion-0.2.0-1a2b3c4d.tar.gz
 
-The whole guide: deploy/README.md. Wiring, parts and the LED board: hardware/README.md.
+Building the table, step by step: docs/GUIDE.md. The install in detail: deploy/README.md.
+Wiring, parts and the LED board: hardware/README.md.
 TEXT
 (cd "$stage" && find . -type f -print0 | sort -z | xargs -0 sha256sum) >"$work/SHA256SUMS"
 mv -- "$work/SHA256SUMS" "$stage/SHA256SUMS"

@@ -9,6 +9,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+from doclinks import FENCE, SPAN, broken_links
 
 from companion.cli import build_parser
 
@@ -17,49 +18,9 @@ DOCUMENTS = sorted({ROOT / "README.md", *(ROOT / "docs").glob("*.md"),
                     ROOT / "hardware" / "README.md", ROOT / "deploy" / "README.md"})
 SHARED_SPEC = ROOT.parent / "shared" / "spec"
 GUIDE = ROOT / "docs" / "GUIDE.md"
-_LINK = re.compile(r"\]\(([^)\s]+)\)|<img [^>]*src=\"([^\"]+)\"")
-_FENCE = re.compile(r"```[a-z]*\n(.*?)```", re.DOTALL)
-_SPAN = re.compile(r"`([^`\n]+)`")
-
-
-def links(text: str) -> list[str]:
-    """Every link target of a Markdown document, outside code."""
-    prose = _SPAN.sub("", _FENCE.sub("", text))
-    return [a or b for a, b in _LINK.findall(prose)]
-
-
-def slug(heading: str) -> str:
-    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
-    words = re.sub(r"[^\w\- ]", "", heading.strip().lower())
-    return words.replace(" ", "-")
-
-
-def anchors(path: Path) -> set[str]:
-    text = _FENCE.sub("", path.read_text(encoding="utf-8"))
-    return {slug(m) for m in re.findall(r"^#+ (.+)$", text, re.MULTILINE)}
-
-
-def broken_links(path: Path, root: Path = ROOT) -> list[str]:
-    broken = []
-    for target in links(path.read_text(encoding="utf-8")):
-        if re.match(r"[a-z]+:", target):
-            broken.append(f"{target}: no address leaves the repository (a reader may have "
-                          "only the archive)")
-            continue
-        name, _, anchor = target.partition("#")
-        goal = (path.parent / name).resolve() if name else path
-        if not goal.is_relative_to(root):
-            broken.append(f"{target}: outside the repository")
-        elif not goal.exists():
-            broken.append(f"{target}: no such file")
-        elif anchor and goal.suffix == ".md" and anchor not in anchors(goal):
-            broken.append(f"{target}: no such heading in {goal.name}")
-    return broken
-
-
 @pytest.mark.parametrize("path", DOCUMENTS, ids=[str(p.relative_to(ROOT)) for p in DOCUMENTS])
 def test_every_relative_link_lands_inside_the_repository(path: Path):
-    assert broken_links(path) == []
+    assert broken_links(path, ROOT) == []
 
 
 def test_the_link_check_sees_each_kind_of_broken_link(tmp_path):
@@ -86,8 +47,8 @@ def test_the_specs_in_docs_are_the_binding_ones():
 def guide_commands(text: str) -> list[list[str]]:
     """Each `sorry-companion ...` command line in the guide's code, as words, up to a pipe,
     a redirection or the next command."""
-    code = [line for block in _FENCE.findall(text) for line in block.splitlines()]
-    code += _SPAN.findall(_FENCE.sub("", text))
+    code = [line for block in FENCE.findall(text) for line in block.splitlines()]
+    code += SPAN.findall(FENCE.sub("", text))
     found = []
     for line in code:
         for part in re.split(r"&&|\|\||;|\|", line.split(" #")[0]):

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 from deploy_helpers import DEPLOY, LOCK, Scripts, SigningKey
+from doclinks import broken_links
 
 CAMERA_LOCK = DEPLOY / "requirements-camera.lock"
 REAL_WHEELS = os.environ.get("DIST_FROM_PYPI") == "1"
@@ -37,7 +38,7 @@ COMPILED = ("kivy", "charset-normalizer", "numpy", "opencv-python-headless")
 # and what they require)
 BUILD_TOOLS = ("setuptools", "wheel", "babel")
 # left out of the copy of the tree dist.sh builds from: nothing the wheel or archive takes
-NOT_COPIED = {".git", ".venv", "build", "dist", "docs", "tests", "screenshots", ".mypy_cache",
+NOT_COPIED = {".git", ".venv", "build", "dist", "tests", "screenshots", ".mypy_cache",
               ".ruff_cache", ".hypothesis", ".pytest_cache"}
 
 # The Pythons of the systems the archive installs on (Trixie's 3.13, Bookworm's 3.11).
@@ -95,7 +96,8 @@ def stand_in_source(root: Path) -> tuple[Path, Path]:
             for w in wheels.glob("*.whl")}
     shutil.copytree(DEPLOY.parent, source, ignore=lambda folder, names: [
         n for n in names if n == "__pycache__" or n.endswith((".egg-info", ".mo"))
-        or (Path(folder) == DEPLOY.parent and n in NOT_COPIED)])
+        or (Path(folder) == DEPLOY.parent and n in NOT_COPIED)
+        or (Path(folder) == DEPLOY.parent / "docs" and n == "screenshots")])
     for lock, platform in LOCKS.items():
         lines = [line for line in (DEPLOY / lock).read_text().splitlines()
                  if line.startswith("#")]
@@ -164,10 +166,18 @@ def test_the_archive_holds_the_installer_firmware_and_guides(release: Path):
                  "deploy/README.md", "hardware/README.md", "hardware/firmware/main.py",
                  "hardware/firmware/ledboard.py", "hardware/firmware/pawnled.py",
                  "companion/default_config.toml", "README.txt", "SHA256SUMS",
-                 "deploy/release_update.py", "deploy/release-key.gpg"):
+                 "deploy/release_update.py", "deploy/release-key.gpg",
+                 "docs/GUIDE.md", "docs/wiring.svg", "docs/spec/RULES.md"):
         assert (release / path).is_file(), path
     assert os.access(release / "deploy" / "install.sh", os.X_OK)
     assert "<" not in (release / "README.txt").read_text()  # no placeholder left
+
+
+def test_every_link_of_the_archives_guides_lands_inside_the_archive(release: Path):
+    guides = sorted(release.rglob("*.md"))
+    assert release / "docs" / "GUIDE.md" in guides
+    broken = {str(g.relative_to(release)): broken_links(g, root=release) for g in guides}
+    assert not any(broken.values()), broken
 
 
 def test_every_wheel_is_the_locked_one_for_the_pi(release: Path):
