@@ -12,24 +12,36 @@ ifeq (run,$(firstword $(MAKECMDGOALS)))
   endif
 endif
 
-.PHONY: run test test-ui test-rest bench bench-tools fuzz lint venv clean screenshots lock dist pi-vm
+.PHONY: locales run test test-ui test-rest bench bench-tools fuzz lint venv clean screenshots lock dist signing-key pi-vm
 
-$(STAMP): setup.cfg pyproject.toml requirements.txt
+$(STAMP): setup.cfg setup.py pyproject.toml requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt -e .
 	touch $@
 
-venv: $(STAMP)
+# The catalogues' .mo files, compiled from their .po sources (compile_locales.py, with Babel)
+# wherever a folder named locales holds them: the core's and each game plugin's. Not
+# committed: this rule (and setup.py, for a wheel) writes them, so a .po edit is seen at once.
+PO := $(shell find . \( -name .venv -o -name .git -o -name build -o -name dist \) -prune \
+	-o -path '*/locales/*.po' -print)
+MO := $(PO:.po=.mo)
 
-run: $(STAMP)
+%.mo: %.po compile_locales.py | $(STAMP)
+	$(BIN)/python compile_locales.py $<
+
+locales: $(MO)
+
+venv: $(STAMP) $(MO)
+
+run: $(STAMP) $(MO)
 	$(BIN)/sorry-companion run $(RUN_ARGS)
 
 # The doctests of the core, the hardware and the camera (not the Pico's main.py:
 # MicroPython only), the types of the core, the screens, the hardware and the camera
 # (mypy --strict), then the suite.
 # requirements.txt pins the camera's extra (numpy, OpenCV), so its tests run here too.
-test: $(STAMP)
+test: $(STAMP) $(MO)
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict companion/ ui/ hardware/
 	$(BIN)/mypy --strict camera/
@@ -40,10 +52,10 @@ test: $(STAMP)
 # The suite in two processes side by side, one per core: the screens' tests (one Kivy window,
 # busy on the CPU) and the rest (mostly waiting for the subprocesses it kills and restarts).
 # Each keeps its own pytest cache; the output of each is printed whole when it ends.
-test-ui: $(STAMP)
+test-ui: $(STAMP) $(MO)
 	$(BIN)/python -m pytest -q -o cache_dir=.pytest_cache/ui tests/ui
 
-test-rest: $(STAMP)
+test-rest: $(STAMP) $(MO)
 	$(BIN)/python -m pytest -q -o cache_dir=.pytest_cache/rest tests --ignore=tests/ui
 
 # The Pi conditions (bench/pi.py) build a small LD_PRELOAD shim with the C compiler: get it
@@ -55,19 +67,20 @@ bench-tools:
 	  echo "make bench: no C compiler and could not install gcc (needs root and apt-get);" \
 	    "the sync-delay figures will be missing" >&2
 
-bench: $(STAMP) bench-tools
+bench: $(STAMP) $(MO) bench-tools
 	$(BIN)/python -m bench
 
-# The hostile-input and fault figures of issues 9 and 21 (`make test` runs the same tests,
+# The hostile-input and fault figures of issues 9, 21 and 33 (`make test` runs the same tests,
 # smaller; the power cuts need the C compiler bench-tools gets), and the full sizes of the long proofs `make test` runs small: the board round-trip
 # (1,000 games per edition), the engine's Hypothesis state machine (1,500 examples) and the
 # SIGKILL crash tests (4 databases per kind, 55 kills each), the card games cross-checked by the
 # referee (1,500) and round-tripped through transcripts (1,000).
-fuzz: $(STAMP) bench-tools
+fuzz: $(STAMP) $(MO) bench-tools
 	REPLAY_FUZZ_CASES=40000 CONFIG_FUZZ_CASES=2000 FIRMWARE_FUZZ_LINES=200000 \
 	JOURNAL_FUZZ_CASES=200 BOARD_ROUNDTRIP_GAMES=1000 STATEFUL_EXAMPLES=1500 \
 	POWERCUT_CASES=100 CRASH_DATABASES=4 SIMULATE_GAMES=1500 ROUNDTRIP_GAMES=1000 \
-	BOARD_ORACLE_POSITIONS=5000 \
+	BOARD_ORACLE_POSITIONS=5000 RELEASE_FUZZ_CASES=300 RESTORE_FUZZ_CASES=500 \
+	CAMERA_FUZZ_CASES=300 \
 	$(BIN)/python -m pytest -q -s -p no:cacheprovider \
 	  tests/companion/test_fuzz_input.py tests/hardware/test_firmware_fuzz.py \
 	  tests/companion/test_journal_corruption.py tests/companion/test_journal_fsync.py \
@@ -75,7 +88,9 @@ fuzz: $(STAMP) bench-tools
 	  tests/ui/test_two_instances.py tests/companion/board/test_board_roundtrip.py \
 	  tests/companion/board/test_board_oracle.py \
 	  tests/companion/test_engine_stateful.py tests/companion/test_crash.py \
-	  tests/companion/test_simulate.py tests/companion/test_roundtrip.py > .fuzz.log 2>&1; status=$$?; \
+	  tests/companion/test_simulate.py tests/companion/test_roundtrip.py \
+	  tests/deploy/test_deploy_release_update.py tests/camera/test_camera_hostile.py \
+	  tests/companion/test_restore_fuzz.py > .fuzz.log 2>&1; status=$$?; \
 	grep -E "fuzz|instances:|passed|failed|error" .fuzz.log; rm -f .fuzz.log; exit $$status
 
 # Pictures of every screen at the five displays, in English and French. `make test` draws
@@ -83,7 +98,7 @@ fuzz: $(STAMP) bench-tools
 # draws them afresh and copies them to docs/screenshots/<W>x<H>/ for the README.
 SHOT_TESTS := tests/ui/test_ui_screens.py tests/ui/test_ui_board_layouts.py \
 	tests/ui/test_ui_board_answers.py
-screenshots: $(STAMP)
+screenshots: $(STAMP) $(MO)
 	rm -rf screenshots
 	$(BIN)/python -m pytest -q $(SHOT_TESTS)
 	for dir in screenshots/*x*/; do \
@@ -100,6 +115,13 @@ lock: $(STAMP)
 dist: $(STAMP)
 	PYTHON=$(BIN)/python deploy/dist.sh
 
+# The release signing key, made once and kept outside the tree
+# ($$SORRY_COMPANION_SIGNING_HOME, else ~/.config/sorry-companion/signing): `make dist` signs
+# every archive with it, and a table takes an update only when it is signed by the key its
+# first install recorded.
+signing-key:
+	deploy/dist.sh --new-key
+
 # The install proven on an emulated arm64 Debian Bookworm machine (deploy/pi-vm/README.md);
 # not part of `make test`: it needs root, qemu and about half an hour.
 pi-vm: $(STAMP)
@@ -110,4 +132,4 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis $(MO)

@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import camera  # noqa: F401  (OpenCV's image limits, set before any bench module loads cv2)
+
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 
 

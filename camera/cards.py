@@ -28,6 +28,7 @@ GAMES = {"revenge": REVENGE_CARDS, "board": BOARD_CARDS}
 # only photo says nothing of how its print varies from photo to photo, so a glare or a
 # blur in it can pass for print; two show it (docs/DECISIONS.md, the teach screen).
 PHOTOS_A_FACE = 2
+MAX_PHOTOS_A_FACE = 3  # a deck is taught from 1-3 photos a face (CAMERA.md)
 # Faces seen during a SORRY! window: shown on screen as a check, never an event (the
 # buttons' edge times decide the window, RULES R9-R10).
 CHECK_ONLY = frozenset({"steal", "block"})

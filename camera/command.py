@@ -7,11 +7,15 @@ the extra (numpy, OpenCV) it says in one sentence how to install it, and exits 2
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from camera.cards import GAMES
+from companion.safe_text import quote_path
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,6 +47,30 @@ def _fail(message: str) -> int:
     return 2
 
 
+@contextlib.contextmanager
+def _native_noise_dropped() -> Iterator[None]:
+    """libpng prints its own "libpng error: ..." to file descriptor 2 before OpenCV says a
+    picture cannot be read: the command's one sentence would come second. For the command's
+    run, descriptor 2 goes to /dev/null and Python's sys.stderr to a copy of the real one,
+    so only the command's own words (and, under SORRY_COMPANION_TRACEBACK, its tracebacks)
+    reach the terminal."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    real = open(saved, "w", encoding=sys.stderr.encoding, errors="backslashreplace",  # noqa: SIM115
+                closefd=True)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+    before, sys.stderr = sys.stderr, real
+    try:
+        yield
+    finally:
+        real.flush()
+        sys.stderr = before
+        os.dup2(saved, 2)
+        real.close()
+
+
 def _extra_missing() -> str | None:
     from camera.extra import MissingExtra, require
 
@@ -54,6 +82,16 @@ def _extra_missing() -> str | None:
 
 
 def run_teach(args: argparse.Namespace) -> int:
+    with _native_noise_dropped():
+        return _teach(args)
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    with _native_noise_dropped():
+        return _watch(args)
+
+
+def _teach(args: argparse.Namespace) -> int:
     missing = _extra_missing()
     if missing:
         return _fail(missing)
@@ -62,22 +100,25 @@ def run_teach(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     if out.is_dir():
-        return _fail(f"{out} is a folder; give the model file's name, e.g. {out / 'deck.npz'}")
+        return _fail(f"{quote_path(str(out))} is a folder; give the model file's name, e.g. "
+                     f"{quote_path(str(out / 'deck.npz'))}")
     if not out.parent.is_dir() and str(out.parent):
-        return _fail(f"the folder {out.parent} does not exist; create it or choose another")
+        return _fail(f"the folder {quote_path(str(out.parent))} does not exist; create it or "
+                     "choose another")
     try:
         taught = teach(photos_in(args.folder, args.game), args.game)
         save(taught.model, out)
     except TeachError as exc:
         return _fail(f"{exc}; no model was written")
     except OSError as exc:
-        return _fail(f"could not write {out}: {exc.strerror or exc}; no model was written")
+        return _fail(f"could not write {quote_path(str(out))}: {exc.strerror or exc}; no model "
+                     "was written")
     for line in taught.report():
         print(line)
     return 0
 
 
-def run_watch(args: argparse.Namespace) -> int:
+def _watch(args: argparse.Namespace) -> int:
     missing = _extra_missing()
     if missing:
         return _fail(missing)

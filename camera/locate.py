@@ -27,17 +27,6 @@ FILLED = 0.9  # an outline covers this much of its bounding rectangle: four stra
 Quad = Any  # 4x2 float32 corners in the image's pixels
 
 
-def read_image(path: str) -> Any:
-    """An image file as a BGR array, or None when it cannot be read as PNG or JPEG."""
-    try:
-        data = np.fromfile(path, dtype=np.uint8)
-    except OSError:
-        return None
-    if data.size == 0:
-        return None
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
-
-
 def order_corners(points: Any) -> Quad:
     """Four corners clockwise from the one that starts a short edge, so the card is
     portrait: the first edge (0->1) is a short one."""

@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
+from companion.safe_text import quote_path
+
 PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg")
-MAX_SIZE = (1920, 1080)
 
 
 class SourceError(RuntimeError):
@@ -33,28 +34,36 @@ class FrameSource(Protocol):
 
 
 class FolderSource:
+    """A folder's PNG/JPEG frames in name order, all of one size (a fixed camera's): each
+    read by camera.image_file, so a FIFO, a huge or foreign file is one sentence."""
+
     def __init__(self, folder: str | Path) -> None:
         root = Path(folder)
         if not root.is_dir():
-            raise SourceError(f"{root} is not a folder of frames")
+            raise SourceError(f"{quote_path(str(root))} is not a folder of frames")
         self.files = sorted(p for p in root.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
         if not self.files:
-            raise SourceError(f"{root} holds no PNG or JPEG frames")
+            raise SourceError(f"{quote_path(str(root))} holds no PNG or JPEG frames")
         self._closed = False
 
     def frames(self) -> Iterator[Any]:
-        from camera.locate import read_image
+        from camera.files import UnusableFile
+        from camera.image_file import read_image
 
+        size: tuple[int, int] | None = None
         for path in self.files:
             if self._closed:
                 return
-            image = read_image(str(path))
-            if image is None:
-                raise SourceError(f"{path} cannot be read as a PNG or JPEG frame")
+            try:
+                image = read_image(path, "frame")
+            except UnusableFile as exc:
+                raise SourceError(str(exc)) from None
             h, w = image.shape[:2]
-            if w > MAX_SIZE[0] or h > MAX_SIZE[1]:
-                raise SourceError(f"{path} is {w}x{h}; frames may be at most "
-                                  f"{MAX_SIZE[0]}x{MAX_SIZE[1]}")
+            size = size or (w, h)
+            if (w, h) != size:
+                raise SourceError(f"{quote_path(str(path))} is {w}x{h} but the frames before it "
+                                  f"are {size[0]}x{size[1]}; the frames of one folder come "
+                                  "from one camera, at one size")
             yield image
 
     def close(self) -> None:
@@ -87,12 +96,13 @@ class OpenCVSource:
 
 class PiCameraSource:
     def __init__(self, size: tuple[int, int] = (640, 480)) -> None:
-        try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]
-        except ImportError:
-            raise SourceError("picamera2 is not installed: on Raspberry Pi OS install "
-                              "python3-picamera2 and make the app's venv with "
-                              "--system-site-packages (install.sh --camera does both)") from None
+        from camera.extra import PICAMERA, import_problem
+
+        problem = import_problem(PICAMERA)  # missing, broken, or refusing the venv's numpy
+        if problem is not None:
+            raise SourceError(problem.sentence())
+        from picamera2 import Picamera2  # type: ignore[import-not-found]
+
         try:
             self._camera = Picamera2()
             config = self._camera.create_video_configuration(

@@ -9,11 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from camera.cards import card_names, folder_name
+from camera.cards import MAX_PHOTOS_A_FACE, card_names, folder_name
 from camera.faces import TaughtFace, teach_face, too_alike
-from camera.locate import find_card, read_image
+from camera.files import UnusableFile
+from camera.image_file import read_image
+from camera.locate import find_card
 from camera.model import Model, spot_from
 from camera.sources import PHOTO_SUFFIXES
+from companion.safe_text import quote_path
 
 ALIKE_ADVICE = ("more light on the pile, the camera closer or straight above it, or "
                 "teach those faces again")
@@ -51,11 +54,12 @@ def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
                              f"{folder_name(card)}")
         for name, image in got:
             if image is None:
-                raise TeachError(f"{name} cannot be read as a PNG or JPEG photo")
+                raise TeachError(f"{quote_path(name)} cannot be read as a PNG or JPEG photo")
             quad = find_card(image)
             if quad is None:
-                raise TeachError(f"no card was found in {name}: lay the card alone on the "
-                                 "table where the camera looks, and photograph it again")
+                raise TeachError(f"no card was found in {quote_path(name)}: lay the card "
+                                 "alone on the table where the camera looks, and "
+                                 "photograph it again")
             faces.append(teach_face(card, image, quad))
             h, w = image.shape[:2]
             size = size or (w, h)
@@ -67,15 +71,24 @@ def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
 
 
 def photos_in(folder: str | Path, game: str) -> dict[str, list[tuple[str, Any]]]:
-    """The photos of a teaching folder, read; TeachError when the folder is not there."""
+    """The photos of a teaching folder, read; TeachError when the folder is not there, a
+    face has more than MAX_PHOTOS_A_FACE photos or a photo cannot be used (not a regular
+    PNG or JPEG file, larger than a frame: camera.image_file)."""
     root = Path(folder)
     if not root.is_dir():
-        raise TeachError(f"{root} is not a folder of photos (one sub-folder per card name)")
+        raise TeachError(f"{quote_path(str(root))} is not a folder of photos (one sub-folder per "
+                         "card name)")
     out: dict[str, list[tuple[str, Any]]] = {}
     for card in card_names(game):
         sub = root / folder_name(card)
         if not sub.is_dir():
             continue
         files = sorted(p for p in sub.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
-        out[card] = [(str(p), read_image(str(p))) for p in files]
+        if len(files) > MAX_PHOTOS_A_FACE:
+            raise TeachError(f"the folder {quote_path(str(sub))} holds {len(files)} photos; keep "
+                             f"at most {MAX_PHOTOS_A_FACE} of the card {card}")
+        try:
+            out[card] = [(str(p), read_image(p, "photo")) for p in files]
+        except UnusableFile as exc:
+            raise TeachError(str(exc)) from None
     return out

@@ -8,10 +8,8 @@ read-only USB stick, and it carries one more table, `backup_files`, holding the 
 folder's small files (settings.json, choices.json, notices.json, ...) and the
 configuration file in use: what a new SD card needs besides the games.
 
-Restoring refuses while the app runs on the data folder (its lock, companion.datalock),
-refuses a file that is not a journal, keeps the journal it replaces as a safety copy,
-and puts the backup's files back; the configuration is written beside the journal for
-the owner to copy to /etc (the app never writes there).
+Restoring (companion.restore) reads a backup as the hostile file it may be
+(companion.backup_reader) and builds a new journal from its checked rows.
 
 >>> import tempfile
 >>> from companion.journal import Journal
@@ -35,15 +33,12 @@ from pathlib import Path
 
 from companion.catalogue import text
 from companion.config import read_small_file
-from companion.datalock import DataLock
-from companion.durable import sync_file, sync_folder, write_durably
-from companion.errors import CompanionError, DataFolderBusy
-from companion.journal import READABLE, SCHEMA_VERSION
-from companion.paths import JOURNAL_NAME, journal_file
+from companion.durable import sync_file, sync_folder
+from companion.errors import CompanionError
+from companion.paths import journal_file
 from companion.safe_text import one_line, quote
 
-__all__ = ["BackupRefused", "BackupSummary", "RestoreSummary", "backup_name", "make_backup",
-           "read_backup", "restore_backup", "usb_stick"]
+__all__ = ["BackupRefused", "BackupSummary", "backup_name", "make_backup", "usb_stick"]
 
 FILES_TABLE = "backup_files"
 CONFIG_NAME = "config.toml"  # the configuration's name inside a backup
@@ -69,13 +64,6 @@ class BackupSummary:
         carried = f" and {', '.join(self.files)}" if self.files else ""
         games, events = text("count_games", n=self.games), text("count_events", n=self.events)
         return f"{games} ({events}){carried} in {self.path}"
-
-
-@dataclass(frozen=True, slots=True)
-class RestoreSummary:
-    backup: BackupSummary
-    safety_copy: Path | None  # the journal that was replaced, kept
-    config: Path | None  # the configuration found in the backup, written here
 
 
 def backup_name(now: datetime | None = None) -> str:
@@ -192,122 +180,3 @@ def make_backup(data_dir: str | os.PathLike[str], dest: str | os.PathLike[str], 
 def _check(conn: sqlite3.Connection) -> str | None:
     problems = [str(r[0]) for r in conn.execute("PRAGMA quick_check")]
     return None if problems == ["ok"] else one_line(problems[0], 80)
-
-
-def read_backup(path: str | os.PathLike[str]) -> tuple[BackupSummary, dict[str, bytes]]:
-    """Check that `path` is a backup (or a journal) this version can restore, and read it."""
-    source = Path(path)
-    if not source.is_file():
-        raise BackupRefused(f"{quote(str(source))} is not a file; give the file that "
-                            "`sorry-companion backup` wrote", code="restore_missing")
-    not_ours = (f"{quote(str(source))} is not a backup of the companion ({{why}}); give the "
-                "file that `sorry-companion backup` wrote")
-    try:
-        with _closing(_connect_readonly(source)) as conn:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = {r[0] for r in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type='table'")}
-            if version > SCHEMA_VERSION and "games" in tables:
-                raise BackupRefused(f"{quote(str(source))} was written by a newer version of "
-                                    "the companion; update the app, then restore",
-                                    code="restore_newer")
-            if version not in READABLE or not {"games", "events"} <= tables:
-                raise BackupRefused(not_ours.format(why="it holds no game journal"),
-                                    code="restore_not_journal")
-            problem = _check(conn)
-            if problem:
-                raise BackupRefused(f"{quote(str(source))} is damaged ({problem}); restore "
-                                    "from another backup", code="restore_damaged")
-            games, events = _counts(conn)
-            files: dict[str, bytes] = {}
-            if FILES_TABLE in tables:
-                files = {str(n): bytes(c) for n, c in
-                         conn.execute(f"SELECT name, content FROM {FILES_TABLE}")}
-    except sqlite3.Error as exc:
-        raise BackupRefused(not_ours.format(why=f"SQLite says: {one_line(str(exc), 60)}"),
-                            code="restore_not_journal") from None
-    return BackupSummary(source, games, events, tuple(files)), files
-
-
-def restore_backup(data_dir: str | os.PathLike[str],
-                   backup: str | os.PathLike[str]) -> RestoreSummary:
-    """Put a backup's games and files into `data_dir`; the app must not be running."""
-    summary, files = read_backup(backup)
-    folder = Path(data_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    try:
-        lock = DataLock(folder).acquire()
-    except DataFolderBusy as exc:
-        holder = exc.params.get("holder", "")
-        raise BackupRefused(f"the app is running on {folder} ({holder}), and a restore would "
-                            "pull its games from under it; stop it first (on the Pi: sudo "
-                            "systemctl stop sorry-companion), restore, then start it again",
-                            code="restore_busy") from None
-    try:
-        return _restore_locked(folder, summary, files)
-    except OSError as exc:
-        raise BackupRefused(f"could not restore into {folder} ({exc.strerror or exc}); "
-                            "nothing was replaced unless a safety copy is named above; "
-                            "check the folder's room and permissions",
-                            code="restore_write") from None
-    finally:
-        lock.release()
-
-
-def _restore_locked(folder: Path, summary: BackupSummary,
-                    files: dict[str, bytes]) -> RestoreSummary:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    journal = journal_file(folder)
-    tmp = folder / f".{JOURNAL_NAME}.restoring"
-    try:
-        with _closing(_connect_readonly(summary.path)) as source, \
-                _closing(sqlite3.connect(tmp, isolation_level=None)) as copy:
-            source.backup(copy)
-            copy.execute(f"DROP TABLE IF EXISTS {FILES_TABLE}")
-            copy.execute("PRAGMA journal_mode=DELETE")
-        sync_file(tmp)
-        safety = _keep_old_journal(journal, stamp)
-        os.replace(tmp, journal)
-        sync_folder(folder)
-    except sqlite3.Error as exc:
-        raise OSError(0, one_line(str(exc), 80)) from None
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-    config = None
-    for name, content in files.items():
-        if name == CONFIG_NAME:
-            config = folder / RESTORED_CONFIG
-            write_durably(config, content)
-        elif name.endswith(".json") and "/" not in name and not name.startswith("."):
-            old = folder / name
-            if old.exists():
-                os.replace(old, folder / f"{name}.before-restore-{stamp}")
-            write_durably(old, content)
-    return RestoreSummary(summary, safety, config)
-
-
-def _keep_old_journal(journal: Path, stamp: str) -> Path | None:
-    """The journal about to be replaced, made one file (its -wal checkpointed in) and
-    linked under a safety name, so at every moment journal.sqlite3 is the old or the new."""
-    if not journal.exists():
-        return None
-    try:
-        with _closing(sqlite3.connect(journal, isolation_level=None)) as conn:
-            busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-            mode = conn.execute("PRAGMA journal_mode=DELETE").fetchone()[0]
-    except sqlite3.Error as exc:
-        raise BackupRefused(f"the journal now in {journal.parent} cannot be set aside safely "
-                            f"({one_line(str(exc), 60)}); start the app once (it repairs "
-                            "the journal), stop it, and restore again",
-                            code="restore_old_damaged") from None
-    if busy or str(mode).lower() != "delete":
-        raise BackupRefused(f"the journal in {journal.parent} is still in use by another "
-                            "program; close it and restore again", code="restore_busy")
-    safety = journal.with_name(f"{JOURNAL_NAME}.before-restore-{stamp}")
-    try:
-        os.link(journal, safety)
-    except OSError:  # a file system without hard links: a copy, synced
-        write_durably(safety, journal.read_bytes())
-    sync_folder(journal.parent)
-    return safety

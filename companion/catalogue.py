@@ -1,16 +1,26 @@
-"""Every word of both games, one gettext catalogue per language (issue 20).
+"""Every word of the games, one gettext catalogue per language (issue 20), read by the
+standard library's `gettext.GNUTranslations` from .mo files compiled at build time.
 
-`companion/locales/<lang>.po` holds them all: the card game's and the board game's
-screens, the board referee's explanations, the Hardware page's details. A msgid is a
-key ("hand", "b_forfeit"), its msgstr the text with {placeholders}. An entry with plural
-forms names, as its msgid_plural, the placeholder that counts ("hand" / "n"), so every
-caller just passes its facts and the language picks the form through its own
-Plural-Forms rule: French says "0 carte" and "1 carte", English "0 cards" and "1 card".
+`companion/locales/<lang>.po` holds the core's words and each game plugin's own
+`locales/<lang>.po` its game's. A msgid is a key ("hand", "b_forfeit"), its msgstr the
+text with {placeholders}. An entry with plural forms names, as its msgid_plural, the
+placeholder that counts ("hand" / "n"), so every caller just passes its facts and the
+language picks the form through its own Plural-Forms rule (each .po's header): French
+says "0 carte" and "1 carte", English "0 cards" and "1 card". Numbers in the texts are
+written in the language's way: "1,234.5" / "1 234,5".
 
-The .po files are the sources a translator edits (Poedit, Weblate); they are compiled
-to .mo bytes in memory on first use and read by the standard library's
-`gettext.GNUTranslations`, so no build step can leave a stale .mo behind. Numbers in
-the texts are written in the language's way: "1,234.5" / "1 234,5".
+The .po files are the sources a translator edits (Poedit, Weblate); compile_locales.py
+(Babel, at build time: the Makefile, `make dist` and the wheel run it) writes each
+`<lang>.mo` beside its .po, with each msgid_plural kept as a `msgctxt "msgid_plural"`
+entry, which gettext's reader would otherwise drop. The .mo files are not committed.
+
+A game plugin registers its folder once, when it is imported:
+
+    catalogue.add_locales(Path(__file__).with_name("locales"))
+
+Its keys are then found after the core's (and the plugins' registered before), each
+language's folders chained with `add_fallback`, each .mo counting with its own plural
+rule; a language the plugin lacks falls back to English like any missing key.
 
 >>> text("hand", "fr", n=1), text("hand", "en", n=0)
 ('1 en main', '0 in hand')
@@ -20,137 +30,92 @@ the texts are written in the language's way: "1,234.5" / "1 234,5".
 
 from __future__ import annotations
 
-import array
-import ast
 import gettext
-import io
-import struct
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from companion.config import LANGUAGES
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "Entry", "has", "keys", "number", "read_po",
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "add_locales", "folders", "has", "keys", "number",
            "text"]
 
 DEFAULT_LANGUAGE = "en"
-LOCALES = Path(__file__).with_name("locales")
+LOCALES = Path(__file__).with_name("locales")  # the core's folder
+PLURAL_NAME = "msgid_plural"  # the context compile_locales.py files the counting names under
 # Between thousands and before decimals. French groups with a no-break space, so a
 # number never breaks across two lines on a narrow screen.
 _GROUP = {"en": ",", "fr": "\u00a0"}
 _DECIMAL = {"en": ".", "fr": ","}
+_ABSENT = "\0"  # what the end of a chain says: no folder has the key (no text is a NUL)
+_folders: list[Path] = [LOCALES]
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One message of a .po file: its key, the counting placeholder if it has plural
-    forms (else ""), and its texts (one, or one per plural form)."""
+class _Absent(gettext.NullTranslations):
+    """The last fallback of every chain: tells "no folder has it" apart from a text."""
 
-    key: str
-    count: str
-    texts: tuple[str, ...]
+    def gettext(self, message: str) -> str:
+        return _ABSENT
 
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return _ABSENT
 
-def _unquote(line: str, where: str) -> str:
-    if not (len(line) >= 2 and line[0] == '"' and line[-1] == '"'):
-        raise ValueError(f"{where}: expected a quoted string, got {line[:40]!r}")
-    inner = line[1:-1]
-    if "\\" not in inner and '"' not in inner:  # nothing escaped (most lines): as it is,
-        return inner  # without a Python parse per line, which cost a frame at each start
-    value = ast.literal_eval(line)
-    if not isinstance(value, str):
-        raise ValueError(f"{where}: expected a string, got {line[:40]!r}")
-    return value
+    def pgettext(self, context: str, message: str) -> str:
+        return _ABSENT
 
 
-def read_po(path: Path) -> tuple[str, list[Entry]]:
-    """The header and the entries of a .po file (the subset our catalogues use: msgid,
-    msgid_plural, msgstr, msgstr[N], continued strings, # comments)."""
-    header = ""
-    entries: list[Entry] = []
-    fields: dict[str, str] = {}
-    last = ""
-
-    def flush() -> None:
-        nonlocal header
-        if "msgid" not in fields:
-            return
-        plural = sorted(k for k in fields if k.startswith("msgstr["))
-        texts = tuple(fields[k] for k in plural) if plural else (fields.get("msgstr", ""),)
-        if fields["msgid"] == "":
-            header = texts[0]
-        else:
-            entries.append(Entry(fields["msgid"], fields.get("msgid_plural", ""), texts))
-        fields.clear()
-
-    for number_, raw in enumerate(path.read_text("utf-8").splitlines(), 1):
-        line = raw.strip()
-        where = f"{path.name}:{number_}"
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith('"'):
-            if not last:
-                raise ValueError(f"{where}: a string continues nothing")
-            fields[last] += _unquote(line, where)
-            continue
-        name, _, rest = line.partition(" ")
-        if name == "msgid":
-            flush()
-        if name not in ("msgid", "msgid_plural", "msgstr") and not name.startswith("msgstr["):
-            raise ValueError(f"{where}: unknown line {line[:40]!r}")
-        fields[name] = _unquote(rest.strip(), where)
-        last = name
-    flush()
-    return header, entries
+def add_locales(folder: Path) -> None:
+    """Look keys up in `folder` too (a game plugin's `locales/`, holding `<lang>.po` and,
+    once built, `<lang>.mo`), after the folders already added; twice is once."""
+    folder = Path(folder).resolve()
+    if folder not in _folders:
+        _folders.append(folder)
+        _chain.cache_clear()
 
 
-def _mo(header: str, entries: list[Entry]) -> bytes:
-    """The GNU .mo bytes of a catalogue (the layout of CPython's Tools/i18n/msgfmt.py)."""
-    messages = {b"": header.encode()}
-    for e in entries:
-        key = e.key + ("\0" + e.count if e.count else "")
-        messages[key.encode()] = "\0".join(e.texts).encode()
-    ids = strs = b""
-    spans = []
-    for k in sorted(messages):
-        spans.append((len(ids), len(k), len(strs), len(messages[k])))
-        ids += k + b"\0"
-        strs += messages[k] + b"\0"
-    start = 7 * 4 + 16 * len(spans)
-    koffsets: list[int] = []
-    voffsets: list[int] = []
-    for kpos, klen, vpos, vlen in spans:
-        koffsets += [klen, kpos + start]
-        voffsets += [vlen, vpos + start + len(ids)]
-    head = struct.pack("Iiiiiii", 0x950412DE, 0, len(spans), 7 * 4, 7 * 4 + len(spans) * 8,
-                       0, 0)
-    return (head + array.array("i", koffsets).tobytes() + array.array("i", voffsets).tobytes()
-            + ids + strs)
+def folders() -> tuple[Path, ...]:
+    """The locale folders, the core's first."""
+    return tuple(_folders)
 
 
-@dataclass(frozen=True, slots=True)
-class _Catalogue:
-    gnu: gettext.GNUTranslations
-    counts: dict[str, str]  # key -> the placeholder that picks its plural form
+def _read(folder: Path, lang: str) -> gettext.GNUTranslations | None:
+    """`folder`'s catalogue in `lang`, or None when the folder has no such language."""
+    mo = folder / f"{lang}.mo"
+    if mo.is_file():
+        with mo.open("rb") as source:
+            return gettext.GNUTranslations(source)
+    if (folder / f"{lang}.po").is_file():
+        raise FileNotFoundError(
+            f"{mo} is missing: the .po files are compiled at build time; run `make` in the "
+            "checkout (or `python compile_locales.py`), or reinstall the app")
+    return None
 
 
 @cache
-def _catalogue(lang: str) -> _Catalogue:
-    header, entries = read_po(LOCALES / f"{lang}.po")
-    gnu = gettext.GNUTranslations(io.BytesIO(_mo(header, entries)))
-    return _Catalogue(gnu, {e.key: e.count for e in entries})
+def _chain(lang: str) -> tuple[gettext.NullTranslations, tuple[gettext.GNUTranslations, ...]]:
+    """`lang`'s folders chained (the core's first, then _Absent), and each one alone."""
+    found = tuple(t for t in (_read(f, lang) for f in _folders) if t is not None)
+    head: gettext.NullTranslations = _Absent()
+    for one in reversed(found):
+        one.add_fallback(head)
+        head = one
+    return head, found
 
 
 def keys(lang: str) -> frozenset[str]:
-    """Every key `lang` has."""
-    return frozenset(_catalogue(lang).counts)
+    """Every key `lang` has, in every folder."""
+    # gettext has no public list of its messages: its _catalog maps a key (a plural
+    # entry: (key, form)) to its text, "" to the header, "context\x04key" to the rest.
+    found: set[str] = set()
+    for one in _chain(lang)[1]:
+        table: dict[str | tuple[str, int], str] = vars(one)["_catalog"]
+        found |= {k if isinstance(k, str) else k[0] for k in table}
+    return frozenset(k for k in found if k and "\x04" not in k)
 
 
 def has(key: str, lang: str) -> bool:
     """Whether `lang` itself says `key` (without falling back to English)."""
-    return lang in LANGUAGES and key in _catalogue(lang).counts
+    return lang in LANGUAGES and _chain(lang)[0].gettext(key) != _ABSENT
 
 
 def number(value: float, lang: str = DEFAULT_LANGUAGE) -> str:
@@ -167,10 +132,12 @@ def text(key: str, lang: str = DEFAULT_LANGUAGE, **values: Any) -> str:
     lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
     if not has(key, lang):
         lang = DEFAULT_LANGUAGE
-    cat = _catalogue(lang)
-    count = cat.counts[key]
-    template = (cat.gnu.ngettext(key, count, int(values[count])) if count
-                else cat.gnu.gettext(key))
+    chain = _chain(lang)[0]
+    count = chain.pgettext(PLURAL_NAME, key)
+    template = (chain.gettext(key) if count == _ABSENT
+                else chain.ngettext(key, count, int(values[count])))
+    if template == _ABSENT:
+        raise KeyError(key)
     if not values:
         return template
     shown = {name: number(v, lang) if isinstance(v, int | float) and not isinstance(v, bool)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from companion.journal_pages import committed_length
 
-__all__ = ["private_copy"]
+__all__ = ["open_elsewhere", "private_copy"]
 
 DMS_BYTE = 128  # SQLite's "dead man switch": every connection on a WAL journal locks it shared
 
@@ -35,7 +35,7 @@ def private_copy(origin: Path, busy_timeout_s: float) -> tuple[Path, Path]:
     folder = Path(tempfile.mkdtemp(prefix="sorry-journal-"))
     copy = folder / origin.name
     try:
-        live = _open_elsewhere(Path(f"{origin}-shm"))
+        live = open_elsewhere(Path(f"{origin}-shm"))
         with _read_snapshot(origin, busy_timeout_s):
             shutil.copyfile(origin, copy)
             wal = Path(f"{origin}-wal")
@@ -66,7 +66,7 @@ def _read_snapshot(origin: Path, busy_timeout_s: float) -> Iterator[None]:
             conn.close()
 
 
-def _open_elsewhere(shm: Path) -> bool:
+def open_elsewhere(shm: Path) -> bool:
     """Whether another connection (the app, in this process or another) has the journal
     open: it holds a lock on the `-shm` file's DMS byte. Read from /proc/locks, which
     changes nothing (opening and closing the `-shm` here would drop this process's own

@@ -87,6 +87,20 @@ def quote(value: object, limit: int = MAX_QUOTED) -> str:
     return clip(text, limit)
 
 
+def quote_path(path: str, limit: int = MAX_QUOTED) -> str:
+    """A file's path from outside, quoted as `quote` does, but a long one is cut at its
+    start (shown by the ellipsis): its end, the file's own name, is what tells which file
+    is meant.
+
+    >>> quote_path("/home/pi/" + "x" * 80 + "/deck.npz")[-20:]
+    "xxxxxxxxxx/deck.npz'"
+    """
+    if len(path) <= limit:
+        return quote(path, limit)
+    shown = escape(path[-limit:])
+    return f"'…{shown[-limit:]}'"
+
+
 def one_line(text: str, limit: int = 200) -> str:
     """A diagnostic from a library (SQLite's check output, an OSError) as one short line."""
     flat = " ".join(str(text).split())

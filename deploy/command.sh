@@ -3,7 +3,8 @@
 #
 # Runs the installed app's command line as the service user 'sorry' with the installed
 # configuration, so `sorry-companion history`, `export`, `backup` or `doctor` read the same
-# games and settings as the table. Started by another user it asks sudo first (the data
+# games and settings as the table; `sorry-companion update ARCHIVE` installs a newer release
+# once its signature and files are checked. Started by another user it asks sudo first (the data
 # folder belongs to 'sorry'). Commands that need the buttons or the LED board (`doctor`,
 # `ledboard flash`) stop the game's service while they run and start it again after,
 # because the running game holds the GPIO lines and the board's serial port.
@@ -16,6 +17,9 @@ readonly PREFIX=${SORRY_COMPANION_ROOT:-}
 readonly APP_BIN=$PREFIX/opt/sorry-companion/current/venv/bin/sorry-companion
 readonly CONFIG=$PREFIX/etc/sorry-companion/config.toml
 readonly DATA_DIR=$PREFIX/var/lib/sorry-companion
+# `sorry-companion update ARCHIVE`: as root, the installed checker (install.sh's
+# release_update.py), never anything from the new archive before it is checked.
+readonly UPDATE=$PREFIX/usr/local/lib/sorry-companion/release-update
 
 say() {
     printf '%s: %s\n' "$APP" "$*" >&2
@@ -36,6 +40,13 @@ needs_hardware() {
 }
 
 main() {
+    if [[ ${1:-} == update ]]; then
+        shift
+        if ((EUID != 0)); then
+            exec sudo -- "$0" update "$@"
+        fi
+        exec python3 "$UPDATE" "$@"
+    fi
     if [[ ! -x $APP_BIN ]]; then
         say "the app is not installed ($APP_BIN is missing): run install.sh from a release archive."
         exit 2

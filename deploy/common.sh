@@ -16,11 +16,20 @@ readonly MODULES_PATH=/etc/modules-load.d/sorry-companion.conf
 # The display's backlight for the service user, and USB sticks mounted for Menu > Back up.
 readonly BACKLIGHT_RULE_PATH=/etc/udev/rules.d/70-sorry-companion-backlight.rules
 readonly STICK_RULE_PATH=/etc/udev/rules.d/70-sorry-companion-usb-stick.rules
+# install.sh --camera: the camera devices the service may open (a drop-in, so that the
+# unit itself stays the same with or without a camera).
+readonly UNIT_DROPIN_DIR=/etc/systemd/system/sorry-companion.service.d
+readonly CAMERA_DROPIN_PATH=/etc/systemd/system/sorry-companion.service.d/camera.conf
 readonly TARGET_RECORD=/etc/sorry-companion/previous-default-target
 readonly POLKIT_RULE_PATH=/etc/polkit-1/rules.d/50-sorry-companion-poweroff.rules
 readonly COMMAND_PATH=/usr/local/bin/sorry-companion
 readonly LIB_DIR=/usr/local/lib/sorry-companion
 readonly SWITCH_PATH=/usr/local/lib/sorry-companion/release-switch
+# `sudo sorry-companion update ARCHIVE`: checks an update's signature, members and sums
+# before it unpacks or runs any of it (release_update.py), against the key that the first
+# install recorded.
+readonly UPDATE_PATH=/usr/local/lib/sorry-companion/release-update
+readonly RELEASE_KEY_PATH=/etc/sorry-companion/release-key.gpg
 # The Raspberry Pi's boot files that quiet_boot edits; the originals are kept beside them.
 readonly BOOT_DIR=/boot/firmware
 readonly ORIGINAL_SUFFIX=.before-sorry-companion

@@ -9,6 +9,7 @@
 #                             the one before it and mark it failed
 #   release-switch ready      after the app said READY=1: the release on trial is kept
 #   release-switch status     what runs, what came before, what waits
+#   release-switch valid-name ID   exit 0 if ID is a release name (install.sh asks)
 #
 # Every switch is one rename(2) of a symbolic link over another (`current`, `previous`,
 # `next` in the install folder), so a power cut leaves the old link or the new, never none.
@@ -27,6 +28,13 @@ die() {
     exit 1
 }
 
+# A release name: letters, digits and . _ + -, starting with a letter or digit, no "..":
+# never a path, an option, "." or ".." (a RELEASE of ".." once made versions/.. the
+# install folder itself). release_update.py holds the same rule.
+valid_name() {
+    [[ $1 =~ ^[0-9A-Za-z][0-9A-Za-z._+-]{0,99}$ && $1 != *..* ]]
+}
+
 target() {
     local link=$OPT/$1
     [[ -L $link ]] || return 1
@@ -42,6 +50,7 @@ point() {
 
 stage() {
     local id=${1:?release-switch stage needs a release id}
+    valid_name "$id" || die "'$id' is not a release name (letters, digits and . _ + -, no '..')."
     [[ -x $OPT/versions/$id/venv/bin/sorry-companion ]] ||
         die "no release $id in $OPT/versions (its venv has no sorry-companion)."
     point next "$id"
@@ -85,13 +94,19 @@ start() {
     target current >/dev/null || die "no release is installed in $OPT: run install.sh from a release archive."
 }
 
-# Keep the running release, the one before it and a staged one; remove the rest.
+# Keep the running release, the one before it (the way back) and a staged one; remove the
+# rest. Nothing is removed while a link is missing or names no release: then what it
+# pointed at cannot be told from the rest.
 prune() {
-    local keep dir
-    keep=" $(target current || true) $(target previous || true) $(target next || true) "
+    local keep dir name link
+    for link in current previous; do
+        name=$(target "$link") && valid_name "$name" && [[ -d $OPT/versions/$name ]] || return 0
+    done
+    keep=" $(target current) $(target previous) $(target next || true) "
     for dir in "$OPT"/versions/*/; do
-        [[ -d $dir ]] || continue
+        [[ -d $dir && ! -L ${dir%/} ]] || continue
         dir=${dir%/}
+        valid_name "${dir##*/}" || continue
         if [[ $keep != *" ${dir##*/} "* ]]; then
             rm -rf -- "$dir"
             say "removed the old release ${dir##*/}."
@@ -124,5 +139,6 @@ case ${1:-} in
     start) start ;;
     ready) ready || true ;;
     status) status ;;
+    valid-name) valid_name "${2:-}" ;;
     *) die "use: release-switch stage ID | start | ready | status." ;;
 esac

@@ -12,8 +12,6 @@ readonly SCRIPT=uninstall.sh
 # shellcheck source=common.sh
 . "$DEPLOY_DIR/common.sh"
 
-readonly UNIT_DROPIN_DIR=/etc/systemd/system/sorry-companion.service.d
-
 DRY_RUN=0
 PURGE=0
 ROOT=""
@@ -103,6 +101,8 @@ remove_files() {
     restore_boot_file "$BOOT_DIR/cmdline.txt"
     restore_boot_file "$BOOT_DIR/config.txt"
     remove "$TARGET_RECORD"
+    # The release key goes with the app: a later install records its archive's key anew.
+    remove "$RELEASE_KEY_PATH"
     if ((PURGE)); then
         remove "$ETC_DIR"
         remove "$DATA_DIR"

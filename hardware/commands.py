@@ -88,6 +88,7 @@ def run_doctor(args: argparse.Namespace) -> int:
             doctor.check_voice(config.voice),
             doctor.check_display(),
             doctor.check_camera(config),
+            doctor.check_disk(config.data_dir),
         ]
         print(doctor.table(checks), flush=True)
         if args.buttons:

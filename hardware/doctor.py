@@ -183,14 +183,19 @@ def check_voice(voice: VoiceConfig) -> Check:
 
 
 def check_camera(config: Config) -> Check:
-    """The camera (issue 23): on or off, its extra installed, a deck taught. Neither the
-    camera nor OpenCV is opened here: the doctor stays quick and never takes the camera
+    """The camera (issue 23): on or off, its software importing (numpy, OpenCV and, for
+    the Pi camera, picamera2: camera.extra words each way it fails), a deck taught. The
+    camera itself is not opened here: the doctor stays quick and never takes the camera
     from the running app."""
     camera = config.camera
     if not camera.enabled:
         return Check("camera", "off", "camera_disabled")
-    if any(importlib.util.find_spec(name) is None for name in ("numpy", "cv2")):
-        return Check("camera", "warn", "camera_missing", {}, "install_camera")
+    from camera.extra import stack_problem
+
+    problem = stack_problem(picamera=camera.source == "picamera")
+    if problem is not None:
+        return Check("camera", "warn", problem.code, problem.params(), problem.fix,
+                     problem.params())
     taught = [game for game in ("revenge", "board")
               if camera.model_file(config.data_dir, game).is_file()]
     if not taught:
@@ -198,6 +203,25 @@ def check_camera(config: Config) -> Check:
                      {"model": str(camera.model_file(config.data_dir, "revenge"))})
     return Check("camera", "ok", "camera_ready",
                  {"source": camera.source, "games": ", ".join(taught)})
+
+
+DISK_LOW_MB = 256  # free space under which saving games is at risk: the doctor warns
+
+
+def check_disk(data_dir: Path) -> Check:
+    """Free space on the disk holding the data folder (the SD card on a Pi): a full card
+    stops the journal saving games, so the doctor warns before that and says what to free."""
+    folder = Path(data_dir)
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # not made yet: the disk it will be made on
+    try:
+        free = shutil.disk_usage(folder).free // 2**20
+    except OSError as exc:
+        return Check("disk", "warn", "not_checked", {}, "error", _error(exc))
+    facts = {"free": free, "path": str(data_dir)}
+    if free < DISK_LOW_MB:
+        return Check("disk", "warn", "disk_low", facts, "disk_low")
+    return Check("disk", "ok", "disk_free", facts)
 
 
 def check_display() -> Check:
@@ -275,5 +299,6 @@ def app_checks(config: Config, statuses: dict[str, tuple[str, str]],
             checks.append(status_check(part, *statuses[part], config=config))
         else:
             checks.append(Check(part, "warn", "not_started", {}, "wait"))
-    checks += [check_voice(config.voice), check_display(), check_camera(config)]
+    checks += [check_voice(config.voice), check_display(), check_camera(config),
+               check_disk(config.data_dir)]
     return checks

@@ -5,6 +5,7 @@ card game."""
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 from collections.abc import Sequence
@@ -13,9 +14,17 @@ from typing import Any, ClassVar, NamedTuple
 
 import pytest
 
+import camera  # noqa: F401  (OpenCV's image limits, set before any test module loads cv2)
 from companion import games
+from companion.cli import TRACEBACK_ENV
 from companion.errors import BadEvent, BadSetup, IllegalEvent
 from companion.rules import GameSummary, Transition
+
+# The command line's catch-all (companion/cli.py) turns a bug into one sentence and exit 70:
+# right for a family, but it hid four bugs from this suite. Here it re-raises instead, so a
+# bug in any command, run in-process or as a subprocess (which inherits this), shows its
+# traceback and fails the test that ran it (tests/companion/test_cli_catch_all.py).
+os.environ[TRACEBACK_ENV] = "1"
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The table's SORRY! buttons and LED board as the screen sees them: started once, their
-statuses handed over to the Kivy thread, shown in a few words on the status line and in
-full (with what to fix, from the doctor's checks) on the Hardware page, closed at the end.
+statuses handed over to the Kivy thread (coalesced: a few a second at most), shown in a
+few words on the status line and in full (with what to fix, from the doctor's checks) on
+the Hardware page, closed at the end.
 
 `hardware` is imported only here and only when starting, so a machine without gpiozero
 or pyserial (or with a broken device) still runs the touch app, saying why.
@@ -52,24 +53,25 @@ class HardwareLink(EventDispatcher):
             return
         try:
             from hardware import start_table_hardware
+            from hardware.status import StatusRelay
 
             self.hardware = start_table_hardware(
                 self.session,
                 self.config,
                 ledboard_port=self.ledboard_port,
-                on_status=self._from_hardware_thread,
+                on_status=StatusRelay(self._set_all, _on_kivy_thread),
                 companion_draws=self.companion_draws,
                 wakes=self.wakes,
             )
         except Exception as exc:  # any failure here must leave a playable touch app
             self._set("hardware", "gave up", str(exc) or type(exc).__name__)
 
-    def _from_hardware_thread(self, status: Any) -> None:
-        """A hardware.Status, called from hardware threads: hand it to the Kivy thread."""
-        part = str(getattr(status, "part", "hardware"))
-        kind = str(getattr(getattr(status, "kind", None), "value", status))
-        detail = str(getattr(status, "detail", ""))
-        Clock.schedule_once(lambda _dt: self._set(part, kind, detail), -1)
+    def _set_all(self, statuses: list[Any]) -> None:
+        """hardware.Status changes, coalesced by hardware.status.StatusRelay and handed
+        over on the Kivy thread: a few a second at most, each part's latest always."""
+        for status in statuses:
+            self._parts[status.part] = (status.kind.value, status.detail)
+        self.on_lang()
 
     def _set(self, part: str, kind: str, detail: str) -> None:
         self._parts[part] = (kind, detail)
@@ -106,3 +108,9 @@ class HardwareLink(EventDispatcher):
         if hardware is not None:
             with contextlib.suppress(Exception):  # a broken device must not stop the exit
                 hardware.close()
+
+
+def _on_kivy_thread(run: Any, delay: float) -> None:
+    """StatusRelay's schedule: `run()` on the Kivy thread after `delay` s (0: before the
+    next frame)."""
+    Clock.schedule_once(lambda _dt: run(), delay if delay > 0 else -1)

@@ -1,27 +1,40 @@
-"""`sorry-companion history [--json]`: the stored games, oldest first.
+"""`sorry-companion history [--json | --html]`: the stored games, oldest first.
 
 One line per game: id, the game (its rules' name, which the journal stores), start date
 (local time), players, the winner, "abandoned" or "unfinished", and the rounds played
 (replayed from the journal, so undone rounds do not count).
-Also home of the two helpers the journal commands share.
+`--html`: a page to print instead, the finished games and their leaderboard
+(companion/commands/readable.py). Also home of the two helpers the journal commands share.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TextIO
 
+from companion.catalogue import text
 from companion.config import config_from_args
+from companion.errors import CompanionError
 from companion.journal import GameRecord, Journal
 from companion.paths import journal_file
-from companion.safe_text import clip, json_text
+from companion.safe_text import clip, json_text, quote
 from companion.stats import game_stats, replay_events
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("history", help="list the stored games")
-    p.add_argument("--json", action="store_true", help="print one JSON list")
+    shape = p.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true", help="print one JSON list")
+    shape.add_argument("--html", action="store_true",
+                       help="print a page to open in a browser and print: the finished "
+                            "games and the leaderboard")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="with --html: write the page to FILE instead of standard output")
     p.set_defaults(run=run)
 
 
@@ -73,7 +86,25 @@ def outcome(record: GameRecord) -> str:
     return "abandoned" if record.abandoned else "unfinished"
 
 
+def write_output(path: Path, write: Callable[[TextIO], object]) -> None:
+    """Write next to the target and rename, so a failed export leaves no half file."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as out:
+            write(out)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise CompanionError(f"cannot write {quote(str(path))} ({exc.strerror or exc}); "
+                             "choose another file with -o") from None
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.html:
+        return _run_html(args)
+    if args.output is not None:
+        raise CompanionError("-o writes the page of --html; add --html, or leave out -o to "
+                             "print the list")
     journal = open_journal(args)
     if journal is None:
         print("[]" if args.json else
@@ -99,4 +130,18 @@ def run(args: argparse.Namespace) -> int:
             for r, n in listing]
     print(format_table(("ID", "GAME", "STARTED", "PLAYERS", "WINNER", "ROUNDS"), rows,
                        right=(0, 5)))
+    return 0
+
+
+def _run_html(args: argparse.Namespace) -> int:
+    from companion.commands.readable import finished_games, html_page
+
+    games, left_out = finished_games(open_journal(args))
+    page = html_page(games, left_out, printed=datetime.now(UTC))
+    if args.output in (None, "-"):
+        sys.stdout.write(page)
+    else:
+        write_output(Path(args.output), lambda out: out.write(page))
+        print(f"finished: {text('count_games', n=len(games))} written to "
+              f"{quote(args.output)}", file=sys.stderr)
     return 0

@@ -1,34 +1,39 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016  # the hooks are for mmdebstrap, which gives them the root as $1
-# Build the emulated Pi's base system once: Debian Bookworm arm64 from Debian's packages
-# (mmdebstrap with qemu-user-static), as a raw ext4 disk plus its kernel and initrd.
+# Build the emulated Pi's base system once: Debian arm64 (Trixie, or Bookworm) from
+# Debian's packages (mmdebstrap with qemu-user-static), as a raw ext4 disk plus its kernel
+# and initrd, and beside it a package archive with what install.sh will ask for.
 #
-#   deploy/pi-vm/build-base.sh CACHE_DIR
+#   deploy/pi-vm/build-base.sh CACHE_DIR SUITE PACKAGE...
 #
-# It stands for a freshly flashed Raspberry Pi OS Lite: systemd, a root login only on
-# the emulated machine's control channel, and the Debian packages that install.sh asks
-# for (the machine has no network, so they are put in here instead of by apt-get).
-# Kept in CACHE_DIR (outside the repository); rebuilt only when this script changes.
+# The base stands for a freshly flashed Raspberry Pi OS Lite: systemd, udev, python3, apt
+# (with gpgv), sudo, and a root login only on the emulated machine's control channel;
+# none of the packages install.sh installs (Mesa, espeak-ng, polkitd, python3-venv, ...).
+# Those PACKAGES (install.sh's own list, from its dry run) are downloaded with their
+# dependencies into CACHE_DIR/SUITE/debs with a Packages index: the stick carries them,
+# and the machine's apt reads them from there, standing for the Pi's network (the machine
+# has none). Kept in CACHE_DIR/SUITE (outside the repository); rebuilt only when this
+# script, the agent or the package list changes.
 set -euo pipefail
 
-readonly CACHE=${1:?usage: build-base.sh CACHE_DIR}
+readonly CACHE_ROOT=${1:?usage: build-base.sh CACHE_DIR SUITE PACKAGE...}
+readonly SUITE=${2:?usage: build-base.sh CACHE_DIR SUITE PACKAGE...}
+shift 2
+readonly WANTED=("$@")
+readonly CACHE=$CACHE_ROOT/$SUITE
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 readonly HERE
-readonly SUITE=bookworm
 readonly MIRROR=http://deb.debian.org/debian
 readonly IMAGE_SIZE=4G
-# What a Raspberry Pi OS Lite image brings, and the packages install.sh installs there
-# (its APT_PACKAGES less python3-lgpio, which only Raspberry Pi OS has).
+# What a Raspberry Pi OS Lite image brings that the install relies on (apt and gpgv, which
+# apt needs; python3; sudo), and what this machine needs to boot and be driven.
 readonly PACKAGES=(
-    systemd-sysv udev dbus kmod polkitd linux-image-arm64 ca-certificates
-    python3 python3-venv
-    espeak-ng libmtdev1 libgl1 libgles2 libegl1 libgbm1 libdrm2 libgl1-mesa-dri
-    libegl-mesa0 libasound2 alsa-utils
+    systemd-sysv udev dbus kmod linux-image-arm64 ca-certificates sudo python3 gpgv
 )
 
-stamp=$(cat "$0" "$HERE/agent.py" | sha256sum | cut -c1-16)
+stamp=$(cat "$0" "$HERE/agent.py" <(printf '%s\n' "${WANTED[@]}") | sha256sum | cut -c1-16)
 if [[ -f $CACHE/base.stamp && $(<"$CACHE/base.stamp") == "$stamp" ]]; then
-    echo "pi-vm: base image up to date in $CACHE"
+    echo "pi-vm: $SUITE base image up to date in $CACHE"
     exit 0
 fi
 mkdir -p -- "$CACHE"
@@ -45,6 +50,8 @@ work=$(mktemp -d "${TMPDIR:-/var/tmp}/sorry-pi-vm.XXXXXX")
 trap 'rm -rf -- "$work"' EXIT
 root=$work/root
 include=$(IFS=,; printf '%s' "${PACKAGES[*]}")
+rm -rf -- "$CACHE/debs.new"
+mkdir -p -- "$CACHE/debs.new"
 
 # The kernel's initramfs gets only what this machine boots from (virtio disk, ext4):
 # Debian's default (MODULES=most) copies some thousand modules one emulated process at a
@@ -53,6 +60,10 @@ initramfs_setup='mkdir -p "$1/etc/initramfs-tools/conf.d" "$1/etc/initramfs-tool
 echo MODULES=list > "$1/etc/initramfs-tools/conf.d/pi-vm.conf"
 printf "%s\n" "#!/bin/sh" "[ \"\$1\" = prereqs ] && exit 0" ". /usr/share/initramfs-tools/hook-functions" "manual_add_modules virtio_pci virtio_blk ext4" > "$1/etc/initramfs-tools/hooks/pi-vm"
 chmod 755 "$1/etc/initramfs-tools/hooks/pi-vm"'
+
+# install.sh's packages, with every dependency the base lacks, downloaded only (the base
+# must not have them), then the apt cache emptied again.
+download="chroot \"\$1\" apt-get install --download-only -y --no-install-recommends ${WANTED[*]}"
 
 mmdebstrap --arch=arm64 --variant=apt --include="$include" \
     --setup-hook="$initramfs_setup" \
@@ -63,8 +74,13 @@ mmdebstrap --arch=arm64 --variant=apt --include="$include" \
     --customize-hook='chroot "$1" systemctl enable pi-vm-agent.service' \
     --customize-hook='chroot "$1" passwd -d root' \
     --customize-hook='mkdir -p "$1/boot/firmware"' \
+    --customize-hook="$download" \
+    --customize-hook="sync-out /var/cache/apt/archives $CACHE/debs.new" \
+    --customize-hook='rm -f "$1"/var/cache/apt/archives/*.deb' \
     "$SUITE" "$root" "$MIRROR"
 
+rm -rf -- "$CACHE/debs.new/partial" "$CACHE/debs.new/lock"
+(cd "$CACHE/debs.new" && dpkg-scanpackages --multiversion . /dev/null >Packages 2>/dev/null)
 cp -L -- "$root/vmlinuz" "$CACHE/vmlinuz.new"
 cp -L -- "$root/initrd.img" "$CACHE/initrd.img.new"
 rm -f -- "$CACHE/base.img.new"
@@ -73,5 +89,7 @@ mkfs.ext4 -q -L sorry-pi -d "$root" "$CACHE/base.img.new"
 for name in vmlinuz initrd.img base.img; do
     mv -f -- "$CACHE/$name.new" "$CACHE/$name"
 done
+rm -rf -- "$CACHE/debs"
+mv -- "$CACHE/debs.new" "$CACHE/debs"
 printf '%s\n' "$stamp" >"$CACHE/base.stamp"
-echo "pi-vm: base image built in $CACHE"
+echo "pi-vm: $SUITE base image built in $CACHE ($(find "$CACHE/debs" -name '*.deb' | wc -l) packages for install.sh beside it)"

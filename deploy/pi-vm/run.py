@@ -1,11 +1,18 @@
-"""`make pi-vm`: the install proven on an emulated arm64 machine (issue 18).
+"""`make pi-vm`: the install proven on an emulated arm64 machine (issues 18 and 31).
 
-Builds (once, cached in /var/cache/sorry-pi-vm) a Debian Bookworm arm64 system from
-Debian's packages, boots it in qemu-system-aarch64 -M virt with a virtio GPU, puts three
-releases made by deploy/dist.sh on an emulated USB stick (this tree, an update, and an
-update broken on purpose), installs the first with install.sh as deploy/README.md says,
-reboots, and checks, in order:
+Builds (once, cached in /var/cache/sorry-pi-vm/SUITE) a Debian arm64 system from Debian's
+packages, Trixie by default (`--suite bookworm` keeps the Bookworm run), bare as a freshly
+flashed Raspberry Pi OS Lite (no Mesa, espeak-ng, polkitd or python3-venv), with beside it
+the packages install.sh asks for (read from its own dry run) as a small package archive;
+boots it in qemu-system-aarch64 -M virt with a virtio GPU and no network, puts three
+signed releases made by deploy/dist.sh (this tree, an update, and an update broken on
+purpose, signed by a key made for the run) and that archive on an emulated USB stick, and
+checks, in order:
 
+  offline   the first install with no network stops in one sentence saying so, before
+            any change (the machine's apt sources are Debian's, unreachable)
+  install   with the stick's archive as the apt source (standing for the Pi's Wi-Fi),
+            install.sh from the unpacked first release, as deploy/README.md says
   service   the service is active after the reboot (Type=notify: the app said READY=1)
   screen    the start screen is drawn on the virtual display (QMP screendump, compared
             with the app's own screenshot of that screen, docs/screenshots/1280x720)
@@ -13,9 +20,11 @@ reboots, and checks, in order:
             got the app's PAWNLED/1 state
   resume    a game in progress, the machine killed (SIGKILL to qemu), booted again: the
             game is offered for resuming with every event kept
-  waits     an update installed while a game is on waits for the next start
+  waits     an update, given to `sorry-companion update` (signature, members, sums
+            checked first), installed while a game is on waits for the next start
   update    after a restart the update runs
-  rollback  a broken update (its app exits at start) goes back by itself to the update
+  rollback  a broken update (its app exits at start), checked, staged and started on
+            trial, goes back by itself to the update
   poweroff  Menu > Turn off's own call (companion.system.poweroff) as the service user in
             the running service's mount and network namespaces turns the machine off
             (the polkit rule)
@@ -23,6 +32,13 @@ reboots, and checks, in order:
 Raspberry-Pi-only steps (python3-lgpio, quiet boot in /boot/firmware, GPIO buttons) are
 skipped by install.sh and named in its output. Prints one line per check and writes the
 summary to deploy/pi-vm/last-run.md. Needs root; runs qemu and the build under nice 15.
+
+Not proven here (said in deploy/README.md): the resume check writes its events with the
+app's own Session and compares screens, rather than tapping through the running app with
+input events; power-off runs the app's call in the service's namespaces, not a tap on Menu
+> Turn off; the LED board is QEMU's FTDI usb-serial (QEMU cannot give it the Pico's USB
+id), so the udev rule and cdc_acm are not exercised; the screen check allows 25 % of
+pixels off.
 
   run.py --stop-after ledboard    stop after that check (install, service, screen and
                                   ledboard: about 12 minutes instead of 25), for looking
@@ -84,7 +100,11 @@ def log(text: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {text}", flush=True)
 
 
-CHECKS = ("install", "service", "screen", "ledboard", "resume", "waits", "update",
+SUITES = ("trixie", "bookworm")
+# The machine has no network: its apt reads this archive on the stick instead (the packages
+# install.sh asks for, downloaded when the base was built), as a Pi reads Debian's online.
+STICK_SOURCE = "deb [trusted=yes] file:/mnt/stick/debs ./"
+CHECKS = ("offline", "install", "service", "screen", "ledboard", "resume", "waits", "update",
           "rollback", "poweroff")
 
 
@@ -98,6 +118,7 @@ class Report:
     checks: list[tuple[str, bool, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     stop_after: str | None = None
+    suite: str = "trixie"
 
     def check(self, name: str, ok: bool, detail: str) -> bool:
         self.checks.append((name, ok, detail))
@@ -119,7 +140,8 @@ class Report:
                  "",
                  f"{passed} of {len(self.checks)} checks passed in {minutes:.1f} min on "
                  f"{os.cpu_count()} cores (load at the end {load[0]:.1f}, qemu TCG under "
-                 "nice 15).", "", "| check | result | detail |", "| --- | --- | --- |"]
+                 f"nice 15), Debian {self.suite} arm64.", "", "| check | result | detail |",
+                 "| --- | --- | --- |"]
         lines += [f"| {name} | {'pass' if ok else 'FAIL'} | {detail} |"
                   for name, ok, detail in self.checks]
         if self.notes:
@@ -143,8 +165,21 @@ def ensure_tools() -> None:
                        check=True, env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
 
 
-def build_base() -> None:
-    subprocess.run([*NICE, "bash", str(HERE / "build-base.sh"), str(CACHE)], check=True)
+def install_packages(suite: str) -> list[str]:
+    """The Debian packages install.sh asks apt-get for on this suite, off a Pi: read from
+    its own dry run, so the machine's package archive never drifts from the installer."""
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "etc").mkdir()
+        (Path(tmp) / "etc" / "os-release").write_text(f"VERSION_CODENAME={suite}\n")
+        done = subprocess.run(["bash", str(REPO / "deploy" / "install.sh"), "--dry-run",
+                               "--root", tmp], capture_output=True, text=True, check=True)
+    line = next(line for line in done.stdout.splitlines() if "apt-get install" in line)
+    return line.split("--no-install-recommends", 1)[1].split()
+
+
+def build_base(suite: str, packages: list[str]) -> None:
+    subprocess.run([*NICE, "bash", str(HERE / "build-base.sh"), str(CACHE), suite, *packages],
+                   check=True)
 
 
 def make_release(work: Path, version: str | None = None, broken: bool = False) -> Path:
@@ -164,16 +199,30 @@ def make_release(work: Path, version: str | None = None, broken: bool = False) -
         cfg = source / "setup.cfg"
         cfg.write_text(cfg.read_text().replace("version = 0.1.0", f"version = {version}"))
     out = work / "stick"
+    env = {**os.environ, "PYTHON": sys.executable,
+           "SORRY_COMPANION_SIGNING_HOME": str(work / "signing")}
+    if not (work / "signing").exists():  # a key for this run only, as a maintainer's own
+        subprocess.run(["bash", str(REPO / "deploy" / "dist.sh"), "--new-key"], check=True,
+                       capture_output=True, env=env)
     done = subprocess.run(
         [*NICE, "bash", str(REPO / "deploy" / "dist.sh"), "--source", str(source), "--out",
-         str(out)], check=True, capture_output=True, text=True,
-        env={**os.environ, "PYTHON": sys.executable})
+         str(out)], check=True, capture_output=True, text=True, env=env)
     return Path(done.stdout.strip().splitlines()[-1])
 
 
-def stick_image(work: Path) -> Path:
+def link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:  # another file system
+        shutil.copy2(source, target)
+
+
+def stick_image(work: Path, debs: Path) -> Path:
+    """The releases and their signatures, and the package archive standing for the Pi's
+    network (debs/, with its Packages index)."""
     folder = work / "stick"
-    size = sum(p.stat().st_size for p in folder.iterdir()) + 64 * 2**20
+    shutil.copytree(debs, folder / "debs", copy_function=link_or_copy)
+    size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) + 64 * 2**20
     image = work / "stick.img"
     subprocess.run(["truncate", "-s", str(size), str(image)], check=True)
     subprocess.run(["mkfs.ext4", "-q", "-L", "STICK", "-d", str(folder), str(image)], check=True)
@@ -183,8 +232,9 @@ def stick_image(work: Path) -> Path:
 # --- the machine ---
 
 class Machine:
-    def __init__(self, work: Path, disk: Path, stick: Path, board_tty: str) -> None:
+    def __init__(self, work: Path, base: Path, disk: Path, stick: Path, board_tty: str) -> None:
         self.work, self.disk, self.stick, self.board_tty = work, disk, stick, board_tty
+        self.base = base
         self.proc: subprocess.Popen[bytes] | None = None
         self.agent: socket.socket | None = None
         self.buffer = b""
@@ -198,7 +248,7 @@ class Machine:
         argv = [
             *NICE, "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-smp", "2",
             "-m", "2048", "-accel", "tcg,thread=multi", "-nic", "none",
-            "-kernel", str(CACHE / "vmlinuz"), "-initrd", str(CACHE / "initrd.img"),
+            "-kernel", str(self.base / "vmlinuz"), "-initrd", str(self.base / "initrd.img"),
             "-append", "root=/dev/vda rw console=ttyAMA0 net.ifnames=0",
             "-drive", f"if=none,id=root,file={self.disk},format=qcow2",
             "-device", "virtio-blk-pci,drive=root",
@@ -402,29 +452,37 @@ def main() -> int:
                                      "emulated arm64 machine")
     parser.add_argument("--stop-after", choices=CHECKS, metavar="CHECK",
                         help=f"end the run after this check (one of {', '.join(CHECKS)})")
+    parser.add_argument("--suite", choices=SUITES, default=SUITES[0],
+                        help="the Debian release standing for Raspberry Pi OS (default: "
+                        f"{SUITES[0]}, the one Raspberry Pi Imager offers first)")
     args = parser.parse_args()
     if os.geteuid() != 0:
         print("pi-vm: run it as root (it installs qemu and builds a system image).",
               file=sys.stderr)
         return 2
-    report = Report(stop_after=args.stop_after)
+    report = Report(stop_after=args.stop_after, suite=args.suite)
     ensure_tools()
     work = Path(tempfile.mkdtemp(prefix="sorry-pi-vm.", dir="/var/tmp"))
     log(f"work folder {work}; the releases")
     first = make_release(work)
     update = make_release(work, UPDATE_VERSION)
     broken = make_release(work, BROKEN_VERSION, broken=True)
-    log(f"base image (cached in {CACHE})")
-    build_base()
+    base = CACHE / args.suite
+    log(f"{args.suite} base image (cached in {base})")
+    began = time.monotonic()
+    build_base(args.suite, install_packages(args.suite))
+    report.note(f"base image: Debian {args.suite} arm64, what Raspberry Pi OS Lite holds "
+                f"({time.monotonic() - began:.0f} s; cached)")
     names = [p.name.removesuffix(".tar.gz") for p in (first, update, broken)]
-    report.note(f"on the stick: {', '.join(p.name for p in (first, update, broken))}")
-    stick = stick_image(work)
+    report.note(f"on the stick: {', '.join(p.name for p in (first, update, broken))} "
+                "(each with its .sig), and debs/: install.sh's packages, for the network")
+    stick = stick_image(work, base / "debs")
     disk = work / "pi.qcow2"
     subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b",
-                    str(CACHE / "base.img"), str(disk)], check=True)
+                    str(base / "base.img"), str(disk)], check=True)
 
     with SimulatedLedBoard(uid=BOARD_UID) as board:
-        machine = Machine(work, disk, stick, board.path)
+        machine = Machine(work, base, disk, stick, board.path)
         try:
             run_checks(machine, board, report, names, work)
         except StopAfter as done:
@@ -470,14 +528,18 @@ def check_ledboard(machine: Machine, board: SimulatedLedBoard, report: Report) -
                  f"({', '.join(sorted(set(sent))) or 'none'})")
 
 
-def install(machine: Machine, name: str) -> tuple[int, str, float]:
-    """As deploy/README.md says: the archive from the USB stick, then install.sh."""
+def install(machine: Machine, name: str, first: bool = False) -> tuple[int, str, float]:
+    """As deploy/README.md says: the archive (and its signature) from the USB stick; the
+    first unpacked and its install.sh run, each later one given to `sorry-companion
+    update`, which checks it against the key the first install recorded."""
     began = time.monotonic()
+    then = (f"tar xzf {name}.tar.gz && cd {name} && deploy/install.sh" if first else
+            f"sorry-companion update /root/{name}.tar.gz")
     rc, out = machine.sh(
         # The emulated USB stick shows up a while after the machine is up, as a real one does.
         "set -e; for i in $(seq 90); do [ -b /dev/sda ] && break; sleep 2; done; "
         "mkdir -p /mnt/stick; mountpoint -q /mnt/stick || mount -o ro /dev/sda /mnt/stick; "
-        f"cd /root && tar xzf /mnt/stick/{name}.tar.gz && cd {name} && deploy/install.sh",
+        f"cp /mnt/stick/{name}.tar.gz /mnt/stick/{name}.tar.gz.sig /root/ && cd /root && {then}",
         timeout=INSTALL_S)
     return rc, out, time.monotonic() - began
 
@@ -488,10 +550,28 @@ def run_checks(machine: Machine, board: SimulatedLedBoard, report: Report, names
     update_id = update.removeprefix("sorry-companion-")
     machine.start()
     report.note(f"first boot of the emulated machine: {machine.wait_boot():.0f} s")
-    rc, out, took = install(machine, first)
+    # A fresh card with no network: install.sh must say so in one sentence, change nothing.
+    rc, out, took = install(machine, first, first=True)
+    said = [line for line in out.splitlines() if "cannot reach the package archive" in line]
+    _, unit = machine.sh("test -e /etc/systemd/system/sorry-companion.service && echo unit || "
+                         "echo none")
+    report.check("offline", rc != 0 and len(said) == 1 and unit.strip() == "none",
+                 f"install.sh with no network, exit {rc} in {took:.0f} s; said: "
+                 + (said[0].split(": ", 1)[-1] if said else
+                    f"no network sentence: {out.strip().splitlines()[-1:]}"))
+    # The network, as the Pi's Wi-Fi would give it: apt reads the stick's package archive.
+    machine.sh(f"echo '{STICK_SOURCE}' > /etc/apt/sources.list; "
+               "rm -f /etc/apt/sources.list.d/*")
+    _, python = machine.sh("python3 --version; . /etc/os-release; echo $PRETTY_NAME")
+    report.note("the machine: " + " / ".join(python.strip().splitlines()))
+    rc, out, took = install(machine, first, first=True)
     (work / "install.log").write_text(out)
     skipped = [line for line in out.splitlines() if line.startswith("skipped")]
-    report.check("install", rc == 0, f"install.sh from the stick, offline, {took / 60:.1f} min"
+    fetched = next((line for line in out.splitlines() if line.startswith("missing: ")), "")
+    report.check("install", rc == 0,
+                 f"install.sh from the stick, {took / 60:.1f} min, fetching "
+                 f"{len(fetched.split(';')[0].split()) - 1} packages (with their dependencies)"
+                 " from the stick's archive"
                  + ("" if rc == 0 else f"; exit {rc}: {out.strip().splitlines()[-1:]}"))
     for line in skipped:
         report.note(f"install.sh said: {line}")
@@ -581,14 +661,28 @@ def run_checks(machine: Machine, board: SimulatedLedBoard, report: Report, names
     report.check("update", active and UPDATE_VERSION in version,
                  f"service {state}; `sorry-companion --version` says {version.strip()}")
 
-    # A broken update goes back by itself.
+    # A broken update, installed (its update checked and staged) and started, goes back by
+    # itself.
+    broken_id = broken.removeprefix("sorry-companion-")
     rc, out, took = install(machine, broken)
+    _, staged = machine.sh("/usr/local/lib/sorry-companion/release-switch status")
+    installed = rc == 0 and f"next      {broken_id}" in staged
     machine.sh("systemctl restart sorry-companion || true", timeout=READY_S)
     active, state = wait_active(machine)
     _, status = machine.sh("/usr/local/lib/sorry-companion/release-switch status")
-    _, said = machine.sh("journalctl -b --no-pager | grep 'release-switch: release' | tail -1")
-    report.check("rollback", active and f"current   {update_id}" in status,
-                 f"service {state}; {said.strip().split('release-switch: ', 1)[-1]}")
+    _, log_lines = machine.sh("journalctl -b --no-pager -o cat | grep 'release-switch: '")
+    started = f"starting release {broken_id} on trial" in log_lines
+    said = next((line for line in log_lines.splitlines()[::-1] if "did not get ready" in line),
+                "no rollback in the log")
+    # marked failed, or already pruned once the release before got ready again
+    _, left = machine.sh(f"ls /opt/sorry-companion/versions/{broken_id}/ 2>/dev/null || "
+                         "echo pruned")
+    report.check("rollback", installed and started and active
+                 and f"current   {update_id}" in status
+                 and bool({"FAILED", "pruned"} & set(left.split())),
+                 f"update checked and staged ({'yes' if installed else 'no'}), started on "
+                 f"trial ({'yes' if started else 'no'}); service {state}; "
+                 f"{said.split('release-switch: ', 1)[-1]}")
 
     # Menu > Turn off: the app's own companion.system.poweroff(), as the service user inside
     # the running service's mount and network namespaces (its sandboxed view of the system).

@@ -4,7 +4,7 @@ One module for both ends of the cable: the Pico's firmware, the board simulator 
 companion's host all use it, so they cannot disagree about a line. It runs unchanged on
 MicroPython and CPython, which is why it has no typing imports, no dataclasses, no
 annotations, and f-strings only in the forms MicroPython compiles: no `!r`, never
-two side by side (see /work/shared/spec/LEDBOARD.md; tests/hardware checks this).
+two side by side (see docs/spec/LEDBOARD.md; tests/hardware checks this).
 
 >>> build_line("?STATE")
 '?STATE*A4\\n'

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.backup import RESTORED_CONFIG, BackupRefused, make_backup, restore_backup
+from companion.backup import RESTORED_CONFIG, BackupRefused, make_backup
 from companion.cli import main
 from companion.journal import Journal
 from companion.paths import journal_file
+from companion.restore import restore_backup
 from companion.stats import replay_events
 
 HERE = Path(__file__).parent
@@ -116,7 +117,7 @@ def test_restore_puts_games_and_choices_back_and_keeps_the_old_journal(
     assert main(["--config", str(config), "--data", str(new), "restore", str(backup)]) == 0
     out = capsys.readouterr().out
     assert _games(journal_file(new)) == saved
-    (safety,) = new.glob("journal.sqlite3.before-restore-*")
+    (safety,) = new.glob("journal.sqlite3.before-restore-*[0-9]")  # (its -wal and -shm too)
     assert _games(safety) == replaced and str(safety) in out
     assert json.loads((new / "settings.json").read_text()) == {"language": "fr"}
     (old_settings,) = new.glob("settings.json.before-restore-*")

@@ -28,7 +28,6 @@ def cli(*args: str, shell_redirect: str = "", cwd: Path | None = None,
     """The console script through sh, so `<&-` and `>&-` close a stream for real."""
     env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(cwd or REPO)}
     env.pop("SORRY_COMPANION_CONFIG", None)
-    env.pop("SORRY_COMPANION_TRACEBACK", None)
     command = f'"{sys.executable}" -m companion.cli "$@" {shell_redirect}'
     return subprocess.run(["sh", "-c", command, "sh", *args], capture_output=True, text=True,
                           env=env, cwd=cwd, timeout=120, input=stdin)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from deploy_helpers import Scripts
+from deploy_helpers import Scripts, SigningKey
 
 # Another apt-get (an engineer's install, `make pi-vm`'s) may hold dpkg's lock: wait for it
 # rather than fail the suite on a busy machine.
@@ -49,6 +50,22 @@ def systemd_analyze() -> str:
     if not found:
         pytest.fail("systemd-analyze is missing: install Debian's `systemd` package.")
     return found
+
+
+@pytest.fixture(scope="session")
+def signing_key() -> Iterator[SigningKey]:
+    """One release signing key for the session's tests (dist.sh's, the updates')."""
+    key = SigningKey()
+    yield key
+    key.remove()
+
+
+@pytest.fixture(scope="session")
+def other_key() -> Iterator[SigningKey]:
+    """A key that is not the release key: what a stranger would sign with."""
+    key = SigningKey()
+    yield key
+    key.remove()
 
 
 @pytest.fixture

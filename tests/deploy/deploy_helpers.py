@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,3 +91,58 @@ def snapshot(root: Path) -> dict[str, tuple[str, int, int]]:
         digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "dir"
         tree[str(path.relative_to(root))] = (digest, st.st_mtime_ns, st.st_mode)
     return tree
+
+
+def write_sums(tree: Path) -> None:
+    """SHA256SUMS as dist.sh writes it: every file, './name', sorted."""
+    lines = [f"{hashlib.sha256(path.read_bytes()).hexdigest()}  ./{path.relative_to(tree)}"
+             for path in sorted(tree.rglob("*"), key=lambda p: str(p.relative_to(tree)))
+             if path.is_file() and path.name != "SHA256SUMS"]
+    (tree / "SHA256SUMS").write_text("\n".join(lines) + "\n")
+
+
+class SigningKey:
+    """A release signing key made for the tests: a GnuPG home in a short temporary folder
+    (gpg-agent's socket path must stay short), its agent stopped when it is removed."""
+
+    def __init__(self) -> None:
+        self.home = Path(tempfile.mkdtemp(prefix="sckey."))
+        self.home.chmod(0o700)
+        done = subprocess.run(
+            ["gpg", "--homedir", str(self.home), "--batch", "--passphrase", "",
+             "--quick-generate-key", "Test releases <test@sorry-companion.invalid>",
+             "ed25519", "sign", "never"], capture_output=True, text=True, check=False,
+            timeout=120)
+        assert done.returncode == 0, done.stderr
+        self.public = self.home / "release-key.gpg"
+        self.public.write_bytes(subprocess.run(
+            ["gpg", "--homedir", str(self.home), "--batch", "--export"],
+            capture_output=True, check=True, timeout=60).stdout)
+
+    def sign(self, path: Path) -> Path:
+        signature = path.with_name(path.name + ".sig")
+        subprocess.run(["gpg", "--homedir", str(self.home), "--batch", "--yes",
+                        "--detach-sign", "--output", str(signature), str(path)],
+                       capture_output=True, check=True, timeout=60)
+        return signature
+
+    def remove(self) -> None:
+        subprocess.run(["gpgconf", "--homedir", str(self.home), "--kill", "gpg-agent"],
+                       capture_output=True, check=False, timeout=60)
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+def fake_release(tmp_path: Path, wheel_tags: list[str], release: str = "0.1.0-0123abcd") -> Path:
+    """An unpacked archive as make dist lays it out (this deploy/ folder, RELEASE, a
+    release key, SHA256SUMS), with empty Kivy wheels of these tags."""
+    source = tmp_path / f"sorry-companion-{release}"
+    shutil.copytree(DEPLOY, source / "deploy", ignore=shutil.ignore_patterns("__pycache__"))
+    (source / "RELEASE").write_text(release + "\n")
+    wheels = source / "wheels"
+    wheels.mkdir()
+    (wheels / "sorry_companion-0.1.0-py3-none-any.whl").write_bytes(b"")
+    for tag in wheel_tags:
+        (wheels / f"Kivy-2.3.1-{tag}.whl").write_bytes(b"")  # as PyPI names it
+    (source / "deploy" / "release-key.gpg").write_bytes(b"a public key")
+    write_sums(source)
+    return source

@@ -108,3 +108,17 @@ def test_without_the_app_installed_it_says_so_in_one_sentence(tmp_path):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "the app is not installed" in lines[0]
     assert lines[0].endswith("run install.sh from a release archive.")
+
+
+def test_update_runs_the_installed_checker_as_root_never_the_app(tmp_path):
+    """`sorry-companion update ARCHIVE` goes to the checker the previous install put in
+    /usr/local/lib (release_update.py), as root, not to the app as 'sorry'."""
+    pi = Pi(tmp_path, active=True)
+    checker = pi.root / "usr/local/lib/sorry-companion/release-update"
+    checker.parent.mkdir(parents=True)
+    checker.write_text(f'import sys\nopen("{pi.log}", "a").write("checker " + '
+                       '" ".join(sys.argv[1:]) + "\\n")\n')
+    result, calls = pi.run("update", "/home/pi/sorry-companion-0.2.0-1a2b3c4d.tar.gz",
+                           "--camera")
+    assert result.returncode == 0, result.stderr
+    assert calls == ["checker /home/pi/sorry-companion-0.2.0-1a2b3c4d.tar.gz --camera"]

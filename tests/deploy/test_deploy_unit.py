@@ -133,6 +133,40 @@ def test_unit_allows_only_the_devices_the_table_uses():
     }
 
 
+CAMERA_DROPIN = DEPLOY / "sorry-companion-camera.conf"
+
+
+def test_the_camera_drop_in_allows_exactly_the_camera_devices():
+    """With --camera: V4L2 (/dev/video*, the Pi's /dev/v4l-subdev* too), the media
+    controller (/dev/media*, where libcamera finds the pipeline) and the DMA heaps
+    (/dev/dma_heap/*, its buffers), by their /proc/devices names; the unit itself allows
+    none of them (issue 31: the camera could not work in the service as shipped)."""
+    allowed = [value for key, value in directives(CAMERA_DROPIN.read_text())
+               if key == "DeviceAllow"]
+    assert allowed == ["char-video4linux rw", "char-media rw", "char-dma_heap rw"]
+    assert [key for key, _ in directives(CAMERA_DROPIN.read_text())] == ["DeviceAllow"] * 3
+    assert not {value.split()[0] for value in unit_values("DeviceAllow")} & {
+        "char-video4linux", "char-media", "char-dma_heap"}
+    assert "video" in re.search(r"APP_GROUPS=\(([^)]*)\)",
+                                (DEPLOY / "install.sh").read_text()).group(1).split()
+
+
+def test_systemd_accepts_the_unit_with_the_camera_drop_in(systemd_analyze: str,
+                                                          tmp_path: Path):
+    """The drop-in as systemd merges it (a second [Service] section): verify stays silent
+    about it, and the exposure stays under the limit."""
+    merged = tmp_path / "sorry-companion.service"
+    merged.write_text(UNIT_SOURCE.read_text().replace(
+        "ExecStart=", "ExecStart=/bin/true\n#", 1).replace("ExecStartPre=+", "#").replace(
+        "ExecStartPost=+", "#") + "\n" + CAMERA_DROPIN.read_text())
+    assert verify(systemd_analyze, merged) == "exit 0"
+    result = subprocess.run([systemd_analyze, "security", "--offline=yes", str(merged)],
+                            capture_output=True, text=True, check=False, timeout=60)
+    found = re.search(r"Overall exposure level for sorry-companion\.service: (\d+\.\d+)",
+                      result.stdout)
+    assert found and float(found.group(1)) <= EXPOSURE_LIMIT
+
+
 def test_the_usb_serial_drivers_the_unit_allows_are_loaded_at_boot():
     """systemd looks DeviceAllow=char-<group> up in /proc/devices when the service starts;
     a driver loaded later (the board plugged in, or enumerated, after that) leaves the

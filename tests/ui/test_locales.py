@@ -7,28 +7,58 @@ core's own sentence (ui.wording.refusal)."""
 from __future__ import annotations
 
 import gettext
-import io
 import re
 import shutil
 import string
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po
 
+import compile_locales
 from companion import catalogue
-from companion.catalogue import Entry, number, read_po, text
+from companion.catalogue import number, text
 from companion.glyphs import missing
 
-LOCALES = catalogue.LOCALES
 CORE_SENTENCES = ("refusal_", "notice_")  # English from companion/, French from the table
+# Every folder of .po files in the checkout: the core's and each game plugin's.
+FOLDERS = sorted({po.parent for po in compile_locales.sources()})
 
 
-def _entries(lang: str) -> tuple[str, dict[str, Entry]]:
-    header, entries = read_po(LOCALES / f"{lang}.po")
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One message of a .po file: its key, the counting placeholder if it has plural
+    forms (else ""), and its texts (one, or one per plural form)."""
+
+    key: str
+    count: str
+    texts: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Po:
+    """A .po file as Babel reads it: its plural rule and its entries by key."""
+
+    forms: int
+    rule: str
+    entries: dict[str, Entry]
+
+
+def _read(po: Path) -> Po:
+    with po.open("rb") as source:
+        cat = read_po(source, abort_invalid=True)
+    entries = []
+    for m in list(cat)[1:]:
+        if isinstance(m.id, str):
+            entries.append(Entry(m.id, "", (str(m.string),)))
+        else:
+            entries.append(Entry(m.id[0], m.id[1], tuple(m.string)))
     keys = [e.key for e in entries]
-    assert len(keys) == len(set(keys)), f"a key written twice in {lang}.po"
-    return header, {e.key: e for e in entries}
+    assert len(keys) == len(set(keys)), f"a key written twice in {po}"
+    return Po(cat.num_plurals, cat.plural_expr, {e.key: e for e in entries})
 
 
 def _fields(text_: str) -> set[str]:
@@ -38,25 +68,26 @@ def _fields(text_: str) -> set[str]:
             in string.Formatter().parse(text_) if field}
 
 
-def _nplurals(header: str) -> int:
-    found = re.search(r"Plural-Forms:\s*nplurals=(\d+);", header)
-    assert found, "the header names no Plural-Forms"
-    return int(found.group(1))
-
-
-def test_every_key_is_in_both_languages_with_the_same_placeholders_and_plurals(
-        english: str = "en", french: str = "fr") -> None:
-    (en_head, en), (fr_head, fr) = _entries(english), _entries(french)
+def check_folder(folder: Path, english: str = "en", french: str = "fr") -> None:
+    """Both languages of one locale folder say the same keys with the same facts, and
+    each says its plural forms the way its language counts."""
+    en_po, fr_po = _read(folder / f"{english}.po"), _read(folder / f"{french}.po")
+    en, fr = en_po.entries, fr_po.entries
     assert sorted(set(en) - set(fr)) == [], f"missing in {french}.po"
     extra = sorted(k for k in set(fr) - set(en) if not k.startswith(CORE_SENTENCES))
     assert extra == [], f"missing in {english}.po"
     both = sorted(set(en) & set(fr))
     counts = [k for k in both if en[k].count != fr[k].count]
     assert counts == [], "plural in one language only, or counted by another placeholder"
-    for head, table in ((en_head, en), (fr_head, fr)):
-        forms = _nplurals(head)
-        short = sorted(k for k, e in table.items() if len(e.texts) != (forms if e.count else 1))
-        assert short == [], f"plural forms missing (the header says {forms})"
+    for lang, po in ((english, en_po), (french, fr_po)):
+        cldr = get_plural(lang)
+        assert (po.forms, po.rule) == (cldr.num_plurals, cldr.plural_expr), (
+            f"{lang}.po's Plural-Forms is not the language's own ({cldr})")
+        table = po.entries
+        # Babel reads a form that is not written as an empty text
+        short = sorted(k for k, e in table.items()
+                       if len(e.texts) != (po.forms if e.count else 1) or not all(e.texts))
+        assert short == [], f"plural forms missing (the header says {po.forms})"
         uncounted = sorted(k for k, e in table.items() if e.count
                            and any(e.count not in _fields(t) for t in e.texts))
         assert uncounted == [], "a plural form does not show its count"
@@ -66,34 +97,63 @@ def test_every_key_is_in_both_languages_with_the_same_placeholders_and_plurals(
     assert differ == [], "placeholders differ between the languages or the plural forms"
 
 
-def test_the_check_fails_on_a_missing_key_or_plural_form(tmp_path, monkeypatch):
-    """The check above can fail: a French catalogue without one key, or with a plural
-    entry that lost a form, is caught."""
-    source = (LOCALES / "fr.po").read_text("utf-8")
-    (tmp_path / "en.po").write_text((LOCALES / "en.po").read_text("utf-8"), "utf-8")
-    monkeypatch.setitem(globals(), "LOCALES", tmp_path)  # the check reads this folder
-    cut = source.replace('msgid "recent_games"\n', 'msgid "recent_games_gone"\n')
-    (tmp_path / "fr.po").write_text(cut, "utf-8")
-    with pytest.raises(AssertionError, match=r"missing in fr\.po"):
-        test_every_key_is_in_both_languages_with_the_same_placeholders_and_plurals()
-    one_form = re.sub(r'(msgid_plural "n"\nmsgstr\[0\] "[^"]*")\nmsgstr\[1\] "[^"]*"', r"\1",
-                      source, count=1)
-    assert one_form != source
-    (tmp_path / "fr.po").write_text(one_form, "utf-8")
-    with pytest.raises(AssertionError, match="plural forms missing"):
-        test_every_key_is_in_both_languages_with_the_same_placeholders_and_plurals()
+def test_the_core_and_every_plugin_folder_are_checked():
+    assert catalogue.LOCALES in FOLDERS
+    assert set(FOLDERS) <= set(catalogue.folders()), "a locale folder no plugin registered"
 
 
-def test_the_catalogues_are_what_gettext_itself_reads():
-    """The in-memory .mo is the standard one: gettext's own reader gives the same texts
-    and plural forms as the catalogue module."""
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: f.parent.name)
+def test_every_key_is_in_both_languages_with_the_same_placeholders_and_plurals(folder):
+    check_folder(folder)
+
+
+def test_the_check_fails_on_a_missing_key_a_plural_form_or_a_wrong_rule(tmp_path):
+    """The check above can fail: a French catalogue without one key, with a plural
+    entry that lost a form, or counting the English way, is caught."""
+    source = (catalogue.LOCALES / "fr.po").read_text("utf-8")
+    shutil.copy(catalogue.LOCALES / "en.po", tmp_path / "en.po")
+    cases = {
+        r"missing in fr\.po": source.replace('msgid "recent_games"\n',
+                                             'msgid "recent_games_gone"\n'),
+        "plural forms missing": re.sub(
+            r'(msgid_plural "n"\nmsgstr\[0\] "[^"]*")\nmsgstr\[1\] "[^"]*"', r"\1",
+            source, count=1),
+        "not the language's own": source.replace("plural=(n > 1);", "plural=(n != 1);"),
+    }
+    for message, broken in cases.items():
+        assert broken != source
+        (tmp_path / "fr.po").write_text(broken, "utf-8")
+        with pytest.raises(AssertionError, match=message):
+            check_folder(tmp_path)
+
+
+def test_no_key_is_in_two_folders():
+    """A plugin's key that the core (or another plugin) also has would never be seen."""
+    seen: dict[str, Path] = {}
+    twice = []
+    for folder in FOLDERS:
+        for key in _read(folder / "en.po").entries:
+            if key in seen:
+                twice.append((key, seen[key], folder))
+            seen[key] = folder
+    assert twice == []
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: f.parent.name)
+def test_the_built_mo_files_say_what_the_po_files_say(folder):
+    """The .mo files the build wrote (compile_locales.py) are the .po files as gettext's
+    own reader sees them: the same texts, plural forms, counting names and plural rule;
+    a stale .mo fails here."""
     for lang in catalogue.LANGUAGES:
-        header, entries = read_po(LOCALES / f"{lang}.po")
-        gnu = gettext.GNUTranslations(io.BytesIO(catalogue._mo(header, entries)))
+        po = _read(folder / f"{lang}.po")
+        with (folder / f"{lang}.mo").open("rb") as source:
+            gnu = gettext.GNUTranslations(source)
         assert gnu.info()["language"] == lang
-        for e in entries:
+        assert gnu.info()["plural-forms"] == f"nplurals={po.forms}; plural={po.rule};"
+        for e in po.entries.values():
             if e.count:
                 assert [gnu.ngettext(e.key, e.count, n) for n in (1, 2)] == list(e.texts)
+                assert gnu.pgettext(catalogue.PLURAL_NAME, e.key) == e.count
             else:
                 assert gnu.gettext(e.key) == e.texts[0]
 
@@ -119,11 +179,12 @@ def test_every_text_is_drawn_by_the_screens_font():
     """Roboto has no narrow no-break space (U+202F) and no fallback font: a character it
     lacks would be an empty box on the screen. The tick of "back_side" is drawn with the
     Symbols font (ui/revenge/table.kv)."""
-    for lang in catalogue.LANGUAGES:
-        _head, table = _entries(lang)
-        bad = {k: missing(t.replace("\n", "")) for k, e in table.items() for t in e.texts
-               if missing(t.replace("\n", "")) and k != "back_side"}
-        assert bad == {}, f"{lang}.po has characters the screen's font cannot draw"
+    for folder in FOLDERS:
+        for lang in catalogue.LANGUAGES:
+            table = _read(folder / f"{lang}.po").entries
+            bad = {k: missing(t.replace("\n", "")) for k, e in table.items() for t in e.texts
+                   if missing(t.replace("\n", "")) and k != "back_side"}
+            assert bad == {}, f"{folder}/{lang}.po has characters the screen's font cannot draw"
 
 
 def test_the_po_files_are_the_only_catalogue():
@@ -151,14 +212,79 @@ def test_every_key_the_code_names_is_in_the_catalogue():
 
 
 @pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext's msgfmt is not installed")
-def test_gnu_msgfmt_accepts_the_catalogues_and_compiles_the_same_texts(tmp_path):
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: f.parent.name)
+def test_gnu_msgfmt_accepts_the_catalogues_and_compiles_the_same_texts(folder, tmp_path):
     """The .po files are real gettext: GNU msgfmt checks them (plural forms against the
-    header), and its .mo holds exactly what our in-memory compiler gives."""
+    header), and its .mo holds exactly the texts of Babel's (which adds the counting
+    names, under their own context, and writes its own header)."""
     for lang in catalogue.LANGUAGES:
         mo = tmp_path / f"{lang}.mo"
-        subprocess.run(["msgfmt", "--check", "-o", str(mo), str(LOCALES / f"{lang}.po")],
+        subprocess.run(["msgfmt", "--check", "-o", str(mo), str(folder / f"{lang}.po")],
                        check=True, capture_output=True)
-        header, entries = read_po(LOCALES / f"{lang}.po")
-        ours = gettext.GNUTranslations(io.BytesIO(catalogue._mo(header, entries)))
-        theirs = gettext.GNUTranslations(io.BytesIO(mo.read_bytes()))
-        assert ours._catalog == theirs._catalog
+        tables = []
+        for path in (folder / f"{lang}.mo", mo):
+            with path.open("rb") as source:
+                table = vars(gettext.GNUTranslations(source))["_catalog"]
+            tables.append({k: v for k, v in table.items()
+                           if k and not (isinstance(k, str) and "\x04" in k)})
+        assert tables[0] == tables[1]
+
+
+@pytest.fixture
+def plugin_folders(monkeypatch):
+    """catalogue's folders as they are, restored (and its chains forgotten) afterwards."""
+    monkeypatch.setattr(catalogue, "_folders", list(catalogue.folders()))
+    catalogue._chain.cache_clear()
+    yield
+    catalogue._chain.cache_clear()
+
+
+PLUGIN_PO = """msgid ""
+msgstr ""
+"Language: {lang}\\n"
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Plural-Forms: nplurals=2; plural={rule};\\n"
+
+msgid "zz_tokens"
+msgid_plural "count"
+msgstr[0] "{one}"
+msgstr[1] "{many}"
+"""
+
+
+def test_a_plugin_folder_adds_its_keys_after_the_cores(tmp_path, plugin_folders):
+    """One call registers a game plugin's locale folder: its keys come in each language
+    with that language's plural rule, the core's keys stay, and a key its French lacks
+    falls back to its English, as the core's do."""
+    (tmp_path / "en.po").write_text(PLUGIN_PO.format(
+        lang="en", rule="(n != 1)", one="{count} token", many="{count} tokens")
+        + '\nmsgid "zz_only_english"\nmsgstr "Only in English"\n', "utf-8")
+    (tmp_path / "fr.po").write_text(PLUGIN_PO.format(
+        lang="fr", rule="(n > 1)", one="{count} jeton", many="{count} jetons"), "utf-8")
+    compile_locales.compile_all(sorted(tmp_path.glob("*.po")))
+    assert not catalogue.has("zz_tokens", "fr")
+    catalogue.add_locales(tmp_path)
+    catalogue.add_locales(tmp_path)  # twice is once
+    assert catalogue.folders() == (catalogue.LOCALES, tmp_path.resolve())
+    assert [text("zz_tokens", "fr", count=n) for n in (0, 1, 2, 1500)] == [
+        "0 jeton", "1 jeton", "2 jetons", "1\u00a0500 jetons"]
+    assert [text("zz_tokens", "en", count=n) for n in (0, 1, 2)] == [
+        "0 tokens", "1 token", "2 tokens"]
+    assert catalogue.has("zz_tokens", "fr") and not catalogue.has("zz_only_english", "fr")
+    assert text("zz_only_english", "fr") == "Only in English"
+    assert {"zz_tokens", "hand"} <= catalogue.keys("fr")
+    assert text("hand", "fr", n=2) == "2 en main"
+
+
+def test_a_plugin_folder_without_its_built_mo_says_so(tmp_path, plugin_folders):
+    (tmp_path / "fr.po").write_text(PLUGIN_PO.format(
+        lang="fr", rule="(n > 1)", one="{count} jeton", many="{count} jetons"), "utf-8")
+    catalogue.add_locales(tmp_path)
+    with pytest.raises(FileNotFoundError, match=r"fr\.mo is missing: .* run `make`"):
+        text("hand", "fr", n=1)
+
+
+def test_a_key_no_language_has_raises_key_error():
+    with pytest.raises(KeyError):
+        text("no_such_key", "fr")
+    assert not catalogue.has("no_such_key", "en")

@@ -99,7 +99,7 @@ import importlib.abc, sys
 class NoExtra(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         if name.split('.')[0] in ('cv2', 'numpy'):
-            raise ImportError(f'no module named {name}')
+            raise ModuleNotFoundError(f'No module named {name!r}', name=name)
         return None
 sys.meta_path.insert(0, NoExtra())
 """

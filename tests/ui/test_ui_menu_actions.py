@@ -12,8 +12,8 @@ import pytest
 from ui_helpers import setup_by_touch, to_board_setup, type_name
 
 from companion import __version__, system
-from companion.backup import read_backup
 from companion.config import BackupConfig, Config, LedBoardConfig
+from companion.restore import read_backup
 from ui import menu_actions
 from ui.i18n import tr
 
