@@ -37,16 +37,16 @@ venv: $(STAMP) $(MO)
 run: $(STAMP) $(MO)
 	$(BIN)/sorry-companion run $(RUN_ARGS)
 
-# The doctests of the core, the hardware and the camera (not the Pico's main.py:
-# MicroPython only), the types of the core, the screens, the hardware and the camera
-# (mypy --strict), then the suite.
+# The doctests of the core, the games (not their screens), the hardware and the camera (not
+# the Pico's main.py: MicroPython only), the types of the core, the games, the screens, the
+# hardware and the camera (mypy --strict), then the suite.
 # requirements.txt pins the camera's extra (numpy, OpenCV), so its tests run here too.
 test: $(STAMP) $(MO)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict companion/ ui/ hardware/
+	$(BIN)/mypy --strict companion/ games/ ui/ hardware/
 	$(BIN)/mypy --strict camera/
-	$(BIN)/python -m pytest -q --doctest-modules companion hardware camera \
-		--ignore=hardware/firmware/main.py
+	$(BIN)/python -m pytest -q --doctest-modules companion games hardware camera \
+		--ignore=hardware/firmware/main.py --ignore-glob='games/*/screens/*'
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-ui test-rest
 
 # The suite in two processes side by side, one per core: the screens' tests (one Kivy window,

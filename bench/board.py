@@ -16,15 +16,15 @@ import time
 from typing import Any
 
 from bench import Row, figures, measure, met, percentile
-from companion.games.board import RULES, draw_card, options
-from companion.games.board.cards import CARDS
-from companion.games.board.events import Draw, Place
-from companion.games.board.geometry import COLORS
-from companion.games.board.moves import _analyse, generate
-from companion.games.board.position import Position
-from companion.games.board.simulate import choose, simulate_board
 from companion.journal import Journal
 from companion.session import Session
+from games.board.rules import RULES, draw_card, options
+from games.board.rules.cards import CARDS
+from games.board.rules.events import Draw, Place
+from games.board.rules.geometry import COLORS
+from games.board.rules.moves import _analyse, generate
+from games.board.rules.position import Position
+from games.board.rules.simulate import choose, simulate_board
 
 POSITIONS_GOAL = 20_000  # positions worked out per second (every option built)
 POSITIONS = 20_000

@@ -31,11 +31,11 @@ from typing import Any
 
 from bench import Measured, Row, measure, met, percentile
 from companion.game import Game
-from companion.games.revenge import Event, Setup, parse_event
-from companion.games.revenge.simulate import random_options, simulate
 from companion.journal import Journal
 from companion.session import Session, Update
 from companion.snapshots import Resumable, load_unfinished
+from games.revenge.rules import Event, Setup, parse_event
+from games.revenge.rules.simulate import random_options, simulate
 
 EVENTS_GOAL = 50_000  # events applied per second, under the CPU quota too
 APPEND_P99_GOAL_MS = 10.0

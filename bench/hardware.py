@@ -26,9 +26,9 @@ import threading
 import time
 
 from bench import Measured, Row, measure, met, percentile
-from companion.games.revenge import Card, Play, Setup
 from companion.journal import Journal
 from companion.session import APP_WRITE_SETTLE_S, Session, Update
+from games.revenge.rules import Card, Play, Setup
 
 EDGE_SAMPLES = 200  # at a table's pace
 EDGE_STRESS_SAMPLES = 400  # each press's undo is journalled too: 2 syncs a sample

@@ -95,7 +95,7 @@ def _child_latency(data_dir: str) -> dict[str, float]:
     from kivy.tests.common import UnitTestTouch
 
     from companion.config import Config, WindowsConfig
-    from companion.games.revenge import Setup
+    from games.revenge.rules import Setup
 
     samples: list[list[float]] = []  # [tap-to-state, state-to-label, drawing] per tap
     cpu: list[float] = []  # the UI thread's CPU time from the tap to the label's change

@@ -1,4 +1,5 @@
-"""The card names the camera is taught, per game (CAMERA.md), and what each one logs.
+"""The card names the camera is taught, per game (CAMERA.md), and what each one logs:
+each game's folder gives its deck (its manifest's `camera_deck`, a `Deck`).
 
 Standard library only, so the app can list and explain them without the extra.
 
@@ -16,30 +17,46 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
-REVENGE_CARDS = (
-    *(str(n) for n in range(11)), "slide:10", "slide:15", "slide:21",
-    "switch", "take2", "play2", "sorry", "steal", "block",
-)
-BOARD_CARDS = ("1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "sorry")
-GAMES = {"revenge": REVENGE_CARDS, "board": BOARD_CARDS}
+from companion import plugins
+
 # Photos taken of each face to teach it (the teach screen's, and the bench's): a face's
 # only photo says nothing of how its print varies from photo to photo, so a glare or a
 # blur in it can pass for print; two show it (docs/DECISIONS.md, the teach screen).
 PHOTOS_A_FACE = 2
 MAX_PHOTOS_A_FACE = 3  # a deck is taught from 1-3 photos a face (CAMERA.md)
-# Faces seen during a SORRY! window: shown on screen as a check, never an event (the
-# buttons' edge times decide the window, RULES R9-R10).
-CHECK_ONLY = frozenset({"steal", "block"})
+
+
+class Deck(Protocol):
+    """A game's cards for the camera (its folder's camera_deck module's DECK)."""
+
+    # the faces, in teaching order
+    cards: tuple[str, ...]
+
+    def event_for(self, card: str) -> dict[str, Any] | None:
+        """The transcript event a card seen by the camera stands for (None: a check only,
+        shown on screen and never logged)."""
+        ...
+
+
+def games() -> tuple[str, ...]:
+    """The games whose cards the camera can be taught."""
+    return tuple(n for n in plugins.names() if plugins.manifest(n).camera_deck is not None)
+
+
+def deck(game: str) -> Deck:
+    """The deck of `game`; ValueError (one sentence): the camera knows no such game."""
+    module = plugins.layer(game, "camera_deck") if game in games() else None
+    if module is None:
+        raise ValueError(f"the camera knows the games {', '.join(games())}, not {game!r}")
+    found: Deck = module.DECK
+    return found
 
 
 def card_names(game: str) -> tuple[str, ...]:
-    """The faces of `game` ("revenge" or "board"), in teaching order."""
-    try:
-        return GAMES[game]
-    except KeyError:
-        raise ValueError(f"the camera knows the games {', '.join(GAMES)}, not {game!r}") from None
+    """The faces of `game`, in teaching order."""
+    return deck(game).cards
 
 
 def folder_name(card: str) -> str:
@@ -53,8 +70,4 @@ def card_from_folder(name: str) -> str:
 
 def event_for(game: str, card: str) -> dict[str, Any] | None:
     """The transcript event a card seen by the camera stands for (None: a check only)."""
-    if game == "board":
-        return {"type": "draw", "card": card}
-    if card in CHECK_ONLY:
-        return None
-    return {"type": "play", "card": card}
+    return deck(game).event_for(card)

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from camera.cards import GAMES
+from camera.cards import games
 from companion.safe_text import quote_path
 
 
@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     teach = verbs.add_parser("teach", help="teach a deck from a folder of photos")
     teach.add_argument("folder", metavar="FOLDER",
                        help="one sub-folder per card name with 1-3 photos of that face")
-    teach.add_argument("--game", required=True, choices=sorted(GAMES))
+    teach.add_argument("--game", required=True, choices=sorted(games()))
     teach.add_argument("--out", required=True, metavar="MODEL", help="the model file to write")
     teach.set_defaults(run=run_teach)
     watch = verbs.add_parser("watch", help="print the cards a folder of frames shows played")

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.lib import format as npformat
 
-from camera.cards import GAMES, MAX_PHOTOS_A_FACE, card_names
+from camera.cards import MAX_PHOTOS_A_FACE, card_names, games
 from camera.faces import ORB_FEATURES, TaughtFace
 from camera.files import NoSuchFile, UnusableFile, read_regular
 from camera.locate import CANON
@@ -42,7 +42,7 @@ PART_BYTES = {"header": MAX_HEADER_BYTES + NPY_HEADER,
               "grey": CANON[0] * CANON[1] + NPY_HEADER,
               "points": MAX_FEATURES * 2 * 4 + NPY_HEADER,
               "descriptors": MAX_FEATURES * DESCRIPTOR_BYTES + NPY_HEADER}
-MAX_PHOTOS = MAX_PHOTOS_A_FACE * max(len(cards) for cards in GAMES.values())
+MAX_PHOTOS = MAX_PHOTOS_A_FACE * max(len(card_names(game)) for game in games())
 MAX_MEMBERS = 1 + len(PARTS) * MAX_PHOTOS
 # the largest model: every part at its largest, stored, with the archive's own records
 MAX_MODEL_BYTES = (PART_BYTES["header"] + MAX_PHOTOS * sum(PART_BYTES[p] for p in PARTS)
@@ -218,7 +218,7 @@ def _header(archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo]) -> di
         raise _Damaged(f"it is of another format ({quote(header.get('format'))}, not "
                        f"{FORMAT})")
     game, cards = header.get("game"), header.get("cards")
-    if game not in GAMES:
+    if game not in games():
         raise _Damaged(f"it is for a game this app does not know ({quote(game)})")
     names = card_names(game)
     if not isinstance(cards, list) or not all(c in names for c in cards):

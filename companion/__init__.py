@@ -18,7 +18,7 @@ package, never the other way round, and only through its public API, the modules
 - `companion.catalogue`: every word of both games per language (`text`, `number`): the
   screens, the command line and the doctor read the same catalogue;
 - `companion.games`: the registry (`get`, `names`, `DEFAULT`), and each game's package
-  (`companion.games.revenge`), whose names are that game's vocabulary.
+  (`games.revenge.rules`), whose names are that game's vocabulary.
 
 The rest (game, journal, rules, stats, transcript, windows, a game's modules) is the
 core's own and may change without notice.
@@ -31,8 +31,7 @@ PUBLIC_MODULES = (
     "companion.errors",
     "companion.config",
     "companion.games",
-    "companion.games.revenge",
-    "companion.games.board",
+    "companion.plugins",
     "companion.version",
     "companion.system",
     "companion.backup",

@@ -1,8 +1,9 @@
 """`sorry-companion`: one console script, one module per subcommand.
 
 Each command module has `register(subparsers)`, which adds its parser and sets `run`
-(a function of the parsed args returning the exit status). Command modules import only
-the standard library and `companion` at import time, so `replay` works in a bare
+(a function of the parsed args returning the exit status); a game's own commands are in
+its folder (its manifest's `commands`). Command modules import only the standard library
+and `companion` at import time, so `replay` works in a bare
 `pip install --no-deps` and the help lists every command; Kivy, gpiozero and pyserial
 are imported inside the commands that need them.
 """
@@ -19,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from companion import __version__
+from companion import __version__, plugins
 from companion.errors import CompanionError, ConfigError, JournalError
 from companion.safe_text import MAX_QUOTED, one_line, quote
 
@@ -32,7 +33,6 @@ COMMAND_MODULES = (
     "companion.commands.history",
     "companion.commands.stats",
     "companion.commands.simulate",
-    "companion.commands.board",
     "companion.commands.backup",
     "ui.command",
     "hardware.commands",
@@ -61,7 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--data", metavar="DIR", help="folder of the game journal "
                         "(default: the config's data_dir, else ~/.local/share/sorry-companion)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    # the shared commands, then each game's own (its manifest's `commands`)
+    games = tuple(m for m in (plugins.manifest(n).commands for n in plugins.names()) if m)
+    for name in (*COMMAND_MODULES, *games):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:

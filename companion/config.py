@@ -29,11 +29,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion.errors import ConfigError
-from companion.games.revenge.deck import (
-    DEFAULT_DECK,  # the deck profile, one definition for the app
-)
-from companion.games.revenge.events import MAX_PAWNS, MAX_PLAYERS, Variant
-from companion.games.revenge.state import DECK_SIZE
 from companion.limits import CONFIG_LIMIT, PREFS_LIMIT, InputRefused, read_bounded
 from companion.paths import (
     CONFIG_ENV,
@@ -44,6 +39,11 @@ from companion.paths import (
 )
 from companion.safe_text import clip, one_line, quote
 from companion.windows import DEFAULT_SECONDS
+from games.revenge.rules.deck import (
+    DEFAULT_DECK,  # the deck profile, one definition for the app
+)
+from games.revenge.rules.events import MAX_PAWNS, MAX_PLAYERS, Variant
+from games.revenge.rules.state import DECK_SIZE
 
 __all__ = [
     "DEFAULT_DECK", "DEFAULT_SECONDS", "BackupConfig", "Config", "DisplayConfig", "GameConfig",
@@ -130,7 +130,7 @@ class BoardConfig:
     slide_colors: tuple[tuple[str, str], ...] = ()  # (triangle, colour) that differ
 
     def settings(self) -> dict[str, Any]:
-        """The setup's `settings` object (companion.games.board.settings)."""
+        """The setup's `settings` object (games.board.rules.settings)."""
         return {"start_move": self.start_move, "deck": self.deck,
                 "faster_start": self.faster_start, "adult": self.adult,
                 "play_on": self.play_on, "slide_colors": dict(self.slide_colors)}
@@ -139,7 +139,7 @@ class BoardConfig:
 def _board_settings(edition: str, obj: dict[str, Any]) -> None:
     """Board settings are checked by the board game's own rules (one place for them)."""
     from companion.errors import BadSetup
-    from companion.games.board.settings import Settings
+    from games.board.rules.settings import Settings
     try:
         Settings.parse(obj, edition)
     except BadSetup as exc:

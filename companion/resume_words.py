@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.catalogue import DEFAULT_LANGUAGE, has, text
-from companion.games.board import legs_text, place
 from companion.safe_text import clip
+from games.board.rules import legs_text, place
 
 __all__ = ["card_words", "last_saved_words", "step_words"]
 

@@ -29,7 +29,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
-from companion import journal_chain
+from companion import journal_chain, plugins
 from companion.errors import CompanionError, JournalError
 from companion.game import Game, Step, StoredReplay
 from companion.journal import Journal, StoredGame
@@ -71,14 +71,37 @@ def events_check(journal: Journal, game_id: int, seq: int) -> tuple[int, int]:
 FORMAT = 2  # (FORMAT, setup, state, done, undone), pickled
 
 
+# Where a game's rules lived before each game had its folder (issue 32): the snapshots
+# pickled then name their types there, and still load.
+_BEFORE_FOLDERS = "companion.games."
+
+
+def _rules_module(module: str) -> str | None:
+    """The module a snapshot's type may come from: the core's, or a game's rules (under
+    the game's old name too); None: none of those."""
+    if module.startswith(_BEFORE_FOLDERS):
+        game, _, rest = module.removeprefix(_BEFORE_FOLDERS).partition(".")
+        if game not in plugins.names():
+            return None
+        module = ".".join(filter(None, (plugins.manifest(game).rules, rest)))
+    elif module.split(".")[0] == "companion":
+        return module
+    for game in plugins.names():
+        rules = plugins.manifest(game).rules
+        if module == rules or module.startswith(rules + "."):
+            return module
+    return None
+
+
 class _CoreObjects(pickle.Unpickler):
     """Unpickles only the core's and the games' own data types (named tuples, frozen
-    dataclasses, enums under companion.*): a damaged or foreign snapshot can fail to load,
-    never run anything."""
+    dataclasses, enums of companion.* and of each game's rules): a damaged or foreign
+    snapshot can fail to load, never run anything."""
 
     def find_class(self, module: str, name: str) -> Any:
-        if module.split(".")[0] == "companion":
-            found = super().find_class(module, name)
+        allowed = _rules_module(module)
+        if allowed is not None:
+            found = super().find_class(allowed, name)
             if isinstance(found, type) and (issubclass(found, tuple | Enum)
                                             or dataclasses.is_dataclass(found)):
                 return found

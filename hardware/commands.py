@@ -132,7 +132,7 @@ def run_ledboard_sim(args: argparse.Namespace) -> int:
                 changed.wait()
                 changed.clear()
                 now = sim.clock_ms()
-                waiting = sim.board.waiting(now)
+                waiting = sim.ledboard.waiting(now)
                 if live:
                     picture = draw(sim.pixels(), sim.state, waiting=waiting, color=color)
                     print((over(shown) if shown else "") + picture, flush=True)

@@ -196,11 +196,12 @@ def check_camera(config: Config) -> Check:
     if problem is not None:
         return Check("camera", "warn", problem.code, problem.params(), problem.fix,
                      problem.params())
-    taught = [game for game in ("revenge", "board")
-              if camera.model_file(config.data_dir, game).is_file()]
+    from camera.cards import games
+
+    taught = [game for game in games() if camera.model_file(config.data_dir, game).is_file()]
     if not taught:
         return Check("camera", "warn", "camera_untaught", {}, "teach_camera",
-                     {"model": str(camera.model_file(config.data_dir, "revenge"))})
+                     {"model": str(camera.model_file(config.data_dir, games()[0]))})
     return Check("camera", "ok", "camera_ready",
                  {"source": camera.source, "games": ", ".join(taught)})
 

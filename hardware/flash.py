@@ -97,14 +97,14 @@ def flash(port: str | None, *, say: Callable[[str], None]) -> str:
 
     mpremote = mpremote_program()
     finder = PortFinder(port=port or "")
-    board = find_pico(finder(), finder.looking_for)
-    say(f"copying {', '.join(FIRMWARE_FILES)} to the Pico on {board} with {mpremote} ...")
-    copy_firmware(mpremote, board)
+    pico = find_pico(finder(), finder.looking_for)
+    say(f"copying {', '.join(FIRMWARE_FILES)} to the Pico on {pico} with {mpremote} ...")
+    copy_firmware(mpremote, pico)
     say("the board restarts with the firmware; checking that it answers PAWNLED/1 ...")
-    if not wait_for_port(board):
-        raise FlashError(f"the board did not come back on {board} after its reset; replug "
+    if not wait_for_port(pico):
+        raise FlashError(f"the board did not come back on {pico} after its reset; replug "
                          "it and run `sorry-companion doctor`")
-    check = check_ledboard(LedBoardConfig(port=board), ledboard_port=board)
+    check = check_ledboard(LedBoardConfig(port=pico), ledboard_port=pico)
     if check.result != "ok":
         raise FlashError(f"the firmware is on the board but it does not answer PAWNLED/1 "
                          f"({check.detail}{'; ' + check.fix if check.fix else ''})")

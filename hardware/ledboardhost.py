@@ -74,7 +74,7 @@ class LedBoardHost:
     # --- the game's side: never blocks ---
 
     def start(self) -> LedBoardHost:
-        self._thread = threading.Thread(target=self._run, name="led-board", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="ledboard", daemon=True)
         self._thread.start()
         return self
 

@@ -57,7 +57,7 @@ class SimulatedLedBoard:
         self.path = os.ttyname(self._slave)
         self.strip = RecordingStrip()
         self.clock_ms = clock_ms
-        self.board = LedBoard(self.strip, uid, clock_ms())
+        self.ledboard = LedBoard(self.strip, uid, clock_ms())
         self.on_change = on_change
         self.on_line = on_line
         self.received: list[pawnled.Message] = []
@@ -65,14 +65,14 @@ class SimulatedLedBoard:
         self._wake_r, self._wake_w = os.pipe()
         self._closed = False
         self._lines = pawnled.LineReader()
-        self._thread = threading.Thread(target=self._run, name="board-sim", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="ledboard-sim", daemon=True)
         self._thread.start()
 
     # --- observing ---
 
     @property
     def state(self) -> pawnled.LedBoardState | None:
-        return self.board.state
+        return self.ledboard.state
 
     def pixels(self) -> list[RGB]:
         return list(self.strip.shown)
@@ -102,7 +102,7 @@ class SimulatedLedBoard:
             now = self.clock_ms()
             writes = self.strip.writes
             replies = self._receive(data, now, arrived) if data else []
-            replies += self.board.tick(now)
+            replies += self.ledboard.tick(now)
             self._write(replies)
             if data or replies or self.strip.writes != writes:
                 self._changed()
@@ -113,7 +113,7 @@ class SimulatedLedBoard:
                 self.received.append(item)
                 if self.on_line is not None:
                     self.on_line(item, arrived)
-        return self.board.receive(data, now)
+        return self.ledboard.receive(data, now)
 
     def _write(self, lines: list[str]) -> None:
         for line in lines:

@@ -5,6 +5,7 @@ card game."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import types
@@ -15,9 +16,10 @@ from typing import Any, ClassVar, NamedTuple
 import pytest
 
 import camera  # noqa: F401  (OpenCV's image limits, set before any test module loads cv2)
-from companion import games
+import games
 from companion.cli import TRACEBACK_ENV
 from companion.errors import BadEvent, BadSetup, IllegalEvent
+from companion.plugins import Manifest
 from companion.rules import GameSummary, Transition
 
 # The command line's catch-all (companion/cli.py) turns a bug into one sentence and exit 70:
@@ -25,6 +27,20 @@ from companion.rules import GameSummary, Transition
 # bug in any command, run in-process or as a subprocess (which inherits this), shows its
 # traceback and fails the test that ran it (tests/companion/test_cli_catch_all.py).
 os.environ[TRACEBACK_ENV] = "1"
+
+PLUGIN = "count_plugin_for_tests"  # the count game's folder (its manifest), made per test
+
+
+def register_count(monkeypatch, **parts: str) -> None:
+    """Register the count game's folder with these parts (Manifest's fields: module names)
+    beside those already registered, as games/count/ with its line in games.PLUGINS would.
+    Also a fixture (`register_count`), for the folders of tests that have no import path."""
+    old = sys.modules.get(PLUGIN)
+    manifest = getattr(old, "MANIFEST", Manifest(name="count", rules=""))
+    module = types.ModuleType(PLUGIN)
+    module.MANIFEST = dataclasses.replace(manifest, **parts)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, PLUGIN, module)
+    monkeypatch.setitem(games.PLUGINS, "count", PLUGIN)
 
 
 @dataclass(frozen=True)
@@ -103,8 +119,13 @@ def count_game(monkeypatch):
     module = types.ModuleType("count_game_for_tests")
     module.RULES = CountRules()  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, module.__name__, module)
-    monkeypatch.setitem(games._PACKAGES, "count", module.__name__)
+    register_count(monkeypatch, rules=module.__name__)
     return module.RULES
+
+
+@pytest.fixture(name="register_count")
+def register_count_fixture(monkeypatch):
+    return lambda **parts: register_count(monkeypatch, **parts)
 
 
 class CountFace:
@@ -138,10 +159,8 @@ class CountFace:
 @pytest.fixture
 def count_face(count_game, monkeypatch):
     """count_game with its hardware face registered (hardware.faces), for one test."""
-    from hardware import faces
-
     module = types.ModuleType("count_face_for_tests")
     module.FACE = CountFace()  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, module.__name__, module)
-    monkeypatch.setitem(faces._PACKAGES, "count", module.__name__)
+    register_count(monkeypatch, face=module.__name__)
     return module.FACE

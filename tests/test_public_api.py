@@ -1,6 +1,7 @@
-"""ui/ and hardware/ use the core only through its public API (companion/__init__.py):
-the session and its updates, the errors, the configuration, the games registry and each
-game's package (never a game's modules, the journal, the undo stack or the timer)."""
+"""ui/, hardware/ and the games' screens and faces use the core only through its public
+API (companion/__init__.py): the session and its updates, the errors, the configuration,
+the games registry and each game's rules package (never a game's rules modules, the
+journal, the undo stack or the timer)."""
 
 from __future__ import annotations
 
@@ -10,44 +11,54 @@ from pathlib import Path
 import pytest
 
 from companion import PUBLIC_MODULES
-from companion.games import names
+from companion.plugins import manifest, names
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = sorted(p for part in ("ui", "hardware") for p in (ROOT / part).rglob("*.py"))
+LAYERS = ("ui", "hardware", *(f"games/{g}/{part}" for g in names() for part in ("screens", "face")))
+FILES = sorted(p for part in LAYERS for p in (ROOT / part).rglob("*.py"))
+RULES = {manifest(g).rules for g in names()}  # each game's rules package: its public names
 
 
 def companion_imports(path: Path) -> set[str]:
-    """Every companion module a file imports, at its top or inside a function."""
+    """Every module of the core or of a game's rules a file imports, at its top or inside a
+    function."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names if a.name.split(".")[0] == "companion"}
+            found |= {a.name for a in node.names if _core_or_rules(a.name)}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == "companion":
-                found |= {f"companion.{a.name}" for a in node.names}
-            elif node.module.startswith("companion."):
+            if node.module == "companion" or node.module in {r.rsplit(".", 1)[0] for r in RULES}:
+                found |= {f"{node.module}.{a.name}" for a in node.names
+                          if _core_or_rules(f"{node.module}.{a.name}")}
+            elif _core_or_rules(node.module):
                 found.add(node.module)
     return found
 
 
+def _core_or_rules(module: str) -> bool:
+    return module.split(".")[0] == "companion" or any(
+        module == r or module.startswith(r + ".") for r in RULES)
+
+
 def test_the_public_modules_are_the_session_errors_config_and_games():
     expected = ("companion.session", "companion.errors", "companion.config", "companion.games",
-                *(f"companion.games.{n}" for n in names()),
-                "companion.version", "companion.system", "companion.backup", "companion.notices",
-                "companion.catalogue")
+                "companion.plugins", "companion.version", "companion.system", "companion.backup",
+                "companion.notices", "companion.catalogue")
     assert expected == PUBLIC_MODULES
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
 def test_ui_and_hardware_import_only_the_public_api(path: Path):
-    private = sorted(companion_imports(path) - set(PUBLIC_MODULES))
+    private = sorted(companion_imports(path) - set(PUBLIC_MODULES) - RULES)
     assert private == [], f"{path.relative_to(ROOT)} reaches past the public API"
 
 
 def test_the_check_would_see_a_reach_in(tmp_path: Path):
     sample = tmp_path / "sample.py"
     sample.write_text("from companion.session import Session\n"
-                      "def f():\n    from companion.games.revenge.engine import apply\n"
-                      "    from companion import journal\n", encoding="utf-8")
-    assert companion_imports(sample) == {"companion.session", "companion.games.revenge.engine",
-                                         "companion.journal"}
+                      "def f():\n    from games.revenge.rules.engine import apply\n"
+                      "    from companion import journal\n"
+                      "    from games.board import rules\n"
+                      "    from games.board.rules import Draw\n", encoding="utf-8")
+    assert companion_imports(sample) == {"companion.session", "games.revenge.rules.engine",
+                                         "companion.journal", "games.board.rules"}

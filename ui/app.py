@@ -25,8 +25,8 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion.config import TEXT_SIZES, on_raspberry_pi
 from companion.session import APP_WRITE_SETTLE_S, Session
 from companion.system import notify_ready
+from games.board.screens.texts import bt
 from ui import games
-from ui.board.texts import bt
 from ui.camera_link import CameraLink
 from ui.hardware_link import HardwareLink
 from ui.i18n import LANGUAGES, tr

@@ -1,38 +1,36 @@
 """Each game's slice of the screen, found by the rules' name (as `companion.games`).
 
-A slice is a package under ui/ (`ui/revenge/`, `ui/board/`) whose `SLICE` object gives
+A slice is the `screens` package of a game's folder (companion.plugins) whose `SLICE` object gives
 the app what it needs of that game: its name and options form on the first screen, its
 screens (with their .kv files), the model they bind to, how to show an open game, its line
 on the resume screen and its rows in the history's leaderboard. The app, the first screen
 and the history look a game up here and never branch on one: the first screen offers
-every game listed here as an equal choice, so adding a game is one package under ui/ plus
-one entry in `_PACKAGES`.
+every game of the registry (games/__init__.py) as an equal choice.
 """
 
 from __future__ import annotations
 
-import importlib
+import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
+from companion import plugins
 from companion.games import DEFAULT
 
 if TYPE_CHECKING:
     from ui.gamemodel import GameModel
 
-__all__ = ["GameSlice", "OptionsForm", "game_of", "get", "names"]
-
-_PACKAGES = {"revenge": "ui.revenge", "board": "ui.board"}
+__all__ = ["GameSlice", "OptionsForm", "game_of", "get", "kv_beside", "names"]
 
 
 class GameSlice(Protocol):
     """What the app asks of one game's screens."""
 
-    # screen name: (its .kv file under ui/, module, class); made when first shown
+    # screen name: (its .kv file, module, class); made when first shown
     screens: Mapping[str, tuple[str, str, str]]
     # screens made while the scorekeeper is still choosing players (CompanionApp._prewarm)
     prewarm: tuple[str, ...]
-    # the game's own options on the first screen: (its .kv file under ui/, module, class);
+    # the game's own options on the first screen: (its .kv file, module, class);
     # an OptionsForm
     options: tuple[str, str, str]
     # the screen of this game's rules, reached from the first screen
@@ -80,13 +78,23 @@ class OptionsForm(Protocol):
         ...
 
 
+def kv_beside(module_file: str, name: str) -> str:
+    """The whole path of the .kv file `name` beside the module whose `__file__` is
+    `module_file`: a game's screens keep their .kv files in the game's folder."""
+    return os.path.join(os.path.dirname(os.path.abspath(module_file)), name)
+
+
 def names() -> tuple[str, ...]:
-    return tuple(_PACKAGES)
+    """The games with screens, in the registry's order."""
+    return tuple(n for n in plugins.names() if plugins.manifest(n).screens is not None)
 
 
 def get(game: str) -> GameSlice:
     """The slice of the game called `game` (the rules' name); KeyError: it has none."""
-    slice_: GameSlice = importlib.import_module(_PACKAGES[game]).SLICE
+    module = plugins.layer(game, "screens")
+    if module is None:
+        raise KeyError(game)
+    slice_: GameSlice = module.SLICE
     return slice_
 
 

@@ -20,7 +20,9 @@ def register_fonts() -> None:
 
 
 def load_kv(name: str) -> None:
-    """Load ui/<name> unless it is loaded already."""
+    """Load ui/<name> (or the file at `name`, when it is a whole path: a game's screens keep
+    their .kv files beside them, in the game's folder) unless it
+    is loaded already."""
     path = os.path.join(_HERE, name)
     if path not in Builder.files:
         Builder.load_file(path)

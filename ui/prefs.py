@@ -25,7 +25,7 @@ from companion.config import (
     read_small_file,
 )
 from companion.games import name_problem
-from companion.games.revenge import MAX_PAWNS
+from games.revenge.rules import MAX_PAWNS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 CHOICES_FILE = "choices.json"
@@ -74,7 +74,7 @@ class Choices:
     variant: str = "standard"
     known_names: list[str] = field(default_factory=list)
     # the board game's own choices, as its setup screen shows them: edition,
-    # companion_draws and the setup's settings (ui.board.setup_screen)
+    # companion_draws and the setup's settings (games.board.screens.setup_screen)
     board: dict[str, Any] = field(default_factory=dict)
     game: str = ""  # the game last started (ui.games), chosen on the first screen next time
 

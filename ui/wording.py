@@ -6,7 +6,7 @@ events, outcomes); it never decides a rule.
 from __future__ import annotations
 
 from companion.errors import CompanionError
-from companion.games.revenge import (
+from games.revenge.rules import (
     Awaiting,
     Card,
     CardKind,

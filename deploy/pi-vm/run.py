@@ -618,7 +618,7 @@ def run_checks(machine: Machine, board: SimulatedLedBoard, report: Report, names
         "runuser -u sorry -- /opt/sorry-companion/current/venv/bin/python -c '"
         "from companion.journal import Journal\n"
         "from companion.session import Session\n"
-        "from companion.games.revenge import Card, Play, Setup\n"
+        "from games.revenge.rules import Card, Play, Setup\n"
         "j = Journal.open(\"/var/lib/sorry-companion\")\n"
         "s = Session(j)\n"
         "s.new_game(Setup.create([\"Ann\", \"Bob\", \"Cy\"]))\n"

@@ -47,15 +47,15 @@ from typing import Any
 from companion import games
 from companion.errors import CompanionError
 from companion.game import Redo, Undo
-from companion.games import board
-from companion.games.board import BoardState
-from companion.games.revenge import flip_targets, legal_cards
-from companion.games.revenge.cards import Card
-from companion.games.revenge.events import Close, EndPlay2, Event, Play, Press, Setup, Tiebreak
-from companion.games.revenge.state import GameState
 from companion.journal import Journal
 from companion.session import Session
 from companion.snapshots import load_unfinished
+from games.board import rules as board
+from games.board.rules import BoardState
+from games.revenge.rules import flip_targets, legal_cards
+from games.revenge.rules.cards import Card
+from games.revenge.rules.events import Close, EndPlay2, Event, Play, Press, Setup, Tiebreak
+from games.revenge.rules.state import GameState
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev")
 MAX_EVENTS = 20_000  # a runaway child stops by itself

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from companion.game import Game, Redo, Result, Undo
-from companion.games.revenge import Card, Play
-from companion.games.revenge.events import Close, EndPlay2, Press, Setup, Tiebreak
+from games.revenge.rules import Card, Play
+from games.revenge.rules.events import Close, EndPlay2, Press, Setup, Tiebreak
 
 
 def new_game(*players: str, **options) -> Game:

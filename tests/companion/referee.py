@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.game import ResultKind
-from companion.games.revenge.deck import DONT_BE_SORRY, SORRY_FAMILY, STEAL, Cards, number_value
-from companion.games.revenge.events import (
+from games.revenge.rules.deck import DONT_BE_SORRY, SORRY_FAMILY, STEAL, Cards, number_value
+from games.revenge.rules.events import (
     Close,
     EndPlay2,
     Event,
@@ -25,8 +25,8 @@ from companion.games.revenge.events import (
     Tiebreak,
     Variant,
 )
-from companion.games.revenge.simulate import SimulatedGame, simulate
-from companion.games.revenge.state import GameState
+from games.revenge.rules.simulate import SimulatedGame, simulate
+from games.revenge.rules.state import GameState
 
 TWENTY_ONE = 21
 HAND_SIZE = 5
@@ -311,7 +311,7 @@ class CrossCheck:
 
 
 def _initial(setup: Setup) -> GameState:
-    from companion.games.revenge.state import initial_state
+    from games.revenge.rules.state import initial_state
 
     return initial_state(setup)
 

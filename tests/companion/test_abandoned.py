@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from companion.games.revenge import Card, Play
-from companion.games.revenge.events import Setup
 from companion.journal import Journal
 from companion.session import Session
 from companion.stats import aggregate, counted
+from games.revenge.rules import Card, Play
+from games.revenge.rules.events import Setup
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).with_name("sorry-companion")

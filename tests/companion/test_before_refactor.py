@@ -20,6 +20,7 @@ from companion import games
 from companion.cli import main
 from companion.journal import SCHEMA_VERSION, Journal
 from companion.session import Session
+from companion.snapshots import Resumable, load_unfinished
 from companion.stats import replay_events
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -129,4 +130,17 @@ def test_every_game_of_a_journal_from_before_issue_17_replays_and_resumes_as_it_
             assert game.rules.state_json(game.state) == state
         update = Session(journal).resume()
         assert update is not None and update.game_id == JOURNAL_READ["resume"]["game_id"]
+        assert games.get(update.game).state_json(update.state) == JOURNAL_READ["resume"]["state"]
+
+
+def test_the_snapshots_pickled_before_issue_32_still_load_where_the_rules_moved(old_journal):
+    """They name their types under companion.games.<game>, where the rules lived before
+    each game had its folder: read from the snapshot, not replayed from the setup."""
+    with Journal.open(old_journal) as journal:
+        blobs = [row[0] for row in journal.query("SELECT data FROM snapshots", ())]
+        assert blobs and all(b"companion.games." in blob for blob in blobs)
+        found = load_unfinished(journal)
+        assert isinstance(found, Resumable) and found.snapshot_seq is not None
+        update = Session(journal).resume()
+        assert update is not None
         assert games.get(update.game).state_json(update.state) == JOURNAL_READ["resume"]["state"]

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 from companion.game import Game
-from companion.games.revenge import engine
-from companion.games.revenge.events import Play
-from companion.games.revenge.simulate import random_options, simulate
+from games.revenge.rules import engine
+from games.revenge.rules.events import Play
+from games.revenge.rules.simulate import random_options, simulate
 
 
 def test_quick_path_equals_the_full_path() -> None:

@@ -14,9 +14,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from companion.errors import CompanionError
 from companion.game import Game, Redo, ResultKind, Undo
-from companion.games.revenge.cards import ALL_CARDS, Card
-from companion.games.revenge.events import Close, EndPlay2, Event, Play, Press, Setup, Tiebreak
-from companion.games.revenge.state import DECK_SIZE
+from games.revenge.rules.cards import ALL_CARDS, Card
+from games.revenge.rules.events import Close, EndPlay2, Event, Play, Press, Setup, Tiebreak
+from games.revenge.rules.state import DECK_SIZE
 
 NAMES = ["Ana", "Ben", "Cy", "Dee", "Zed"]  # Zed never plays: an unknown name
 EXAMPLES = int(os.environ.get("STATEFUL_EXAMPLES", "100"))  # `make fuzz`: 1,500

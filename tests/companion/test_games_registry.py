@@ -11,9 +11,9 @@ from companion import games
 from companion.cli import main
 from companion.errors import BadSetup
 from companion.game import Game, read_setup
-from companion.games.revenge import RULES, Setup
 from companion.rules import Rules
 from companion.transcript import replay_lines
+from games.revenge.rules import RULES, Setup
 
 PLAYERS = {"type": "setup", "players": ["Ana", "Ben"]}
 

@@ -16,9 +16,9 @@ import pytest
 from companion import glyphs
 from companion.errors import BadSetup, JournalError
 from companion.games import MAX_NAME, get
-from companion.games.revenge import Setup
 from companion.journal import Journal
 from companion.transcript import replay_lines
+from games.revenge.rules import Setup
 
 REPO = Path(__file__).resolve().parents[2]
 ACCENTED = "éèêëàâçîïôûùüœæñ"

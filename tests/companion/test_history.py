@@ -7,7 +7,7 @@ import random
 
 from bench.core import long_game
 from companion.game import Game, History, Redo, Undo
-from companion.games.revenge import Card, Play, Press
+from games.revenge.rules import Card, Play, Press
 
 
 def test_history_is_always_the_steps() -> None:

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from companion.games.revenge import Card, Play, Press
-from companion.games.revenge.events import Setup
 from companion.journal import Journal
 from companion.session import Session
+from games.revenge.rules import Card, Play, Press
+from games.revenge.rules.events import Setup
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).with_name("sorry-companion")

@@ -18,10 +18,10 @@ import pytest
 
 from companion.config import load_config
 from companion.errors import BadSetup, ConfigError, JournalError
-from companion.games.revenge import Setup
 from companion.journal import Journal
 from companion.safe_text import MAX_QUOTED, quote
 from companion.transcript import replay_lines
+from games.revenge.rules import Setup
 
 REPO = Path(__file__).resolve().parents[2]
 SETUP = {"type": "setup", "players": ["Ana", "Ben"]}

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from companion.errors import JournalError
-from companion.games.revenge import Card, Play, Setup
 from companion.journal import GameRecord, Journal
 from companion.session import Session
+from games.revenge.rules import Card, Play, Setup
 
 REPO = Path(__file__).resolve().parents[2]
 SETUP = {"type": "setup", "players": ["Ana", "Bén", "Zoë"], "first": "Ana",
@@ -367,7 +367,7 @@ def test_a_write_failing_mid_game_refuses_the_event_and_state_stays_equal(
 FSIZE_CHILD = r"""
 import os, resource, signal, sys
 from companion.errors import JournalError
-from companion.games.revenge import Card, Play, Setup
+from games.revenge.rules import Card, Play, Setup
 from companion.journal import Journal
 from companion.session import Session
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

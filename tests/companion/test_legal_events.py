@@ -10,7 +10,7 @@ import pytest
 
 from companion.errors import CompanionError
 from companion.game import Game, ResultKind
-from companion.games.revenge import (
+from games.revenge.rules import (
     ALL_CARDS,
     RULES,
     Card,
@@ -24,7 +24,7 @@ from companion.games.revenge import (
     flip_targets,
     legal_cards,
 )
-from companion.games.revenge.simulate import random_options, simulate
+from games.revenge.rules.simulate import random_options, simulate
 
 GAMES = 120
 

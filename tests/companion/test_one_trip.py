@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from companion.games.board import RULES, Move, Moved, moves, options
 from companion.session import Session
+from games.board.rules import RULES, Move, Moved, moves, options
 
 SETUP = {"type": "setup", "game": "board", "players": ["Ana", "Ben"], "first": "Ana"}
 

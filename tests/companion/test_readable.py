@@ -14,11 +14,11 @@ import pytest
 from test_history_cli import cli
 
 from companion.commands.readable import Finished, html_page
-from companion.games.revenge import Card, Play, Press
-from companion.games.revenge.events import Setup
 from companion.journal import GameRecord, Journal
 from companion.session import Session
 from companion.stats import GameStats, PlayerStats
+from games.revenge.rules import Card, Play, Press
+from games.revenge.rules.events import Setup
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.revenge.simulate import SimulatedGame, random_options, simulate
 from companion.transcript import replay_lines, write_transcript
+from games.revenge.rules.simulate import SimulatedGame, random_options, simulate
 
 GAMES = int(os.environ.get("ROUNDTRIP_GAMES", "400"))  # `make fuzz`: 1,000
 CLI_GAMES = 4

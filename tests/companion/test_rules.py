@@ -25,9 +25,9 @@ from companion.errors import (
     NotYourTurn,
 )
 from companion.game import ResultKind
-from companion.games.revenge import Card, Play
-from companion.games.revenge.engine import MOVEMENTS, Happening
-from companion.games.revenge.state import DECK_SIZE, Awaiting
+from games.revenge.rules import Card, Play
+from games.revenge.rules.engine import MOVEMENTS, Happening
+from games.revenge.rules.state import DECK_SIZE, Awaiting
 
 
 def whats(result) -> list[Happening]:

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from companion.errors import CardRefused, CompanionError
-from companion.games.revenge import Card, EndPlay2, Play, Press, Tiebreak, flip_targets, legal_cards
-from companion.games.revenge.engine import Happening
-from companion.games.revenge.events import Setup
-from companion.games.revenge.state import Awaiting
 from companion.session import NoGame, Session, Update
 from companion.windows import WindowTimer
+from games.revenge.rules import Card, EndPlay2, Play, Press, Tiebreak, flip_targets, legal_cards
+from games.revenge.rules.engine import Happening
+from games.revenge.rules.events import Setup
+from games.revenge.rules.state import Awaiting
 
 
 def started(*names: str, **options) -> Session:

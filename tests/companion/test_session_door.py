@@ -8,9 +8,9 @@ import queue
 import pytest
 
 from companion.errors import REFUSALS, JournalError, NoGame
-from companion.games.revenge import Awaiting, Card, Play, Setup, legal_cards
 from companion.journal import Journal
 from companion.session import ResultKind, Session, Update
+from games.revenge.rules import Awaiting, Card, Play, Setup, legal_cards
 
 
 def test_an_update_is_frozen_and_carries_steps_undo_redo_and_legal_events():

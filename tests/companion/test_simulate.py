@@ -12,22 +12,22 @@ import pytest
 from referee import Disagreement, draw
 from referee import cross_checked as simulate
 
-import companion.games.revenge.engine
+import games.revenge.rules.engine
 from companion.cli import main
 from companion.errors import ConfigError
 from companion.game import Game
-from companion.games.revenge import Card
-from companion.games.revenge.deck import DEFAULT_DECK, DONT_BE_SORRY, FLIP, STEAL, Cards, build_deck
-from companion.games.revenge.events import Play, Press, Setup
-from companion.games.revenge.simulate import (
+from companion.safe_text import quote
+from companion.transcript import replay_lines
+from games.revenge.rules import Card
+from games.revenge.rules.deck import DEFAULT_DECK, DONT_BE_SORRY, FLIP, STEAL, Cards, build_deck
+from games.revenge.rules.events import Play, Press, Setup
+from games.revenge.rules.simulate import (
     best_total,
     choose_card,
     random_options,
     simulate_game,
 )
-from companion.games.revenge.state import DECK_SIZE
-from companion.safe_text import quote
-from companion.transcript import replay_lines
+from games.revenge.rules.state import DECK_SIZE
 
 CROSS_CHECK_GAMES = int(os.environ.get("SIMULATE_GAMES", "500"))  # `make fuzz`: 1,500
 
@@ -152,14 +152,14 @@ def test_the_cross_check_catches_an_engine_that_miscounts(monkeypatch):
         if draft.hands[seat] < 4:
             draft.draw(seat, 4 - draft.hands[seat])
 
-    monkeypatch.setattr(companion.games.revenge.engine._Draft, "refill", lazy_refill)
+    monkeypatch.setattr(games.revenge.rules.engine._Draft, "refill", lazy_refill)
     with pytest.raises(Disagreement, match="hands") as caught:
         simulate(random.Random(0), players=2)
     assert isinstance(caught.value.events[0], Setup)
 
 
 def test_the_cross_check_catches_a_take2_over_the_hand_limit(monkeypatch):
-    monkeypatch.setattr(companion.games.revenge.engine, "HAND_LIMIT", 6)
+    monkeypatch.setattr(games.revenge.rules.engine, "HAND_LIMIT", 6)
     with pytest.raises(Disagreement, match="draw_pile"):
         for seed in range(200):
             simulate(random.Random(seed), players=3)
@@ -251,7 +251,7 @@ def test_cli_reports_a_table_that_cannot_follow_the_engine_with_status_1_and_the
         draft.hands[seat] -= 1
         draft.pile += 1
 
-    monkeypatch.setattr(companion.games.revenge.engine._Draft, "lay", lay_unreported)
+    monkeypatch.setattr(games.revenge.rules.engine._Draft, "lay", lay_unreported)
     assert main(["simulate", "--games", "2", "--out", str(tmp_path)]) == 1
     assert "game 1: the table could not follow the engine after event" in \
         capsys.readouterr().err

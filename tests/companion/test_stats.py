@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from companion.game import Game, Redo, Undo
-from companion.games.revenge import Card, Play
-from companion.games.revenge.events import Close, Press, Setup
-from companion.games.revenge.stats import RoundProgress
-from companion.games.revenge.stats import progress_history as _progress_history
 from companion.stats import PlayerStats, aggregate, game_stats, replay_events
+from games.revenge.rules import Card, Play
+from games.revenge.rules.events import Close, Press, Setup
+from games.revenge.rules.stats import RoundProgress
+from games.revenge.rules.stats import progress_history as _progress_history
 
 
 def progress_history(game: Game) -> tuple[RoundProgress, ...]:

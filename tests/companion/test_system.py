@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from companion import __version__
-from companion.games.revenge import Card, Play
 from companion.system import PowerOffError, notify_ready, poweroff
 from companion.version import running_version, version_line, waiting_update
+from games.revenge.rules import Card, Play
 
 
 def test_notify_ready_sends_ready_to_the_notify_socket(tmp_path: Path):
@@ -80,9 +80,9 @@ def test_version_line_names_the_running_and_the_staged_release(tmp_path: Path):
 
 def test_game_in_progress_reads_the_journal_of_the_config(tmp_path: Path):
     """A real journal: empty, then with an open game (an update waits), then finished."""
-    from companion.games.revenge import Setup
     from companion.session import Session
     from companion.version import game_in_progress
+    from games.revenge.rules import Setup
 
     data = tmp_path / "data"
     config = tmp_path / "config.toml"

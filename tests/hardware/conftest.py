@@ -10,8 +10,8 @@ import pytest
 from gpiozero import Device
 from hw_helpers import PLAYERS, ClockedMockFactory, ScriptedClock
 
-from companion.games.revenge import Setup
 from companion.session import Session
+from games.revenge.rules import Setup
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from __future__ import annotations
 from hw_helpers import ClockedMockFactory, ScriptedClock
 
 from companion.config import Config, GpioConfig, LedBoardConfig
-from companion.games.board import RULES, Draw, options
 from companion.session import Session
+from games.board.rules import RULES, Draw, options
 from hardware import start_table_hardware
 from hardware.simulator import SimulatedLedBoard
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hardware.faces.board.ledboard import board_game_state
+from games.board.face.ledboard import board_game_state
 
 
 def position(turn, winner=None):

@@ -9,8 +9,8 @@ from gpiozero.pins.mock import MockFactory
 from hw_helpers import PLAYERS, ClockedMockFactory, ScriptedClock
 
 from companion.game import ResultKind
-from companion.games.revenge import Awaiting, Card, Happening, Play, Setup
 from companion.session import Session, Update
+from games.revenge.rules import Awaiting, Card, Happening, Play, Setup
 from hardware.buttons import ButtonPanel, ButtonPress, GpioSetupError
 from hardware.edgeclock import EdgeClock
 from hardware.lockout import Lockout

@@ -10,8 +10,8 @@ from __future__ import annotations
 from hw_helpers import ClockedMockFactory, ScriptedClock
 
 from companion.config import Config, GpioConfig, LedBoardConfig
-from companion.games.revenge import Card, Play, Setup
 from companion.session import Session
+from games.revenge.rules import Card, Play, Setup
 from hardware import StatusKind, start_table_hardware
 from hardware.firmware.ledboard import OFF, SEAT_RGB, TURN_LED0, scaled
 from hardware.simulator import SimulatedLedBoard

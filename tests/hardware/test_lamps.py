@@ -7,7 +7,7 @@ import queue
 import pytest
 from hw_helpers import wait_until
 
-from companion.games.revenge import Card, Play, Press
+from games.revenge.rules import Card, Play, Press
 from hardware.lamps import LampState, SeatLamps, lamps_for
 from hardware.pinplan import plan_pins
 

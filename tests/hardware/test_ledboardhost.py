@@ -9,8 +9,8 @@ import pytest
 from hw_helpers import RawBoard, ScriptedClock
 from serial.tools.list_ports_common import ListPortInfo
 
-from companion.games.revenge import Card, Play, Press
 from companion.session import Session
+from games.revenge.rules import Card, Play, Press
 from hardware.firmware import pawnled
 from hardware.ledboardhost import LedBoardHost
 from hardware.ledboardlink import check_baud
@@ -95,7 +95,7 @@ def test_handshake_greets_the_board_and_remembers_its_uid(sim, hosts, statuses):
     status = statuses.wait_for(StatusKind.CONNECTED)
     assert str(status) == "connected SIMA" and host.status == status
     assert sim.wait_for(lambda s: any(m.verb == "?HELLO" for m in s.received))
-    assert sim.board.greeted
+    assert sim.ledboard.greeted
 
 
 def test_a_state_change_reaches_the_board(sim, hosts, statuses, session: Session):

@@ -10,9 +10,9 @@ from pathlib import Path
 from hw_helpers import ClockedMockFactory, ScriptedClock
 
 from companion.config import Config
-from companion.games.revenge import Card, Play, Setup
 from companion.journal import Journal
 from companion.session import Session
+from games.revenge.rules import Card, Play, Setup
 from hardware import start_table_hardware
 
 

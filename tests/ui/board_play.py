@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ui.board.layout import key
+from games.board.screens.layout import key
 
 PREFERRED = ("split", "switch", "decline", "sorry", "backward", "start")
 
@@ -63,7 +63,7 @@ class Scorekeeper:
     def wanted_card(self, left: list[str]) -> str | None:
         """A card whose options include a kind this game has not had yet (the engine is
         asked what the card would allow, as a player looks at the board)."""
-        from companion.games.board import RULES, options
+        from games.board.rules import RULES, options
 
         state = self.d.app.session.state
         for card in left:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.errors import IllegalEvent
-from ui.board.door import BoardSnapshot
+from games.board.screens.door import BoardSnapshot
 
 FULL_DECK = {"1": 5, "2": 4, "3": 4, "4": 4, "5": 4, "7": 4, "8": 4, "10": 4, "11": 4,
              "12": 4, "sorry": 4}

@@ -5,11 +5,11 @@ from __future__ import annotations
 import doctest
 import itertools
 
-import ui.board.layout as layout_module
-import ui.board.picker as picker_module
-from companion.games.board import geometry as g
-from ui.board import layout
-from ui.board.picker import Picker
+import games.board.screens.layout as layout_module
+import games.board.screens.picker as picker_module
+from games.board.rules import geometry as g
+from games.board.screens import layout
+from games.board.screens.picker import Picker
 
 BEFORE = {"red": ["START", "T10", "T20", "S2"], "blue": ["T14", "T30", "START", "HOME"]}
 

@@ -200,7 +200,7 @@ def test_every_key_the_code_names_is_in_the_catalogue():
     screen; the referee's `_t` keys carry explain.py's prefix."""
     root = Path(__file__).parents[2]
     named: dict[str, str] = {}
-    for folder in ("ui", "companion", "hardware"):
+    for folder in ("ui", "companion", "hardware", "games"):  # games/: each game's folder
         for path in [*(root / folder).rglob("*.py"), *(root / folder).rglob("*.kv")]:
             source = path.read_text("utf-8")
             for call, key in KEY_CALL.findall(source):

@@ -47,7 +47,7 @@ def test_start_over_a_running_game_asks_and_keeping_it_changes_nothing(driver):
     assert recent[1].endswith("Ana, Ben, abandoned")
     # finished games only (issue 20): neither the abandoned nor the running game counts,
     # and the recent games' title says how many are left out
-    cells = [c.text for c in reversed(history.ids.board_grid.children)]
+    cells = [c.text for c in reversed(history.ids.leaders_grid.children)]
     assert cells == ["No finished games yet"]
     assert history.ids.recent_title.text == "Recent games · not finished, not counted: 2"
 

@@ -20,13 +20,13 @@ from layout_helpers import (
     small_texts,
 )
 
-from companion.games.board import Forfeited, Move
-from companion.games.board.explain import explain
-from companion.games.board.moves import blocked, generate
-from companion.games.board.position import Position
-from ui.board.board_view import BoardView
-from ui.board.door import BoardSnapshot
-from ui.board.session_door import SessionDoor
+from games.board.rules import Forfeited, Move
+from games.board.rules.explain import explain
+from games.board.rules.moves import blocked, generate
+from games.board.rules.position import Position
+from games.board.screens.board_view import BoardView
+from games.board.screens.door import BoardSnapshot
+from games.board.screens.session_door import SessionDoor
 
 OTHERS = {"blue": ["START", "T30", "T14", "HOME"]}
 

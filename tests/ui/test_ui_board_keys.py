@@ -1,5 +1,5 @@
 """Keys 1-4 on a laptop are the seat buttons in a board game too: the face of the open game
-(hardware.faces.board) makes a seat's key its "Draw" when the companion draws the cards,
+(games.board.face) makes a seat's key its "Draw" when the companion draws the cards,
 and a key out of turn is one sentence on the board screen."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from kivy.core.window import Window
 from test_ui_board_whole_game import start_by_touch
 
-from companion.games.board import RULES
+from games.board.rules import RULES
 
 
 def key(seat: int) -> None:

@@ -24,8 +24,8 @@ from layout_helpers import (
 )
 from ui_helpers import holds_colour, image_size, pixel_spread
 
-from ui.board.board_view import BoardView
-from ui.board.door import BoardSnapshot
+from games.board.screens.board_view import BoardView
+from games.board.screens.door import BoardSnapshot
 from ui.theme import HIGHLIGHT_DARK, HIGHLIGHT_LIGHT, PLAYER_RGBA
 
 PAWNS = {"red": ["START", "T10", "T22", "S2"], "blue": ["START", "T14", "T30", "HOME"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from test_ui_board_whole_game import journal_events, start_by_touch
 
-from companion.games.board import RULES
+from games.board.rules import RULES
 
 
 def test_the_companion_draws_and_shows_what_is_left(driver):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from board_play import Scorekeeper
 from test_ui_board_whole_game import start_by_touch
 
-from companion.games.board import RULES
+from games.board.rules import RULES
 
 
 def test_a_board_game_resumes_where_it_was(driver, tmp_path):

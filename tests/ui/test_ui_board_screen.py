@@ -9,7 +9,7 @@ from board_play import scroll_to
 from board_screen_helpers import ScriptDoor, position
 from kivy.tests.common import UnitTestTouch
 
-from ui.board.door import BoardSnapshot
+from games.board.screens.door import BoardSnapshot
 
 PAWNS = {"red": ["START", "START", "T10", "S2"], "blue": ["START", "T14", "T30", "HOME"]}
 ONE = [

@@ -10,7 +10,7 @@ import time
 from board_screen_helpers import ScriptDoor, position
 from ui_helpers import to_board_setup, type_name
 
-from ui.board.door import BoardSnapshot
+from games.board.screens.door import BoardSnapshot
 from ui.voice import Voice
 
 

@@ -14,8 +14,8 @@ from board_play import Scorekeeper, key_window
 from kivy.tests.common import UnitTestTouch
 from ui_helpers import REPO, to_board_setup, type_name
 
-from companion.games.board import RULES
 from companion.journal import Journal
+from games.board.rules import RULES
 
 MAX_TURNS = 2000
 
@@ -137,7 +137,7 @@ def game_over_and_history(d, final_winner):
     d.screenshot("board-over-en")
     d.tap_id("board", "board_menu_button")
     d.tap_id("board_menu", "board_menu_history")
-    grid = d.app.screen("history").ids.board_grid
+    grid = d.app.screen("history").ids.leaders_grid
     cells = [w.text for w in reversed(grid.children)]
     assert "Sorry! board game" in cells and "Sorry!s" in cells
     row = cells.index(final_winner)

@@ -11,7 +11,7 @@ from pathlib import Path
 from ui_helpers import pixel_spread, setup_by_touch
 
 from companion.config import Config, DisplayConfig, GpioConfig, LedBoardConfig
-from companion.games.revenge import Press
+from games.revenge.rules import Press
 from ui.backlight import Backlight, find_backlight
 from ui.idle import ASLEEP, AWAKE, DIM, BacklightShade, OverlayShade, ScreenRest
 

@@ -14,9 +14,9 @@ from pathlib import Path
 from ui_helpers import REPO
 
 from companion.game import Game
-from companion.games.revenge import Card, Play
 from companion.journal import Journal
 from companion.resume_words import last_saved_words
+from games.revenge.rules import Card, Play
 from ui.theme import marked
 from ui.wording import step_label
 

@@ -12,7 +12,7 @@ from kivy.core.window import Window
 from kivy.uix.label import Label
 from layout_helpers import SCRATCH, overlaps, picture, problems, resize, window_rect
 
-from companion.games.revenge import Setup
+from games.revenge.rules import Setup
 from ui.layout import MIN_TEXT_PX, arrangement, parse_size
 
 LONG = ["Maximilienne-Eve", "Bartholomewxyzab", "Chloé", "Wolfgangamadeusz"]

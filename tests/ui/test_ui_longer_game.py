@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ui_helpers import setup_by_touch
 
-from ui.revenge.model import pawn_laps
+from games.revenge.screens.model import pawn_laps
 
 # Ana busts each round, so only Ben advances; "0"s keep Ana the one who reaches 25.
 ANA_BUSTS = {1: ("10", "10", "5"), 2: ("10", "10", "0", "5"), 3: ("10", "10", "0", "5")}

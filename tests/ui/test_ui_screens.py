@@ -25,8 +25,8 @@ from layout_helpers import (
 )
 from ui_helpers import image_size, pixel_spread, setup_by_touch, to_board_setup
 
+from games.board.screens.board_view import BoardView
 from ui import menu_actions
-from ui.board.board_view import BoardView
 
 NAMES = ["Ana", "Ben", "Chloé", "Dominique"]
 MIN_SPREAD = 12.0  # grey-level standard deviation; a blank frame is ~0

@@ -8,7 +8,7 @@ import threading
 
 from ui_helpers import setup_by_touch
 
-from companion.games.revenge import Press
+from games.revenge.rules import Press
 
 
 def test_an_earlier_edge_replaces_the_caller_and_the_margin_is_shown(driver):

@@ -155,7 +155,7 @@ def test_history_and_play_again_after_a_game(driver):
     d.wait_for(lambda: d.screen == "over", "the game-over screen")
     assert d.label("over", "winner_label") == "Ben wins!"
     d.tap_id("over", "go_history")
-    cells = [c.text for c in reversed(d.app.screen("history").ids.board_grid.children)]
+    cells = [c.text for c in reversed(d.app.screen("history").ids.leaders_grid.children)]
     # name, games, wins, rounds won, busts, steals; the winner first
     assert cells[6:18] == ["Ben", "1", "1", "0", "0", "0", "Ana", "1", "0", "0", "1", "0"]
     recent = [c.text for c in d.app.screen("history").ids.recent_list.children]

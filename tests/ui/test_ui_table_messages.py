@@ -9,7 +9,7 @@ import time
 from kivy.core.window import Window
 from ui_helpers import setup_by_touch
 
-from ui.revenge.model import BUST_SHOW_S
+from games.revenge.screens.model import BUST_SHOW_S
 
 LONG = 3600.0
 

@@ -14,9 +14,9 @@ from ui import games
 
 
 @pytest.fixture
-def count_slice(count_face, monkeypatch):
+def count_slice(count_face, register_count):
     """count_game with its face and its ui slice registered, for one test."""
-    monkeypatch.setitem(games._PACKAGES, "count", "count_slice")
+    register_count(screens="count_slice")
     return games.get("count")
 
 
@@ -56,7 +56,7 @@ def test_a_third_game_reaches_the_screen_through_the_registries(driver, count_sl
 
     d.app.show("history")  # the count game's own leaderboard rows, from its slice
     d.frames(2)
-    cells = [w.text for w in d.app.screen("history").ids.board_grid.children]
+    cells = [w.text for w in d.app.screen("history").ids.leaders_grid.children]
     assert "Count" in cells and "added" in cells
     assert "Ben" in cells and "Ana" in cells
 

@@ -9,18 +9,19 @@ from pathlib import Path
 import pytest
 
 from companion.errors import CompanionError
-from companion.games.revenge import Card, EndPlay2, Play, Press, Setup
 from companion.session import Session
+from games.revenge.rules import Card, EndPlay2, Play, Press, Setup
 from ui.i18n import has
 from ui.wording import refusal, status_text, step_label
 
-CORE = Path(__file__).resolve().parents[2] / "companion"
+ROOT = Path(__file__).resolve().parents[2]
+CORE = ROOT / "companion"
 
 
 def test_every_refusal_code_in_the_core_has_a_french_sentence():
     codes = set()
     # The core and the card game (the board game's screens are issue 12's).
-    for path in [*CORE.glob("*.py"), *CORE.glob("games/*.py"), *CORE.glob("games/revenge/*.py")]:
+    for path in [*CORE.glob("*.py"), *(ROOT / "games" / "revenge" / "rules").glob("*.py")]:
         codes |= set(re.findall(r'code="([a-z0-9_]+)"', path.read_text(encoding="utf-8")))
     assert len(codes) >= 15
     missing = sorted(c for c in codes if not has(f"refusal_{c}", "fr"))
@@ -99,7 +100,7 @@ def test_the_status_line_says_touch_only_as_the_readme_does():
 
 
 def test_card_names_come_from_the_catalogue_and_english_is_the_cores_label():
-    from companion.games.revenge.cards import ALL_CARDS
+    from games.revenge.rules.cards import ALL_CARDS
     from ui.wording import card_name
 
     assert [card_name(c.code, "en") for c in ALL_CARDS] == [c.label for c in ALL_CARDS]

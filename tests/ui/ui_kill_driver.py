@@ -21,7 +21,7 @@ def main(data_dir: str) -> None:
     from kivy.tests.common import UnitTestTouch
 
     from companion.config import Config, WindowsConfig
-    from companion.games.revenge import Setup
+    from games.revenge.rules import Setup
     from ui.widgets import TapButton
 
     config = Config(windows=WindowsConfig(steal_seconds=60, block_seconds=60))

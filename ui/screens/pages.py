@@ -55,7 +55,7 @@ class HistoryScreen(PageScreen):
         """Leaderboard over every stored game, and the most recent games."""
         app = App.get_running_app()
         lang = app.lang
-        grid, recent = self.ids.board_grid, self.ids.recent_list
+        grid, recent = self.ids.leaders_grid, self.ids.recent_list
         grid.clear_widgets()
         recent.clear_widgets()
         listing = app.session.stored_stats(self._finished)

@@ -24,8 +24,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
-from companion.games import MAX_NAME, revenge
-from companion.games.revenge import MAX_PLAYERS, Setup
+from companion.games import MAX_NAME
+from games.revenge import rules as revenge
+from games.revenge.rules import MAX_PLAYERS, Setup
 from ui import games
 from ui.i18n import tr
 from ui.kvload import load_kv

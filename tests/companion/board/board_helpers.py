@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.board import RULES
-from companion.games.board.moves import Option, generate
-from companion.games.board.position import Position
-from companion.games.board.state import BoardState
+from games.board.rules import RULES
+from games.board.rules.moves import Option, generate
+from games.board.rules.position import Position
+from games.board.rules.state import BoardState
 
 
 def pos(edition: str = "classic", settings: dict[str, Any] | None = None,

@@ -14,10 +14,10 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from companion.games.board.cards import SORRY, steps_of
-from companion.games.board.geometry import SLIDES, TRACK_LEN, entry, start_exit
-from companion.games.board.moves import Blocked, Leg, Option
-from companion.games.board.position import (
+from games.board.rules.cards import SORRY, steps_of
+from games.board.rules.geometry import SLIDES, TRACK_LEN, entry, start_exit
+from games.board.rules.moves import Blocked, Leg, Option
+from games.board.rules.position import (
     HOME_I,
     LOC,
     START_I,
@@ -27,7 +27,7 @@ from companion.games.board.position import (
     name_of,
     track_loc,
 )
-from companion.games.board.settings import Settings
+from games.board.rules.settings import Settings
 
 _new = tuple.__new__
 Board = tuple[tuple[int, ...], ...]

@@ -10,7 +10,7 @@ import pytest
 
 from companion.config import BoardConfig, Config, load_config
 from companion.errors import ConfigError
-from companion.games.board import RULES
+from games.board.rules import RULES
 
 DEFAULT_FILE = Path(__file__).resolve().parents[3] / "companion" / "default_config.toml"
 

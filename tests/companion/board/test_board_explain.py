@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import companion.games.board.rules as rules_module
+import games.board.rules.rules as rules_module
 from companion.catalogue import keys
-from companion.games.board.explain import PREFIX, forfeit_text, has_sentence
-from companion.games.board.moves import blocked, generate
-from companion.games.board.position import Position
+from games.board.rules.explain import PREFIX, forfeit_text, has_sentence
+from games.board.rules.moves import blocked, generate
+from games.board.rules.position import Position
 
 SOURCES = Path(rules_module.__file__).parent
 

@@ -9,9 +9,9 @@ import random
 from pathlib import Path
 
 from companion.cli import main
-from companion.games.board import RULES, options
-from companion.games.board.simulate import simulate_board
 from companion.session import Session
+from games.board.rules import RULES, options
+from games.board.rules.simulate import simulate_board
 
 
 def _play(session: Session, events: list[object]) -> None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from board_helpers import legs, only, opts, pos
 
-from companion.games.board.explain import explain, forfeit_text
-from companion.games.board.moves import blocked, candidates, generate, match
+from games.board.rules.explain import explain, forfeit_text
+from games.board.rules.moves import blocked, candidates, generate, match
 
 # --- Moving: steps, HOME by exact count, jumping, landing --------------------------------
 
@@ -311,7 +311,7 @@ def test_never_forward_past_your_own_entry(edition):
 
 
 def test_slides_never_chain_and_home_never_moves():
-    from companion.games.board.geometry import SLIDES
+    from games.board.rules.geometry import SLIDES
     triangles = {s.start for s in SLIDES}
     assert not any(s.end in triangles for s in SLIDES)  # no slide ends on a triangle
     p = pos(red=["HOME", "HOME", "HOME", "S5"])

@@ -13,10 +13,10 @@ from typing import Any
 
 import reference_moves as ref
 
-from companion.games.board import moves
-from companion.games.board.cards import CARDS
-from companion.games.board.geometry import COLORS, LOCATIONS
-from companion.games.board.position import Position
+from games.board.rules import moves
+from games.board.rules.cards import CARDS
+from games.board.rules.geometry import COLORS, LOCATIONS
+from games.board.rules.position import Position
 
 POSITIONS = int(os.environ.get("BOARD_ORACLE_POSITIONS", "250"))
 TRIANGLES = ("T1", "T9", "T16", "T24", "T31", "T39", "T46", "T54")

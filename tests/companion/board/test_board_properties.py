@@ -16,14 +16,14 @@ from hypothesis import strategies as st
 
 from companion.errors import CompanionError
 from companion.game import Game, Redo, Undo
-from companion.games.board import RULES, draw_card, explain, options
-from companion.games.board.cards import CARDS
-from companion.games.board.events import Draw, NoPlay, Place
-from companion.games.board.geometry import COLORS, LOCATIONS
-from companion.games.board.moves import blocked, generate, match
-from companion.games.board.position import Position
-from companion.games.board.simulate import simulate_board
-from companion.games.board.state import BoardState
+from games.board.rules import RULES, draw_card, explain, options
+from games.board.rules.cards import CARDS
+from games.board.rules.events import Draw, NoPlay, Place
+from games.board.rules.geometry import COLORS, LOCATIONS
+from games.board.rules.moves import blocked, generate, match
+from games.board.rules.position import Position
+from games.board.rules.simulate import simulate_board
+from games.board.rules.state import BoardState
 
 EXAMPLES = int(os.environ.get("BOARD_EXAMPLES", "150"))
 GAMES = max(10, EXAMPLES // 6)

@@ -15,10 +15,10 @@ import random
 
 import pytest
 
-from companion.games.board import RULES
-from companion.games.board.moves import _analyse
-from companion.games.board.simulate import simulate_board
 from companion.transcript import replay_lines, write_transcript
+from games.board.rules import RULES
+from games.board.rules.moves import _analyse
+from games.board.rules.simulate import simulate_board
 
 GAMES = int(os.environ.get("BOARD_ROUNDTRIP_GAMES", "100"))
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from companion.games.board import RULES, Draw, Place
 from companion.session import Session
 from companion.transcript import replay_lines
+from games.board.rules import RULES, Draw, Place
 
 SETUP = {"type": "setup", "game": "board", "edition": "classic", "players": ["Ana", "Ben"],
          "colors": ["red", "blue"], "first": "Ana"}

@@ -10,12 +10,12 @@ from board_helpers import at, draw, game, move, push
 
 from companion.errors import BadSetup, CompanionError, GameOver
 from companion.games import get
-from companion.games.board import RULES, draw_card, explain, options
-from companion.games.board.cards import CARDS
-from companion.games.board.errors import IllegalMove, IllegalPlace
-from companion.games.board.events import Draw, Move, NoPlay, Place
-from companion.games.board.outcomes import DrawAgain, Finished, Forfeited, Reshuffled
 from companion.rules import Rules
+from games.board.rules import RULES, draw_card, explain, options
+from games.board.rules.cards import CARDS
+from games.board.rules.errors import IllegalMove, IllegalPlace
+from games.board.rules.events import Draw, Move, NoPlay, Place
+from games.board.rules.outcomes import DrawAgain, Finished, Forfeited, Reshuffled
 
 
 def test_the_registry_finds_the_board_rules():

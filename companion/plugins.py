@@ -1,0 +1,57 @@
+"""The games as plugins: each game is one folder (games/<name>/) whose manifest names
+its modules layer by layer, and games/__init__.py lists the folders, one line each.
+
+A manifest is pure data (dotted module paths, never imports), so a layer imports only
+its own part of a game, and only when it first needs it: the core loads a game's rules,
+the screens its screens, the hardware its face; `replay` of a card-game transcript
+never loads the board game, and the core never loads a game's Kivy or gpiozero parts.
+
+>>> manifest("revenge").rules
+'games.revenge.rules'
+>>> layer("revenge", "rules").RULES.name
+'revenge'
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Literal
+
+import games
+
+__all__ = ["Layer", "Manifest", "layer", "manifest", "names"]
+
+# A manifest's optional parts, each a module exporting what its layer asks for.
+Layer = Literal["rules", "screens", "face", "camera_deck", "commands", "simulate"]
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """What a game's folder holds, by dotted module path (None: the game has no such part)."""
+
+    name: str  # the setup's "game"
+    rules: str  # pure (standard library and the core only): RULES, a companion.rules.Rules
+    screens: str | None = None  # Kivy: SLICE, a ui.games.GameSlice
+    face: str | None = None  # the table's buttons and LED board: FACE, a hardware.faces.Face
+    camera_deck: str | None = None  # pure: DECK, a camera.cards.Deck
+    commands: str | None = None  # pure: register(subparsers), the game's own CLI commands
+    simulate: str | None = None  # pure: SIMULATION, its part of the CLI's `simulate`
+
+
+def names() -> tuple[str, ...]:
+    """The games, in the registry's order (the first screen's order)."""
+    return tuple(games.PLUGINS)
+
+
+def manifest(name: str) -> Manifest:
+    """The manifest of the game called `name`; KeyError: no such game here."""
+    found: Manifest = importlib.import_module(games.PLUGINS[name]).MANIFEST
+    return found
+
+
+def layer(name: str, part: Layer) -> ModuleType | None:
+    """The module of `name`'s `part`, imported now (None: the game has no such part)."""
+    path: str | None = getattr(manifest(name), part)
+    return None if path is None else importlib.import_module(path)

@@ -1,0 +1,16 @@
+"""The Sorry! board game (BOARD.md): its manifest. Its rules are in `rules` (pure), its
+screens in `screens` (Kivy), its face on the table's buttons and LED board in `face`,
+the cards the camera is taught in `camera_deck` (pure), its bots for the command
+line's `simulate` in `simulate_command`, its `board` command in `commands`."""
+
+from companion.plugins import Manifest
+
+MANIFEST = Manifest(
+    name="board",
+    rules="games.board.rules",
+    screens="games.board.screens",
+    face="games.board.face",
+    camera_deck="games.board.camera_deck",
+    commands="games.board.commands",
+    simulate="games.board.simulate_command",
+)

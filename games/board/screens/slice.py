@@ -1,0 +1,95 @@
+"""The board game's slice for ui.games: its screens, its model, starting and showing a
+game, its resume line and its leaderboard rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ui.games import kv_beside
+
+# The board game's columns in the history's leaderboard (games.board.rules.stats).
+BOARD_COLUMNS = ("bumps", "sorrys", "pawns_home")
+# Each screen: its .kv file (beside this module), module and class (ui.games.GameSlice.screens).
+
+SCREENS = {
+    "board": (kv_beside(__file__, "board.kv"), "games.board.screens.board_screen",
+              "BoardScreen"),
+    "board_menu": (kv_beside(__file__, "board_menu.kv"), "games.board.screens.board_screen",
+                   "BoardMenuScreen"),
+    "board_rules": (kv_beside(__file__, "board_rules.kv"), "games.board.screens.board_screen",
+                    "BoardRulesScreen"),
+    "board_setup": (kv_beside(__file__, "board_setup.kv"), "games.board.screens.setup_screen",
+                    "BoardSetupScreen"),
+}
+
+
+class BoardSlice:
+    screens = SCREENS
+    prewarm: tuple[str, ...] = ()
+    options = (kv_beside(__file__, "options.kv"), "games.board.screens.options", "BoardOptions")
+    rules_screen = "board_rules"
+
+    def title(self, lang: str) -> str:
+        from games.board.screens.texts import bt
+
+        return bt("s_board_game", lang)
+
+    def make_model(self, app: Any) -> Any:
+        from games.board.screens.model import BoardModel
+
+        door = getattr(app, "board_door", None)
+        if door is None:
+            from games.board.screens.session_door import SessionDoor
+
+            door = SessionDoor(app.session, data_dir=app.data_dir)
+        model = BoardModel(door, speak=app.voice.say, lang=app.lang)
+        # the first screen's "Back to the game" follows it without making it (ui/start.kv)
+        model.bind(phase=lambda _model, phase: setattr(app, "board_phase", phase))
+        app.board_phase = model.phase
+        return model
+
+    def start(self, app: Any, setup: Any, **options: Any) -> str | None:
+        """Start a board game (`companion_draws`: the companion draws the cards); None, or
+        the one sentence saying why it cannot start."""
+        model = app.models["board"]
+        draws = bool(options.get("companion_draws"))
+        if not model.attempt(lambda: model.door.new_game(setup, companion_draws=draws)):
+            return str(model.message)
+        self.show(app)
+        return None
+
+    def show(self, app: Any) -> None:
+        app.models["board"].refresh()
+        app.show("board")
+
+    def describe_stored(self, state: Any, lang: str) -> str:
+        from companion.games import get
+        from games.board.screens.texts import bt
+
+        position = get("board").state_json(state)
+        players = ", ".join(p["name"] for p in position["players"])
+        turn = position.get("turn")
+        return bt("b_resume", lang, players=players, turn=turn or "")
+
+    def leaderboard(self, grid: Any, leaders: list[Any], lang: str) -> None:
+        from kivy.factory import Factory
+
+        from games.board.screens.texts import bt
+        from ui.i18n import number, tr
+
+        heads = (bt("b_title", lang), tr("lb_games", lang), tr("lb_wins", lang),
+                 *(bt(f"st_{c}", lang) for c in BOARD_COLUMNS))
+        for text in heads:
+            grid.add_widget(Factory.StatHead(text=text))
+        for p in leaders:
+            for value in (p.name, p.games, p.wins, *(p.counters.get(c, 0) for c in BOARD_COLUMNS)):
+                shown = value if isinstance(value, str) else number(value, lang)
+                grid.add_widget(Factory.StatCell(text=shown))
+
+
+SLICE = BoardSlice()
+
+
+def open_board_setup(app: Any, players: list[str], colors: list[str], first: str) -> None:
+    app.screen("board_setup").offer(players, colors, first)
+    app.show("board_setup")

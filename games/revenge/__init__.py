@@ -1,0 +1,15 @@
+"""Sorry! Revenge, the card game (RULES.md, TRANSCRIPT.md): its manifest. Its rules are
+in `rules` (pure), its screens in `screens` (Kivy), its face on the table's buttons and
+LED board in `face`, the cards the camera is taught in `camera_deck` (pure), its bots
+for the command line's `simulate` in `simulate_command`."""
+
+from companion.plugins import Manifest
+
+MANIFEST = Manifest(
+    name="revenge",
+    rules="games.revenge.rules",
+    screens="games.revenge.screens",
+    face="games.revenge.face",
+    camera_deck="games.revenge.camera_deck",
+    simulate="games.revenge.simulate_command",
+)

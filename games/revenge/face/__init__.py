@@ -1,0 +1,38 @@
+"""The card game (Sorry! Revenge) on the hardware: a seat's button is its SORRY! (or
+Don't Be SORRY!) press, the lamps light the seats whose press counts in a SORRY! window,
+and the LED board shows each seat's HOME pawn cards and the last event's alert."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from companion.errors import CompanionError, NoGame
+from companion.session import Result, Session, Update
+from games.revenge.face.ledboard import ledboard_state
+from games.revenge.rules import Press
+from hardware.faces.face import LampState
+from hardware.firmware.pawnled import LedBoardState
+
+
+class RevengeFace:
+    def seat_press(self, session: Session, seat: int, t: float | None,
+                   companion_draws: Callable[[], bool]) -> Result:
+        """SORRY! or Don't Be SORRY!, whichever the rules allow now; the engine decides,
+        and a press with no window open changes nothing."""
+        update = session.update
+        if update is None:
+            raise NoGame("no game is open; start a new game first", code="no_game")
+        players = update.summary.players
+        if seat >= len(players):
+            raise CompanionError(f"only {len(players)} play, so this seat is empty",
+                                 code="empty_seat", players=len(players))
+        return session.submit(Press(players[seat], session.clock() if t is None else t))
+
+    def ledboard(self, update: Update, brightness: int) -> LedBoardState:
+        return ledboard_state(update.state, update.result, brightness=brightness)
+
+    def lamps(self, update: Update) -> LampState:
+        return LampState(frozenset(update.state.pressers()), update.state.winner)
+
+
+FACE = RevengeFace()

@@ -1,0 +1,667 @@
+"""The rules engine: `apply(state, event)` is the only place the rules of RULES.md live.
+
+It is a pure function: it never mutates `state`, reads no clock and does no I/O. It
+either returns a Transition (the new state and what happened, for voice, lamps and
+statistics) or raises one of the IllegalEvent/BadEvent refusals with a plain sentence.
+A press that the rules ignore (R9, "no SORRY! now") returns the *same* state object.
+
+>>> from games.revenge.rules.cards import Card
+>>> from games.revenge.rules.events import Play, Setup
+>>> s = initial_state(Setup.create(["Ana", "Ben"]))
+>>> apply(s, Play(Card.parse("7"))).state.total
+7
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from enum import StrEnum
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from companion.errors import BadEvent, BadTarget, CardRefused, GameOver, IllegalEvent, NotYourTurn
+from companion.members import members
+from companion.rules import Countdown, Transition
+from companion.safe_text import quote
+from games.revenge.rules.cards import ALL_CARDS, CardKind
+from games.revenge.rules.events import (
+    MAX_PLAYERS,
+    Close,
+    EndPlay2,
+    Event,
+    Play,
+    Press,
+    Tiebreak,
+)
+from games.revenge.rules.state import (
+    HAND_LIMIT,
+    HAND_SIZE,
+    Awaiting,
+    Cause,
+    GameState,
+    TiebreakRound,
+    Window,
+    initial_state,
+)
+
+__all__ = [
+    "MOVEMENTS", "Happening", "Outcome", "Transition", "apply", "countdown", "initial_state",
+    "options",
+]
+
+WINNING_TOTAL = 21
+
+# Named tuples built on the hot path go through tuple.__new__ directly: the generated
+# __new__ of a NamedTuple is a Python call per object, and replay builds several per event.
+_new = tuple.__new__
+
+
+class Happening(StrEnum):
+    """What an event did, beyond the new numbers: for voice, lamps, LEDs and statistics."""
+
+    REACHED_21 = "reached_21"  # seat reached 21; the steal window opens
+    BUST = "bust"  # seat went over 21; value = the total
+    ADVANCE = "advance"  # seat +1 progress; value = new progress
+    MOVE_BACK = "move_back"  # seat -1 progress; value = new progress
+    ROUND_KEPT = "round_kept"  # seat keeps its 21 (no call, or blocked)
+    STEAL_CALLED = "steal_called"  # seat called SORRY! on other
+    CALLER_REPLACED = "caller_replaced"  # seat's earlier edge replaced other; value = margin s
+    STOLEN = "stolen"  # seat stole the round from other
+    STEAL_BLOCKED = "steal_blocked"  # seat blocked other's steal
+    FLIP_PLAYED = "flip_played"  # seat played SORRY! on other (other None: no target)
+    FLIP_BLOCKED = "flip_blocked"  # seat blocked other's flip-back
+    FLIPPED_BACK = "flipped_back"  # seat was flipped back by other
+    TAKE2_SKIPPED = "take2_skipped"  # seat would hold more than 7; value = the hand
+    RESHUFFLED = "reshuffled"  # the old piles became the draw pile
+    ROUND_ENDED = "round_ended"  # value = the number of the round that ended
+    TIED = "tied"  # a tiebreaker starts (again)
+    WON = "won"  # seat won the game
+    EARLIER_EDGE = "earlier_edge"  # the caller's own earlier edge arrived late; value = s
+    IGNORED = "ignored"  # a press that changes nothing ("no SORRY! now"); seat pressed
+    # Card movements, in the order they happen, so real cards can follow the counts
+    # (the simulator's deck): with RESHUFFLED and ROUND_ENDED (the pile set aside).
+    DRAWN = "drawn"  # seat took cards from the draw pile; value = how many
+    LAID = "laid"  # seat laid a card from the hand on the play pile (the event's card)
+
+
+MOVEMENTS = frozenset({Happening.DRAWN, Happening.LAID})
+
+# The members the hot paths read, as plain attributes (see companion.members).
+_Happening, _CardKind = members(Happening), members(CardKind)
+_Awaiting, _Cause = members(Awaiting), members(Cause)
+
+
+class Outcome(NamedTuple):
+    what: Happening
+    seat: int | None = None
+    other: int | None = None
+    value: float | None = None
+
+
+# _Draft and _new build these by position: a field added or moved must be seen here first.
+assert GameState._fields == (
+    "setup", "progress", "hands", "total", "direction", "turn", "round", "pile", "discards",
+    "draw_pile", "owed", "window", "tiebreak", "winner", "reshuffles")
+assert Transition._fields == ("state", "outcomes", "changed", "amends")
+assert Outcome._fields == ("what", "seat", "other", "value")
+
+
+_DRAWN, _LAID = _Happening.DRAWN, _Happening.LAID  # every card played emits these
+
+
+class _Draft:
+    """A mutable copy of a state while one event is applied; frozen again at the end."""
+
+    # GameState's own fields (one definition: state.py), plus the state drafted from and
+    # the outcomes so far. `progress` and `hands` are lists while drafting.
+    __slots__ = (*GameState._fields, "out", "s")
+
+    if TYPE_CHECKING:  # for the checker: the fields whose drafting type it cannot infer
+        progress: list[int]
+        hands: list[int]
+        window: Window | None
+        tiebreak: TiebreakRound | None
+        pile: int
+        discards: int
+        draw_pile: int
+        def __getattr__(self, name: str) -> Any: ...  # the other fields, as GameState's
+        def __setattr__(self, name: str, value: Any) -> None: ...
+
+    def __init__(self, s: GameState) -> None:
+        self.s = s
+        (self.setup, progress, hands, self.total, self.direction, self.turn, self.round,
+         self.pile, self.discards, self.draw_pile, self.owed, self.window, self.tiebreak,
+         self.winner, self.reshuffles) = s  # one unpacking, in GameState's order (above)
+        self.progress = list(progress)
+        self.hands = list(hands)
+        self.out: list[Outcome] = []
+
+    def emit(self, what: Happening, seat: int | None = None, other: int | None = None,
+             value: float | None = None) -> None:
+        self.out.append(_new(Outcome, (what, seat, other, value)))
+
+    def freeze(self) -> Transition[GameState]:
+        # Each field by name, in GameState's order (above): twice as fast as one attrgetter
+        # whose result is star-unpacked through a list.
+        state = _new(GameState, (
+            self.setup, tuple(self.progress), tuple(self.hands), self.total, self.direction,
+            self.turn, self.round, self.pile, self.discards, self.draw_pile, self.owed,
+            self.window, self.tiebreak, self.winner, self.reshuffles))
+        return _new(Transition, (state, tuple(self.out), True, False))
+
+    # --- cards and hands (tracked, advisory: they never refuse a real card) ---
+
+    def draw(self, seat: int, n: int) -> None:
+        """Draw n cards; when the draw pile runs out mid-draw the old piles are shuffled in."""
+        take = min(n, self.draw_pile)
+        if take:
+            self.draw_pile -= take
+            self.hands[seat] += take
+            self.out.append(_new(Outcome, (_DRAWN, seat, None, take)))  # emit, inlined: hot
+        n -= take
+        if n and self.discards:
+            self.draw_pile, self.discards = self.discards, 0
+            self.reshuffles += 1
+            self.emit(_Happening.RESHUFFLED)
+            take = min(n, self.draw_pile)
+            if take:
+                self.draw_pile -= take
+                self.hands[seat] += take
+                self.emit(_Happening.DRAWN, seat, value=take)
+
+    def refill(self, seat: int) -> None:
+        """Draw back up to 5 (a player holding more keeps them)."""
+        if self.hands[seat] < HAND_SIZE:
+            self.draw(seat, HAND_SIZE - self.hands[seat])
+
+    def lay(self, seat: int) -> None:
+        """A card leaves seat's hand onto the play pile.
+
+        A tracked hand of 0 means the tracker missed a draw: the card is taken to have come
+        from the draw pile. Only a card that cannot exist by count (an empty hand and
+        nothing left to draw, which a real deck's mix of cards never reaches) is refused.
+        """
+        if self.hands[seat] == 0:
+            self.draw(seat, 1)
+            if self.hands[seat] == 0:
+                raise IllegalEvent(
+                    f"{self.s.name(seat)} has no card left by the count and there is none to "
+                    "draw, so this card cannot have been played; undo the last tap",
+                    code="no_card_left", player=self.s.name(seat),
+                )
+        self.hands[seat] -= 1
+        self.pile += 1
+        self.out.append(_new(Outcome, (_LAID, seat, None, None)))  # emit, inlined: hot
+
+    # --- turns, rounds, progress ---
+
+    def end_turn(self, seat: int) -> None:
+        """R1 and the draw rule: draw up to 5, then the next player in the direction plays."""
+        self.owed = 0
+        self.refill(seat)
+        self.turn = (seat + self.direction) % len(self.hands)
+
+    def end_round(self) -> None:
+        """R8: the play pile is set aside (after any drawing) and a new one begins."""
+        self.emit(_Happening.ROUND_ENDED, value=self.round)
+        self.discards += self.pile
+        self.pile = 0
+        self.total = 0
+        self.owed = 0
+        self.round += 1
+        self.check_end()
+
+    def advance(self, seat: int) -> None:
+        self.progress[seat] = min(self.s.goal, self.progress[seat] + 1)
+        self.emit(_Happening.ADVANCE, seat, value=self.progress[seat])
+
+    def move_back(self, seat: int) -> None:
+        self.progress[seat] = max(0, self.progress[seat] - 1)
+        self.emit(_Happening.MOVE_BACK, seat, value=self.progress[seat])
+
+    def check_end(self) -> None:
+        """R12: one player at the goal wins; several start a tiebreaker."""
+        goal = self.s.goal
+        if max(self.progress) < goal:  # the common case: nobody there yet
+            return
+        reached = tuple(i for i, p in enumerate(self.progress) if p >= goal)
+        if len(reached) == 1:
+            self.winner = reached[0]
+            self.emit(_Happening.WON, reached[0])
+        elif reached:
+            self.tiebreak = TiebreakRound(reached, (None,) * len(reached))
+            self.emit(_Happening.TIED)
+
+    def close_window(self) -> None:
+        """The open window closes without an answer: R9 or R10 decides what happens."""
+        w = self.window
+        assert w is not None
+        self.window = None
+        seat, step, what, other = _unanswered(w)
+        if step > 0:
+            self.advance(seat)
+        else:
+            self.move_back(seat)
+        self.emit(what, seat, other)
+        self.end_round()
+
+    def sorry_out_of_turn(self, seat: int) -> None:
+        """A SORRY!-family card played out of turn: laid, then draw back up to 5 at once."""
+        self.lay(seat)
+        self.refill(seat)
+
+
+def _unanswered(w: Window) -> tuple[int, int, Happening, int | None]:
+    """What a window closing unanswered does (R9, R10): whose pawn card moves, which way,
+    and what that is: the 21 kept (its scorer +1), stolen (the caller +1, from the scorer),
+    or a flip-back (its victim -1, by the scorer)."""
+    if w.kind is _Awaiting.STEAL:
+        return w.scorer, 1, _Happening.ROUND_KEPT, None
+    if w.cause is _Cause.STEAL:
+        assert w.caller is not None
+        return w.caller, 1, _Happening.STOLEN, w.scorer
+    return w.victim, -1, _Happening.FLIPPED_BACK, w.scorer
+
+
+def apply(state: GameState, event: object) -> Transition[GameState]:
+    """Apply one game event (play, press, close, end_play2, tiebreak) to `state`."""
+    cls = type(event)  # the common case in one look-up; subclasses fall through below
+    if cls is Play:
+        return _play(state, event)  # type: ignore[arg-type]
+    if cls is Press:
+        return _press(state, event)  # type: ignore[arg-type]
+    if isinstance(event, Play):
+        return _play(state, event)
+    if isinstance(event, Press):
+        return _press(state, event)
+    if isinstance(event, Close):
+        return _close(state)
+    if isinstance(event, EndPlay2):
+        return _end_play2(state)
+    if isinstance(event, Tiebreak):
+        return _tiebreak(state, event)
+    raise BadEvent(f"{type(event).__name__} is not a game event the engine applies")
+
+
+def _seat(state: GameState, name: str) -> int:
+    seat = state.seat_of(name)
+    if seat is None:
+        raise BadEvent(
+            f"no player is called {quote(name)}; the players are {list(state.setup.players)}",
+            code="unknown_player", player=name, players=", ".join(state.setup.players),
+        )
+    return seat
+
+
+def _refuse_when_over(state: GameState) -> None:
+    if state.winner is not None:
+        raise GameOver(
+            f"the game is over: {state.name(state.winner)} has won; undo to go back",
+            code="game_over", winner=state.name(state.winner),
+        )
+    if state.tiebreak is not None:
+        raise IllegalEvent(
+            "the tiebreaker is being played: enter each tied player's total",
+            code="in_tiebreak",
+        )
+
+
+def _play(state: GameState, ev: Play) -> Transition[GameState]:
+    card = ev.card
+    kind = card.kind
+    if (kind is _CardKind.NUMBER or (kind is _CardKind.SLIDE and not state.owed)) \
+            and state.window is None and state.winner is None and state.tiebreak is None:
+        quick = _quick_total(state, ev, kind is _CardKind.NUMBER)
+        if quick is not None:
+            return quick
+    return _play_in_full(state, ev)
+
+
+def _play_in_full(state: GameState, ev: Play) -> Transition[GameState]:
+    """Any card, every rule checked on a draft of the state."""
+    card = ev.card
+    kind = card.kind
+    _refuse_when_over(state)
+    d = _Draft(state)
+    if d.window is not None:
+        d.close_window()  # "a window closes when the next card is logged"
+        if d.winner is not None or d.tiebreak is not None:
+            raise IllegalEvent(
+                "the open SORRY! window decides the game; close it before logging another card",
+                code="window_decides",
+            )
+    seat = d.turn
+    if ev.player is not None and _seat(state, ev.player) != seat:
+        raise NotYourTurn(
+            f"it is {state.name(seat)}'s turn, not {ev.player}'s",
+            code="not_your_turn", turn=state.name(seat), player=ev.player,
+        )
+    if d.owed and not card.is_number:
+        raise CardRefused(
+            f"{state.name(seat)} owes {d.owed} number card{'s' if d.owed > 1 else ''} for "
+            f"Play 2, so {card.label} cannot be played now; log a number card or end the Play 2",
+            code="play2_owed", player=state.name(seat), owed=d.owed, card=card.code,
+        )
+    if card.kind is not _CardKind.SORRY and ev.target is not None:
+        raise BadEvent(
+            f"only a SORRY! card takes a target, not {card.label}",
+            code="target_without_sorry", card=card.code,
+        )
+    if kind is _CardKind.SORRY:
+        _flip_back(state, d, seat, ev.target)
+        return d.freeze()
+    d.lay(seat)
+    if kind is _CardKind.NUMBER:
+        d.total += card.value
+        _after_total(d, seat)
+    elif kind is _CardKind.SLIDE:
+        d.total = card.value
+        _after_total(d, seat)
+    elif kind is _CardKind.SWITCH:
+        d.direction = -d.direction
+        d.end_turn(seat)
+    elif kind is _CardKind.TAKE2:
+        if d.hands[seat] + 2 > HAND_LIMIT:
+            d.emit(_Happening.TAKE2_SKIPPED, seat, value=d.hands[seat] + 2)
+        else:
+            d.draw(seat, 2)
+        d.end_turn(seat)
+    else:  # PLAY2
+        d.owed = 2
+    return d.freeze()
+
+
+def _quick_total(state: GameState, ev: Play, number: bool) -> Transition[GameState] | None:
+    """The most common event, a number or Slide card that leaves the total under 21 with
+    no window open (a number may be one a Play 2 owes), built straight from the tuple:
+    the same state and outcomes as the general path (the replay and state-machine tests
+    compare them), or None when anything unusual is in play (a named player not seated
+    there, an empty hand, a reshuffle), which the general path then decides."""
+    (setup, progress, hands, total, direction, turn, rnd, pile, discards, draw_pile, owed,
+     _window, _tiebreak, _winner, reshuffles) = state
+    total = total + ev.card.value if number else ev.card.value
+    if total >= WINNING_TOTAL:
+        return None
+    players = setup.players
+    if (ev.player is not None and ev.player != players[turn]) or ev.target is not None:
+        return None
+    held = hands[turn] - 1  # laid
+    if held < 0:
+        return None
+    if owed > 1:  # a Play 2's first number: the same player plays again, no drawing yet
+        need, owed, after_turn = 0, owed - 1, turn
+    else:  # the turn ends (R1): draw up to 5
+        need = HAND_SIZE - held if held < HAND_SIZE else 0
+        if need > draw_pile:
+            return None
+        owed, after_turn = 0, (turn + direction) % len(players)
+    if held + need != hands[turn]:  # a hand of 5 lays one and draws one: the same tuple
+        hands = (*hands[:turn], held + need, *hands[turn + 1:])
+    after = _new(GameState, (setup, progress, hands, total, direction, after_turn, rnd,
+                             pile + 1, discards, draw_pile - need, owed, None, None, None,
+                             reshuffles))
+    return _new(Transition, (after, _LAID_DRAWN[turn][need], True, False))
+
+
+# The outcomes of _quick_total, by seat and cards drawn: (LAID,) or (LAID, DRAWN n), built
+# once (outcomes are immutable values, so sharing them changes nothing).
+_LAID_DRAWN = tuple(
+    tuple((_new(Outcome, (_LAID, seat, None, None)),
+           *((_new(Outcome, (_DRAWN, seat, None, need)),) if need else ()))
+          for need in range(HAND_SIZE + 1))
+    for seat in range(MAX_PLAYERS))
+
+
+def _after_total(d: _Draft, seat: int) -> None:
+    """R4 and R7 after a number or Slide card changed the total."""
+    if d.total == WINNING_TOTAL:
+        d.emit(_Happening.REACHED_21, seat)
+        d.end_turn(seat)
+        d.window = Window(_Awaiting.STEAL, _Cause.STEAL, scorer=seat, victim=seat)
+    elif d.total > WINNING_TOTAL:
+        d.emit(_Happening.BUST, seat, value=d.total)
+        d.end_turn(seat)
+        for other in range(len(d.hands)):
+            if other != seat:
+                d.advance(other)
+        d.end_round()
+    elif d.owed > 1:
+        d.owed -= 1
+    else:
+        d.end_turn(seat)
+
+
+def _flip_back(state: GameState, d: _Draft, seat: int, target: str | None) -> None:
+    """R10: SORRY! on your turn, naming an opponent with an advanced pawn (or no one)."""
+    eligible = [i for i, p in enumerate(d.progress) if p > 0 and i != seat]
+    names = " or ".join(state.name(i) for i in eligible)
+    if target is None:
+        if eligible:
+            raise BadTarget(
+                f"name the player to flip back: {names}", code="name_target",
+                players=", ".join(state.name(i) for i in eligible),
+            )
+        d.lay(seat)
+        d.emit(_Happening.FLIP_PLAYED, seat)
+        d.end_turn(seat)
+        d.end_round()
+        return
+    victim = _seat(state, target)
+    if victim == seat:
+        raise BadTarget(
+            f"{state.name(seat)} cannot flip back their own pawn; name another player",
+            code="target_self", player=state.name(seat),
+        )
+    if d.progress[victim] == 0:
+        fix = f"name {names}" if eligible else "play it with no target"
+        raise BadTarget(
+            f"{state.name(victim)} has no pawn card to flip back; {fix}",
+            code="target_at_start", player=state.name(victim),
+        )
+    d.lay(seat)
+    d.emit(_Happening.FLIP_PLAYED, seat, victim)
+    d.end_turn(seat)
+    d.window = Window(_Awaiting.BLOCK, _Cause.FLIP, scorer=seat, victim=victim)
+
+
+def _ignored(state: GameState, seat: int) -> Transition[GameState]:
+    return _new(Transition, (state, _IGNORED_BY_SEAT[seat], False, False))
+
+
+_IGNORED_BY_SEAT = tuple((Outcome(_Happening.IGNORED, seat),) for seat in range(MAX_PLAYERS))
+
+
+def _press(state: GameState, ev: Press) -> Transition[GameState]:
+    """R9/R10: a press is a SORRY! call or a Don't Be SORRY!, whichever applies now."""
+    seat = _seat(state, ev.player)
+    w = state.window
+    if w is None:
+        return _ignored(state, seat)
+    if w.kind is _Awaiting.STEAL:
+        if seat == w.scorer:
+            return _ignored(state, seat)
+        return _call(state, seat, ev.t)
+    if seat == w.victim:
+        d = _Draft(state)
+        d.sorry_out_of_turn(seat)
+        d.window = None
+        if w.cause is _Cause.STEAL:
+            d.emit(_Happening.STEAL_BLOCKED, seat, w.caller)
+            d.advance(seat)
+            d.emit(_Happening.ROUND_KEPT, seat)
+        else:
+            d.emit(_Happening.FLIP_BLOCKED, seat, w.scorer)
+        d.end_round()
+        return d.freeze()
+    earlier = (
+        w.cause is _Cause.STEAL
+        and ev.t is not None
+        and w.caller_t is not None
+        and ev.t < w.caller_t
+    )
+    if not earlier:
+        return _ignored(state, seat)
+    assert ev.t is not None and w.caller_t is not None  # what `earlier` says
+    if seat == w.caller:
+        # The caller's own earlier edge arrived late: it is their call time from now on.
+        refined = state._replace(window=replace(w, caller_t=ev.t))
+        edge = Outcome(_Happening.EARLIER_EDGE, seat, value=w.caller_t - ev.t)
+        return Transition(refined, (edge,), amends=True)
+    assert w.before_call is not None and w.caller is not None
+    tr = _call(w.before_call, seat, ev.t)
+    replaced = Outcome(_Happening.CALLER_REPLACED, seat, w.caller, w.caller_t - ev.t)
+    return Transition(tr.state, (replaced, *tr.outcomes))
+
+
+def _call(state: GameState, seat: int, t: float | None) -> Transition[GameState]:
+    """The first SORRY! call in a steal window: the block window opens for W."""
+    w = state.window
+    assert w is not None
+    d = _Draft(state)
+    d.sorry_out_of_turn(seat)
+    d.window = Window(_Awaiting.BLOCK, _Cause.STEAL, w.scorer, w.scorer, seat, t, state)
+    d.emit(_Happening.STEAL_CALLED, seat, w.scorer)
+    return d.freeze()
+
+
+def _close(state: GameState) -> Transition[GameState]:
+    if state.window is None:
+        raise IllegalEvent(
+            "no SORRY! window is open, so there is nothing to close", code="no_window"
+        )
+    d = _Draft(state)
+    d.close_window()
+    return d.freeze()
+
+
+def _end_play2(state: GameState) -> Transition[GameState]:
+    if not state.owed:
+        raise IllegalEvent("no Play 2 is owed, so there is nothing to end", code="no_play2")
+    d = _Draft(state)
+    d.end_turn(d.turn)
+    return d.freeze()
+
+
+def _tiebreak(state: GameState, ev: Tiebreak) -> Transition[GameState]:
+    """R13: the highest total not over 21 wins; equal best or all over: play it again."""
+    tb = state.tiebreak
+    if tb is None:
+        raise IllegalEvent("there is no tiebreaker now", code="no_tiebreak")
+    seat = _seat(state, ev.player)
+    if seat not in tb.tied:
+        tied = " and ".join(state.name(i) for i in tb.tied)
+        raise IllegalEvent(
+            f"{state.name(seat)} is not in the tiebreaker; {tied} are",
+            code="not_tied", player=state.name(seat),
+            players=", ".join(state.name(i) for i in tb.tied),
+        )
+    idx = tb.tied.index(seat)
+    if tb.totals[idx] is not None:
+        raise IllegalEvent(
+            f"{state.name(seat)}'s tiebreaker total is already in ({tb.totals[idx]}); "
+            "undo it to change it",
+            code="total_already_in", player=state.name(seat), total=tb.totals[idx],
+        )
+    totals = (*tb.totals[:idx], ev.total, *tb.totals[idx + 1:])
+    d = _Draft(state)
+    d.tiebreak = TiebreakRound(tb.tied, totals)
+    if all(t is not None for t in totals):
+        valid = [t for t in totals if t is not None and t <= WINNING_TOTAL]
+        leaders = tb.tied
+        if valid:
+            best = max(valid)
+            leaders = tuple(s for s, t in zip(tb.tied, totals, strict=True) if t == best)
+        if len(leaders) == 1:
+            d.tiebreak = None
+            d.winner = leaders[0]
+            d.emit(_Happening.WON, leaders[0])
+        else:
+            d.tiebreak = TiebreakRound(leaders, (None,) * len(leaders))
+            d.emit(_Happening.TIED)
+    return d.freeze()
+
+
+def options(state: GameState) -> tuple[Event, ...]:
+    """Every event `apply` accepts now that changes the game, in a stable order, read
+    from the rules above rather than found by trying events: the cards (SORRY! once per
+    player it may flip back, or once with no target when nobody can be), the presses that
+    count, close, end_play2, and one Tiebreak per tied player still to enter a total
+    (its total 0 stands for any whole number). Cards and presses name no player; the
+    same card naming the player whose turn it is is accepted too.
+    """
+    (setup, progress, hands, _total, _direction, turn, _round, pile, discards, draw_pile,
+     owed, window, tb, winner, _reshuffles) = state  # one unpacking: read per event
+    if winner is not None:
+        return ()
+    if tb is not None:
+        return tuple(Tiebreak(state.name(s), 0)
+                     for s, t in zip(tb.tied, tb.totals, strict=True) if t is None)
+    players = setup.players
+    if window is None:  # the common case: no presses count, nothing to close
+        plays: tuple[Event, ...] = _legal_plays(players, turn, progress, hands,
+                                                draw_pile + discards, owed)
+        return plays + _END_PLAY2 if owed else plays
+    # Logging a card closes the window first: one pawn card moves, the round ends (its
+    # pile set aside, nothing owed), and if that reaches the goal the window decides the
+    # game (R12) and no card can be logged.
+    seat, step, _what, _other = _unanswered(window)
+    goal = state.goal
+    moved = min(goal, max(0, progress[seat] + step))
+    progress = (*progress[:seat], moved, *progress[seat + 1:])
+    presses = _presses(players)
+    events: list[Event] = [
+        *(() if max(progress) >= goal else _legal_plays(
+            players, turn, progress, hands, draw_pile + discards + pile, 0)),
+        *(presses[seat] for seat in state.pressers()), _CLOSE]
+    if owed:
+        events.append(_END_PLAY2[0])
+    return tuple(events)
+
+
+def _legal_plays(players: tuple[str, ...], seat: int, progress: tuple[int, ...],
+                 hands: Sequence[int], to_draw: int, owed: int) -> tuple[Play, ...]:
+    """The cards `seat` may play (with no window open): none when no card is left by the
+    count (see _Draft.lay), only numbers while a Play 2 is owed."""
+    if not (hands[seat] or to_draw):
+        return ()
+    if owed:
+        return _NUMBER_PLAYS
+    return _turn_plays(players, seat, progress)
+
+
+@lru_cache(maxsize=256)
+def _turn_plays(players: tuple[str, ...], seat: int, progress: tuple[int, ...]
+                ) -> tuple[Play, ...]:
+    """Every card, SORRY! once per player it may flip back (or once with no target when
+    nobody can be): built once per table, seat and progress, as a game comes back to
+    them again and again."""
+    flips = tuple(Play(_SORRY, None, players[i])
+                  for i, p in enumerate(progress) if p > 0 and i != seat)
+    return _PLAIN_PLAYS + (flips or _SORRY_UNTARGETED)
+
+
+@lru_cache(maxsize=64)
+def _presses(players: tuple[str, ...]) -> tuple[Press, ...]:
+    """Each seat's SORRY! press naming no time, built once per table."""
+    return tuple(Press(name) for name in players)
+
+
+# The events options offers, built once (events are immutable values, so sharing them
+# changes nothing): every card but SORRY! in ALL_CARDS' order, then the SORRY! plays.
+_SORRY = next(card for card in ALL_CARDS if card.kind is _CardKind.SORRY)
+assert ALL_CARDS[-1] is _SORRY  # the SORRY! plays come last, as before
+_PLAIN_PLAYS = tuple(Play(card) for card in ALL_CARDS if card is not _SORRY)
+_NUMBER_PLAYS = tuple(play for play in _PLAIN_PLAYS if play.card.is_number)
+_SORRY_UNTARGETED = (Play(_SORRY),)
+_END_PLAY2 = (EndPlay2(),)
+_CLOSE = Close()
+
+
+def countdown(state: GameState) -> Countdown | None:
+    """The window the table closes by the clock (R9, R10): its kind picks the seconds.
+    Its key leaves out the caller's edge time, so a refined edge keeps the countdown."""
+    w = state.window
+    if w is None:
+        return None
+    return Countdown(w.kind.value, (w.kind, w.cause, w.scorer, w.victim, w.caller), w, Close())

@@ -1,0 +1,36 @@
+"""The card game's own options on the first screen: pawn cards per player and the
+variant (standard or long). The seats come from the first screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.gridlayout import GridLayout
+
+from companion.errors import CompanionError
+from games.revenge.rules import Setup
+from ui.wording import refusal
+
+
+class RevengeOptions(GridLayout):
+    """ui.games.OptionsForm of the card game (its layout: revenge/options.kv)."""
+
+    pawns = NumericProperty(4)
+    variant = StringProperty("standard")
+
+    def load(self, app: Any) -> None:
+        c = app.choices
+        self.pawns = c.pawns if c.players else app.settings.pawns
+        self.variant = c.variant if c.players else app.settings.variant
+
+    def start(self, app: Any, players: list[str], colors: list[str], first: str) -> str | None:
+        try:
+            setup = Setup.create(players, first=first, colors=colors, pawns=int(self.pawns),
+                                 variant=self.variant)
+        except CompanionError as exc:
+            return refusal(exc, app.lang)
+        from ui.abandon import start_after_asking  # a running game is given up only if told
+
+        start_after_asking(app, lambda: app.start_game(setup))
+        return None

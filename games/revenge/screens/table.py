@@ -1,0 +1,137 @@
+"""The table screen: the total, the card pad, the players, SORRY! windows, undo/redo.
+
+Every tap goes to the session through `app.submit`, which shows a refusal's sentence;
+what the pad area shows (pad, Slide totals, flip-back targets) and whether the SORRY!
+window panel is up follow the session's state, never a rule of its own. The window
+panel sits over the players' column, so the card pad stays live: logging the next card
+closes the window (RULES.md, "a window closes ... when the next card is logged").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ListProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from games.revenge.rules import MAX_SLIDE, Card, EndPlay2, Play, Press
+from games.revenge.screens.widgets import PlayerPanel
+from ui.touchguard import app_guard
+
+# The window panel's ids, reachable from the table screen's ids as before.
+WINDOW_IDS = ("window_title", "window_detail", "countdown", "press_grid", "window_close")
+
+
+class WindowPanel(BoxLayout):
+    """The SORRY! window (title, countdown, one button per player who may call or
+    block, and "No one calls" / "No block"); its looks are <WindowPanel> in ui/revenge/table.kv,
+    its place is set where the table screen's rule puts it. It takes every touch that
+    lands on it, so nothing under it reacts."""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return bool(super().on_touch_down(touch)) or self.collide_point(*touch.pos)
+
+
+class TableScreen(Screen):
+    flip_choices = ListProperty([])
+    window_shown = BooleanProperty(False)  # the window panel is up
+
+    def on_kv_post(self, *_: object) -> None:
+        model = App.get_running_app().model
+        panel = self._window_panel = self.ids.window_panel.__self__  # kept: ids are weak
+        for wid in WINDOW_IDS:
+            self.ids[wid] = panel.ids[wid]
+        self.remove_widget(panel)  # up only while a window is open
+        model.bind(
+            players=self._sync_players,
+            awaiting=self._follow_awaiting,
+            revision=self._follow_awaiting,
+        )
+        self.ids.slide_grid.choices = [
+            {"text": str(n), "code": f"slide:{n}"} for n in range(MAX_SLIDE + 1)
+        ]
+        self._sync_players(model, model.players)
+        self._follow_awaiting()
+
+    @property
+    def app(self) -> App:
+        return App.get_running_app()
+
+    # --- following the model ---
+
+    def _sync_players(self, _model: object, players: list[dict[str, Any]]) -> None:
+        grid = self.ids.players_grid
+        if len(grid.children) != len(players):
+            grid.clear_widgets()
+            for _player in players:
+                grid.add_widget(PlayerPanel())
+        for panel, p in zip(reversed(grid.children), players, strict=True):
+            panel.name, panel.color_name = p["name"], p["color"]
+            panel.hand, panel.is_turn, panel.homes = p["hand"], p["is_turn"], p["homes"]
+            panel.progress, panel.goal, panel.laps = p["progress"], p["goal"], p["laps"]
+
+    def _follow_awaiting(self, *_: object) -> None:
+        """A SORRY! window puts its panel over the players' column; the pad stays. The
+        panel coming or going is a change under the finger (ui.touchguard)."""
+        shown = self.app.model.awaiting in ("steal", "block")
+        if shown == self.window_shown:
+            return
+        app_guard().changed()  # first: the guard notes what stood before the panel
+        panel = self._window_panel
+        if shown:
+            self.add_widget(panel)
+        else:
+            self.remove_widget(panel)
+        self.window_shown = shown
+
+    def show_pad(self) -> None:
+        self.ids.pad_manager.current = "pad"
+
+    # --- taps ---
+
+    def tap_card(self, code: str) -> None:
+        """A card on the pad. SORRY! first asks for its target when there is a choice."""
+        model = self.app.model
+        if code == "sorry" and "sorry" in model.legal and model.flip_targets:
+            colors = {p["name"]: p["color"] for p in model.players}
+            self.flip_choices = [
+                {"text": name, "code": name, "color": colors.get(name)}
+                for name in model.flip_targets
+            ]
+            self.ids.pad_manager.current = "flip"
+            return
+        self.app.submit(lambda: self.app.session.submit(Play(Card.parse(code))))
+
+    def choose_slide(self) -> None:
+        if "slide:0" in self.app.model.legal:
+            self.ids.pad_manager.current = "slide"
+        else:  # let the session say why a Slide is refused now
+            self.app.submit(lambda: self.app.session.submit(Play(Card.parse("slide:0"))))
+
+    def play_slide(self, code: str) -> None:
+        if self.app.submit(lambda: self.app.session.submit(Play(Card.parse(code)))):
+            self.show_pad()
+
+    def play_flip(self, target: str) -> None:
+        flip = Play(Card.parse("sorry"), target=target)
+        if self.app.submit(lambda: self.app.session.submit(flip)):
+            self.show_pad()
+
+    def press(self, name: str) -> None:
+        self.app.submit(lambda: self.app.session.submit(Press(name, self.app.session.clock())))
+
+    def close_window(self) -> None:
+        session = self.app.session
+        window = session.state.window if session.state else None
+        self.app.submit(lambda: session.close_window(expected=window))
+
+    def end_play2(self) -> None:
+        self.app.submit(lambda: self.app.session.submit(EndPlay2()))
+
+    def undo(self) -> None:
+        self.app.submit(self.app.session.undo)
+
+    def redo(self) -> None:
+        self.app.submit(self.app.session.redo)
