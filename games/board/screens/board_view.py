@@ -55,6 +55,11 @@ BOARD_BG = (0.93, 0.91, 0.84, 1)
 GRID_LINE = (0.55, 0.53, 0.48, 1)
 DASHES = 8  # black arcs on a destination's white ring: a pattern, not a colour
 SEGMENTS = 28  # circles drawn every frame: round enough at these sizes, cheap to rasterise
+# A wide Line's round joints and caps cost a fan of triangles at each of its points: a
+# highlight ring drawn with them took three times the CPU of one with mitred joints
+# (llvmpipe, the Pi model), and at 28 segments a mitre is the same circle. Open arcs
+# (the dashes) end flat.
+RING = {"joint": "miter", "cap": "none"}
 TAP_REACH = 1.6  # cells: correcting, a finger may miss the pawn it takes by half this
 ANY_REACH = 0.75  # cells: a tap on no highlighted place still names the place under it
 DRAG_MIN = 1.0  # cells: correcting the board, a finger must travel this far to move a pawn
@@ -67,7 +72,10 @@ def _tint(rgba: tuple[float, ...], amount: float) -> tuple[float, float, float, 
 
 
 def _band(width: float, **line: Any) -> None:
-    """A highlight: a white line between black edges, seen on every colour."""
+    """A highlight: a white line between black edges, seen on every colour (a circle's
+    with RING's joints)."""
+    if "circle" in line:
+        line.update(RING)
     Color(*HIGHLIGHT_DARK)
     Line(width=width + 1.5, **line)
     Color(*HIGHLIGHT_LIGHT)
@@ -77,12 +85,12 @@ def _band(width: float, **line: Any) -> None:
 def _dashed_ring(x: float, y: float, r: float, width: float) -> None:
     """A destination: a white ring broken by DASHES black arcs."""
     Color(*HIGHLIGHT_LIGHT)
-    Line(circle=(x, y, r, 0, 360, SEGMENTS), width=width)
+    Line(circle=(x, y, r, 0, 360, SEGMENTS), width=width, **RING)
     Color(*HIGHLIGHT_DARK)
     step = 360 / DASHES
     for k in range(DASHES):
         Line(circle=(x, y, r, k * step, k * step + step / 2, SEGMENTS // DASHES + 2),
-             width=width)
+             width=width, **RING)
 
 
 _TEXTURES: dict[tuple[str, int, bool], Any] = {}
@@ -150,6 +158,8 @@ class BoardView(Widget):
         self._fbo: Fbo | None = None
         self._drawn: tuple[Any, ...] = ()  # what the board's picture was drawn for
         self._board_rect: Rectangle | None = None
+        self._marks: dict[tuple[str, str], Canvas] = {}  # (kind, board key) -> its highlight
+        self._marks_for: tuple[Any, ...] = ()  # the board's place and size they were built for
 
     def rescale(self) -> None:
         """The text size changed (ui.widgets.rescale_all): the zones' words and counts."""
@@ -313,37 +323,58 @@ class BoardView(Widget):
 
     def draw_highlights(self, *_: Any) -> None:
         """The destinations (under the pawns), the bands on the pawns that can move and on
-        the one picked, the legs chosen so far, and a pawn held while correcting."""
+        the one picked, the legs chosen so far, and a pawn held while correcting. A place's
+        ring or band is built once and kept (`_mark`): a tap lights places already drawn."""
         self._targets.clear()
         self._bands.clear()
         if self.side <= 1:
             return
+        for k in self.targets:
+            self._targets.add(self._mark("target", k))
+        for k in self.sources:
+            self._bands.add(self._mark("source", k))
+        if self.selected:
+            self._bands.add(self._mark("selected", self.selected))
+        if not self.legs and self.drag_ghost is None:
+            return
         c = self.cell
-        with self._targets:
-            for k in self.targets:
-                x, y = self.key_px(k)
-                r = c * 0.5
-                Color(*TARGET_FILL)
-                Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r), segments=SEGMENTS)
-                _dashed_ring(x, y, r, max(1.5, c * 0.08))
         with self._bands:
-            for k in self.sources:
-                x, y = self.key_px(k)
-                r = c * (layout.ZONE_RADIUS if layout.is_zone(layout.unkey(k)[1]) else 0.5)
-                _band(circle=(x, y, r, 0, 360, SEGMENTS), width=max(2.0, c * 0.08))
-            if self.selected:
-                x, y = self.key_px(self.selected)
-                r = c * (layout.ZONE_RADIUS if layout.is_zone(layout.unkey(self.selected)[1])
-                         else 0.52)
-                # a double band: the picked pawn stands out from the others that can move
-                _band(circle=(x, y, r, 0, 360, SEGMENTS), width=max(2.0, c * 0.08))
-                _band(circle=(x, y, r + c * 0.2, 0, 360, SEGMENTS), width=max(2.0, c * 0.08))
             for frm, to in self.legs:
                 (x0, y0), (x1, y1) = self.key_px(frm), self.key_px(to)
                 _band(points=[x0, y0, x1, y1], width=max(1.5, c * 0.07))
             if self.drag_ghost is not None:  # the pawn held while correcting, on top
                 color, x, y = self.drag_ghost
                 self._pawn(color, x, y, c * 0.45)
+
+    def _mark(self, kind: str, board_key: str) -> Canvas:
+        """The highlight `kind` ("target", "source", "selected") of a place, built the first
+        time it is asked for at this size and place of the board, then kept: building a
+        wide Line's triangles cost more than drawing it."""
+        where = (tuple(self.pos), self.side)
+        if where != self._marks_for:
+            self._marks.clear()
+            self._marks_for = where
+        found = self._marks.get((kind, board_key))
+        if found is None:
+            found = self._marks[(kind, board_key)] = Canvas()
+            x, y = self.key_px(board_key)
+            c = self.cell
+            zone = layout.is_zone(layout.unkey(board_key)[1])
+            width = max(2.0, c * 0.08)
+            with found:
+                if kind == "target":
+                    r = c * 0.5
+                    Color(*TARGET_FILL)
+                    Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r), segments=SEGMENTS)
+                    _dashed_ring(x, y, r, max(1.5, c * 0.08))
+                elif kind == "source":
+                    r = c * (layout.ZONE_RADIUS if zone else 0.5)
+                    _band(circle=(x, y, r, 0, 360, SEGMENTS), width=width)
+                else:  # a double band: the picked pawn stands out from the others that can move
+                    r = c * (layout.ZONE_RADIUS if zone else 0.52)
+                    _band(circle=(x, y, r, 0, 360, SEGMENTS), width=width)
+                    _band(circle=(x, y, r + c * 0.2, 0, 360, SEGMENTS), width=width)
+        return found
 
     def draw_preview(self, *_: Any) -> None:
         """The option under the finger: a ring on each leg's origin, a ring and a dot on
@@ -362,7 +393,7 @@ class BoardView(Widget):
                 for x, y, k in ((x0, y0, frm), (x1, y1, to)):
                     r = c * (layout.ZONE_RADIUS + 0.08 if layout.is_zone(layout.unkey(k)[1])
                              else 0.62)
-                    group.add(Line(circle=(x, y, r, 0, 360, SEGMENTS), width=width))
+                    group.add(Line(circle=(x, y, r, 0, 360, SEGMENTS), width=width, **RING))
                 dot = c * 0.16 + extra
                 group.add(Ellipse(pos=(x1 - dot, y1 - dot), size=(2 * dot, 2 * dot),
                                   segments=SEGMENTS))
