@@ -180,17 +180,36 @@ def window_targets() -> list[Rect]:
         return list(EVERYWHERE)
     reach = dp(FINGER_REACH_DP)
     found: list[Rect] = []
-    stack = list(Window.children)
+    # Each widget with the offset from the coordinates its x and y are in to the window's
+    # (the window's own children: none), so a target's rectangle costs one addition, not
+    # a walk up its parents; None below a parent that is not a plain shift (a Scatter's
+    # turn or scale): there each target asks Kivy's to_window.
+    stack: list[tuple[Any, tuple[float, float] | None]] = [
+        (w, (0.0, 0.0)) for w in Window.children]
     while stack:
-        w = stack.pop()
+        w, offset = stack.pop()
         if w.disabled or w.opacity <= 0:
             continue
         if isinstance(w, kinds) or getattr(w, "guard_target", False):
-            x, y = w.to_window(w.x, w.y)
+            x, y = ((w.x + offset[0], w.y + offset[1]) if offset is not None
+                    else w.to_window(w.x, w.y))
             found.append((x - reach, y - reach, w.width + 2 * reach, w.height + 2 * reach))
-        else:
-            stack.extend(w.children)
+        elif w.children:
+            inner = _shifted(w, offset)
+            stack.extend((child, inner) for child in w.children)
     return found
+
+
+def _shifted(w: Any, offset: tuple[float, float] | None) -> tuple[float, float] | None:
+    """The offset of `w`'s children's coordinates to the window's, or None when `w` does
+    not merely shift them."""
+    if offset is None:
+        return None
+    x0, y0 = w.to_parent(0.0, 0.0)
+    x1, y1 = w.to_parent(1.0, 1.0)
+    if abs(x1 - x0 - 1.0) > 1e-9 or abs(y1 - y0 - 1.0) > 1e-9:
+        return None
+    return offset[0] + x0, offset[1] + y0
 
 
 def frames_drawn() -> int:
