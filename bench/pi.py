@@ -8,9 +8,11 @@
   delayed SYNC_DELAY_MS first (a slow SD card), through an LD_PRELOAD shim compiled here
   with the C compiler (`make bench` installs gcc from Debian's packages when it can).
 
-Both kinds of child run in sibling cgroups with the same CPU weight, so on a machine busy
-with other work neither column gets more of it than the other (a quota child of higher
-weight could beat the normal one). cgroup v2 `cpu.max` "1000 4000" and v1
+Both kinds of child run in sibling cgroups with the same high CPU weight (WEIGHT_V2, and
+WEIGHT_V1 shares: 100 times a plain process's), so neither column gets more of the
+machine than the other, and other work on a busy host (at the default weight) moves
+both columns less: a plain column at the default weight measured the host's load, not
+the code. cgroup v2 `cpu.max` "1000 4000" and v1
 `cpu.cfs_period_us` 4000 with `cpu.cfs_quota_us` 1000 are the same model; whichever this
 machine lets us write is used. A condition that cannot be set up says why instead of
 giving figures.
@@ -36,6 +38,8 @@ QUOTA_US = PERIOD_US * QUOTA_PERCENT // 100
 REPO = Path(__file__).resolve().parents[1]
 CGROUP_PREFIX = f"sorry-bench-{os.getpid()}"
 CONDITIONS = ("normal", "pi")
+WEIGHT_V2 = 10_000  # cgroup v2 cpu.weight: its highest, 100 times the default 100
+WEIGHT_V1 = 102_400  # cgroup v1 cpu.shares: 100 times the default 1024
 
 SHIM_C = r"""
 #define _GNU_SOURCE
@@ -95,14 +99,14 @@ def _cgroup_files() -> list[tuple[str, Path, dict[str, dict[str, str]]]]:
     v2 = root / "cgroup.controllers"
     if v2.exists() and "cpu" in v2.read_text().split():
         tries.append(("v2 cpu.max", root, {
-            "normal": {"cpu.weight": "100", "cpu.max": f"max {PERIOD_US}"},
-            "pi": {"cpu.weight": "100", "cpu.max": f"{QUOTA_US} {PERIOD_US}"}}))
+            "normal": {"cpu.weight": str(WEIGHT_V2), "cpu.max": f"max {PERIOD_US}"},
+            "pi": {"cpu.weight": str(WEIGHT_V2), "cpu.max": f"{QUOTA_US} {PERIOD_US}"}}))
     for v1 in (root / "cpu", root / "cpu,cpuacct"):
         if (v1 / "cpu.cfs_quota_us").exists():
             tries.append(("v1 cpu.cfs_quota_us", v1, {
-                "normal": {"cpu.shares": "1024", "cpu.cfs_period_us": str(PERIOD_US),
+                "normal": {"cpu.shares": str(WEIGHT_V1), "cpu.cfs_period_us": str(PERIOD_US),
                            "cpu.cfs_quota_us": "-1"},
-                "pi": {"cpu.shares": "1024", "cpu.cfs_period_us": str(PERIOD_US),
+                "pi": {"cpu.shares": str(WEIGHT_V1), "cpu.cfs_period_us": str(PERIOD_US),
                        "cpu.cfs_quota_us": str(QUOTA_US)}}))
             break
     return tries
@@ -124,8 +128,9 @@ def _cgroups() -> tuple[dict[str, Path], str]:
             why = f"cannot set up a {name} cgroup ({exc.strerror})"
             continue
         return made, (f"one core at {QUOTA_PERCENT} % ({name} {QUOTA_US} us of CPU every "
-                      f"{PERIOD_US} us, pinned to one CPU), the same CPU weight as the "
-                      "normal column's cgroup")
+                      f"{PERIOD_US} us, pinned to one CPU); both columns' cgroups at CPU "
+                      f"weight {WEIGHT_V2 if name.startswith('v2') else WEIGHT_V1} "
+                      "(100x a plain process's)")
     return {}, f"no CPU quota: {why} (run make bench as root on a cgroup-enabled kernel)"
 
 
