@@ -4,7 +4,12 @@
 Every figure is measured in child processes (`python -m bench child MODULE MODE ...`),
 RUNS times under each condition of bench.pi ("normal" and "pi"), the two interleaved so a
 busy moment of the machine hits both alike; a row shows the median of its runs with the
-lowest and highest, and the load average over its runs.
+lowest and highest, and the load average over each condition's runs.
+
+Every figure is what was measured, as it was: a rate is the units done per wall-clock
+second (under the Pi model's quota too: never divided by the share of a core the child
+got), and beside it the CPU time each unit took (`clocked`), which the host's load moves
+less.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import json
 import os
 import statistics
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +42,15 @@ class Row:
     load: str = ""
 
 
+def clocked(work: Callable[[], float]) -> dict[str, float]:
+    """Run `work` (it returns the units it did): {"rate": units per wall-clock second,
+    "cpu_us": the process's CPU microseconds per unit}."""
+    start, cpu = time.perf_counter(), time.process_time()
+    units = work()
+    wall, used = time.perf_counter() - start, time.process_time() - cpu
+    return {"rate": units / wall, "cpu_us": used / units * 1e6}
+
+
 def percentile(samples: Sequence[float], q: float) -> float:
     """The q-th percentile (0-100) by nearest rank; samples need not be sorted."""
     ordered = sorted(samples)
@@ -48,7 +63,7 @@ class Measured:
     """A child's figures over its runs, per condition (none: the condition is missing)."""
 
     runs: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    loads: list[float] = field(default_factory=list)
+    loads: dict[str, list[float]] = field(default_factory=dict)  # at each run's start and end
 
     def values(self, condition: str, key: str | Callable[[dict[str, Any]], float]
                ) -> list[float] | None:
@@ -79,11 +94,21 @@ class Measured:
             return ""
         return f"{self.cell(condition, low)} / {self.cell(condition, high)}{unit}"
 
+    def rate(self, condition: str, unit: str, key: str = "", fmt: str = "{:,.0f}") -> str:
+        """"N units/s; M us CPU per unit" of a `clocked` figure ("rate" and "cpu_us",
+        or "<key>_rate" and "<key>_cpu_us"); "" when not measured."""
+        if not self.runs.get(condition):
+            return ""
+        prefix = f"{key}_" if key else ""
+        return (f"{self.cell(condition, prefix + 'rate', fmt)} {unit}s/s; "
+                f"{self.cell(condition, prefix + 'cpu_us', '{:,.1f}')} us CPU per {unit}")
+
     @property
     def load(self) -> str:
-        if not self.loads:
-            return ""
-        return f"{min(self.loads):.1f}-{max(self.loads):.1f}"
+        """The load average (1 min) over each condition's runs, this machine's first."""
+        names = {"normal": "this machine", "pi": "Pi model"}
+        return "; ".join(f"{min(v):.1f}-{max(v):.1f} ({names.get(c, c)})"
+                         for c, v in self.loads.items() if v)
 
 
 def measure(module: str, mode: str, *args: str, env: dict[str, str] | None = None,
@@ -97,11 +122,12 @@ def measure(module: str, mode: str, *args: str, env: dict[str, str] | None = Non
           flush=True)
     for _ in range(runs):
         for condition in conditions:
-            out.loads.append(os.getloadavg()[0])
+            loads = out.loads.setdefault(condition, [])
+            loads.append(os.getloadavg()[0])
             text = pi.run(["-m", "bench", "child", module, mode, *args], condition, env=env,
                           timeout=timeout)
+            loads.append(os.getloadavg()[0])
             out.runs.setdefault(condition, []).append(json.loads(text.strip().splitlines()[-1]))
-    out.loads.append(os.getloadavg()[0])
     return out
 
 

@@ -52,18 +52,25 @@ def main() -> int:
     print(f"Machine: {platform.machine()}, Python {platform.python_version()}, "
           f"{platform.system()} {platform.release()}, {os.cpu_count()} cores")
     print(f"Pi model: {pi.note()}")
-    print(f"Each row: median (lowest-highest) of {RUNS} runs per column; load average "
-          f"(1 min) {load_before[0]:.1f} at the start, {load_after[0]:.1f} at the end.\n")
-    print("| metric | this machine | Pi model | goal | met | load |")
-    print("|---|---|---|---|---|---|")
+    print(f"Each row: median (lowest-highest) of {RUNS} runs per column, each figure as "
+          "measured (a rate per wall-clock second, the CPU per unit beside it); the "
+          "conditions of its columns and the load average (1 min) over each column's "
+          f"runs beside it; {load_before[0]:.1f} at the start, {load_after[0]:.1f} at the "
+          "end.\n")
+    print("| metric | this machine | Pi model | goal | met | conditions | load |")
+    print("|---|---|---|---|---|---|---|")
     for row in rows:
         print(_line(row))
     return 0
 
 
 def _line(row: Row) -> str:
+    from bench import pi
+
     met = "" if row.met is None else ("yes" if row.met else "**no**")
-    return f"| {row.metric} | {row.figure} | {row.pi} | {row.goal} | {met} | {row.load} |"
+    conditions = pi.short_note(with_pi=bool(row.pi)) if row.load else "in this process"
+    return (f"| {row.metric} | {row.figure} | {row.pi} | {row.goal} | {met} | {conditions} "
+            f"| {row.load} |")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 - positions/s: `generate` on random legal positions (both editions, 2-4 colours, random
   card and colour), every position new, so nothing comes from the engine's cache; the
-  positions worked out per second (every option built), and the options built beside.
+  positions worked out per wall-clock second (every option built: under the Pi model's
+  quota too, as measured), the CPU each took, and the options built per second.
 - simulated games/s: whole 4-player games of bots through the rules, per edition.
 - resume: a 2,000-move classic game (its draws and corrections too), unfinished, from
   `Journal.open` through `unfinished()` to `Session.open_game`, as after a power cut.
@@ -10,12 +11,13 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import tempfile
 import time
 from typing import Any
 
-from bench import Row, figures, measure, met, percentile
+from bench import Row, clocked, figures, measure, met, percentile
 from companion.journal import Journal
 from companion.session import Session
 from games.board.rules import RULES, draw_card, options
@@ -53,30 +55,29 @@ def random_position(rng: random.Random) -> Position:
     return Position.parse({"edition": edition, "pawns": pawns})
 
 
-def options_per_second(count: int = POSITIONS, repeats: int = 3
-                       ) -> tuple[float, float, float]:
-    """Best of `repeats`: (options built per second, positions worked out per second, the
-    share of a CPU the timed pass got: under the Pi model's quota it says whether a slow
-    figure is the code's or the quota's)."""
+def work_out_positions(count: int = POSITIONS) -> dict[str, float]:
+    """`count` random positions and cards worked out, every option built, the engine's
+    cache emptied first: positions per wall-clock second and the CPU per position
+    ("position_rate", "position_cpu_us"), and the options built per second ("options")."""
     rng = random.Random("bench/board/options")
     cases = [(p, rng.choice(CARDS), rng.choice(p.colors))
              for p in (random_position(rng) for _ in range(count))]
-    best, built, share = float("inf"), 0, 0.0
-    for _ in range(repeats):
-        _analyse.cache_clear()
-        start, cpu = time.perf_counter(), time.process_time()
-        built = sum(len(generate(p, card, color)) for p, card, color in cases)
-        took = time.perf_counter() - start
-        if took < best:
-            best, share = took, (time.process_time() - cpu) / took
-    return built / best, count / best, share
+    _analyse.cache_clear()
+    built = [0]
+
+    def work() -> int:
+        built[0] = sum(len(generate(p, card, color)) for p, card, color in cases)
+        return count
+
+    figures = clocked(work)
+    return {"position_rate": figures["rate"], "position_cpu_us": figures["cpu_us"],
+            "options": figures["rate"] * built[0] / count}
 
 
-def games_per_second(edition: str, games: int = SIM_GAMES) -> float:
-    start = time.perf_counter()
+def play_games(edition: str, games: int = SIM_GAMES) -> int:
     for n in range(games):
         simulate_board(random.Random(f"bench/board/{edition}/{n}"), edition=edition, players=4)
-    return games / (time.perf_counter() - start)
+    return games
 
 
 def long_game(moves: int = RESUME_MOVES) -> list[dict[str, Any]]:
@@ -131,11 +132,13 @@ def resume_seconds(data_dir: str, repeats: int = 5) -> float:
 def child(mode: str, data_dir: str = "") -> dict[str, Any]:
     """One measurement, in a child process under one of bench.pi's conditions."""
     if mode == "options":
-        per_option, per_position, share = options_per_second(POSITIONS, repeats=1)
-        return {"options": per_option, "positions": per_position, "cpu_share": share,
-                "positions_per_cpu_s": per_position / share}
+        return work_out_positions(POSITIONS)
     if mode == "sim":
-        return {"classic": games_per_second("classic"), "2016": games_per_second("2016")}
+        out = {}
+        for edition in ("classic", "2016"):
+            figures = clocked(functools.partial(play_games, edition))
+            out.update({f"{edition}_{k}": v for k, v in figures.items()})
+        return out
     if mode == "resume":
         return {"s": resume_seconds(data_dir)}
     raise SystemExit(f"unknown mode {mode!r}")
@@ -150,17 +153,16 @@ def rows() -> list[Row]:
         resume = measure("bench.board", "resume", data_dir)
 
     positions = figures(opts, lambda c: (
-        f"{opts.cell(c, 'positions', '{:,.0f}')} positions/s "
-        f"({opts.cell(c, 'options', '{:,.0f}')} options/s; "
-        f"{opts.cell(c, lambda r: r['cpu_share'] * 100, '{:.0f}')} % of a core, "
-        f"{opts.cell(c, 'positions_per_cpu_s', '{:,.0f}')} positions per CPU-second)"))
+        f"{opts.rate(c, 'position', 'position')} "
+        f"({opts.cell(c, 'options', '{:,.0f}')} options/s)"))
     games = figures(sims, lambda c: (
-        f"classic {sims.cell(c, 'classic')}, 2016 {sims.cell(c, '2016')} games/s"))
+        f"classic {sims.rate(c, 'game', 'classic', '{:,.1f}')}; "
+        f"2016 {sims.rate(c, 'game', '2016', '{:,.1f}')}"))
     return [
         Row(f"board positions worked out per second ({POSITIONS:,} random positions and "
             "cards: every option built)", *positions,
             f">= {POSITIONS_GOAL:,} positions/s (Pi model too)",
-            met(opts, "positions", lambda r: r >= POSITIONS_GOAL), opts.load),
+            met(opts, "position_rate", lambda r: r >= POSITIONS_GOAL), opts.load),
         Row(f"board simulated games per second ({SIM_GAMES} per edition, 4 players, bots "
             "through the rules)", *games, load=sims.load),
         Row(f"resume a {RESUME_MOVES:,}-move board game ({len(game):,} events: open journal "

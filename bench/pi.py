@@ -160,6 +160,19 @@ def note() -> str:
     return f"{c.quota_note}; {c.sync_note}"
 
 
+def short_note(*, with_pi: bool) -> str:
+    """A row's conditions in a few words: the CPU weight of both columns' cgroups and,
+    when the row has a Pi column, the model."""
+    c = conditions()
+    if not c.procs:
+        return "no cgroups: this machine as it is"
+    weight = f"weight {WEIGHT_V2 if 'v2' in c.quota_note else WEIGHT_V1} (both columns)"
+    if not with_pi:
+        return weight
+    sync = f", fsync +{SYNC_DELAY_MS} ms" if c.shim is not None else ""
+    return f"{weight}; Pi: 1 CPU, {QUOTA_US} of every {PERIOD_US} us{sync}"
+
+
 def child_env(condition: str, env: dict[str, str] | None = None) -> dict[str, str]:
     env = dict(os.environ if env is None else env)
     env["PYTHONPATH"] = str(REPO)
