@@ -12,14 +12,16 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from games.revenge.rules import MAX_SLIDE, Card, EndPlay2, Play, Press
+from games.revenge.rules import MAX_PAWNS, MAX_PLAYERS, MAX_SLIDE, Card, EndPlay2, Play, Press
 from games.revenge.screens.widgets import PlayerPanel
 from ui.touchguard import app_guard
 
+SPARE_DELAY = 0.3  # s between two players' panels made ahead (one per idle moment)
 # The window panel's ids, reachable from the table screen's ids as before.
 WINDOW_IDS = ("window_title", "window_detail", "countdown", "press_grid", "window_close")
 
@@ -52,8 +54,25 @@ class TableScreen(Screen):
         self.ids.slide_grid.choices = [
             {"text": str(n), "code": f"slide:{n}"} for n in range(MAX_SLIDE + 1)
         ]
+        self._spare: list[PlayerPanel] = []  # made ahead, shown by _sync_players
         self._sync_players(model, model.players)
         self._follow_awaiting()
+        Clock.schedule_once(self._make_spare_panels, SPARE_DELAY)
+
+    @property
+    def panels_made(self) -> int:
+        """Players' panels made so far, shown or spare (a table needs MAX_PLAYERS at most)."""
+        return len(self.ids.players_grid.children) + len(self._spare)
+
+    def _make_spare_panels(self, *_: object) -> None:
+        """A table's players' panels with their pawn cards, made while the app is idle (a
+        Resume tap made four, 29 % of its CPU): one at a time, a frame each."""
+        if self.panels_made >= MAX_PLAYERS:
+            return
+        panel = PlayerPanel()
+        panel.make_cards(MAX_PAWNS)
+        self._spare.append(panel)
+        Clock.schedule_once(self._make_spare_panels, SPARE_DELAY)
 
     @property
     def app(self) -> App:
@@ -64,9 +83,10 @@ class TableScreen(Screen):
     def _sync_players(self, _model: object, players: list[dict[str, Any]]) -> None:
         grid = self.ids.players_grid
         if len(grid.children) != len(players):
+            self._spare += reversed(grid.children)
             grid.clear_widgets()
             for _player in players:
-                grid.add_widget(PlayerPanel())
+                grid.add_widget(self._spare.pop(0) if self._spare else PlayerPanel())
         for panel, p in zip(reversed(grid.children), players, strict=True):
             panel.name, panel.color_name = p["name"], p["color"]
             panel.hand, panel.is_turn, panel.homes = p["hand"], p["is_turn"], p["homes"]

@@ -198,12 +198,22 @@ class PlayerPanel(BoxLayout):
     goal = NumericProperty(4)
     is_turn = BooleanProperty(False)
 
+    def __init__(self, **kwargs: object) -> None:
+        self._cards: list[PawnCard] = []  # every pawn card made, the first len(homes) shown
+        super().__init__(**kwargs)
+
+    def make_cards(self, count: int) -> None:
+        """Have `count` pawn cards made (ahead of a game that shows them)."""
+        while len(self._cards) < count:
+            self._cards.append(PawnCard(color_name=self.color_name))
+
     def on_homes(self, *_: object) -> None:
         row = self.ids.pawns
         if len(row.children) != len(self.homes):
+            self.make_cards(len(self.homes))
             row.clear_widgets()
-            for _home in self.homes:
-                row.add_widget(PawnCard(color_name=self.color_name))
+            for card in self._cards[:len(self.homes)]:
+                row.add_widget(card)
         self.on_laps()
 
     def on_laps(self, *_: object) -> None:
