@@ -301,8 +301,9 @@ class BoardRules:
     def state_json(self, state: BoardState) -> dict[str, Any]:
         """BOARD.md's `replay --json` object, plus the deck's counts and the settings."""
         pos = state.position
-        players = [{"name": name, "color": color,
-                    "pawns": [p for p in pos.pawns_json()[color]], "home": state.home(seat)}
+        pawns = pos.pawns_json()  # once, not once a player
+        players = [{"name": name, "color": color, "pawns": pawns[color],
+                    "home": state.home(seat)}
                    for seat, (name, color) in enumerate(zip(state.names, pos.colors,
                                                             strict=True))]
         return {

@@ -19,7 +19,8 @@ class BoardSnapshot:
     - `state`: the position as `replay --json` prints it (game, edition, players with name,
       colour, pawns, home; turn, card, winner, draw_pile, remaining, settings);
     - `options`: for the drawn card, the engine's options as `board options --json` lists
-      them (kind, legs, pawns, bumped, text), each with `why`: {lang: sentence};
+      them (kind, legs, landed, pawns, bumped), each with its engine `option` (whose words
+      and why in either language the screen asks for) and its move `event`;
     - `last`: what the last accepted event did, for the one big sentence: {"what":
       "forfeit" | "draw_again" | "moved" | "placed" | "won" | "drew" | "undone" |
       "redone", "name", "card", "why": {lang: sentence}} or None;

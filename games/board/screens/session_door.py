@@ -73,14 +73,15 @@ class SessionDoor:
     @staticmethod
     def option_dict(move: Any) -> dict[str, Any]:
         """A listed move's Option as BOARD.md's JSON, with what the screen asks of it lazily
-        (its words and why in either language come from the Option itself); `event` is the
-        move, submitted as it is when the option is chosen."""
+        (its words and why in either language come from the Option itself, so not its
+        English `text`: made for every option at every tap, and never shown); `event` is
+        the move, submitted as it is when the option is chosen."""
         option = move.option
         return {
             "kind": option.kind, "legs": [list(leg) for leg in option.legs],
             "landed": list(option.landed), "bumped": list(option.bumped),
             "pawns": {c: list(p) for c, p in option.pawns.items()},
-            "text": option.text, "event": move, "option": option,
+            "event": move, "option": option,
         }
 
     def _names(self, st: dict[str, Any]) -> dict[str, str]:
@@ -120,7 +121,8 @@ class SessionDoor:
         if step is None:
             return None
         out = dict(step.event.to_json())
-        out["name"] = _board().RULES.state_json(step.before).get("turn") or ""
+        before = step.before  # whose turn it was (not the whole state as JSON: every tap)
+        out["name"] = "" if before.turn is None else before.names[before.turn] or ""
         out["by_camera"] = by_camera(step)
         return out
 
