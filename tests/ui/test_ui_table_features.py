@@ -192,3 +192,22 @@ def test_a_mistaken_new_game_is_one_tap_to_take_back(driver, tmp_path):
     assert d.screen == "table" and d.app.session.state.total == 0
     games = {g.game_id: g for g in d.app.journal.games()}
     assert games[old_id].abandoned and not games[d.app.session.game_id].abandoned
+
+
+def test_the_players_panels_shown_again_take_the_new_players_colours(driver):
+    """The table keeps its players' panels (made ahead, or shown for an earlier game): a
+    panel shown for another player paints its pawn cards in that player's colour."""
+    from games.revenge.rules import Setup
+
+    d = driver()
+    d.app.start_game(Setup.create(["Ana", "Ben", "Cy"], colors=["red", "blue", "yellow"]))
+    d.frames(2)
+    d.app.start_game(Setup.create(["Dee", "Eve", "Fay", "Gus"],
+                                  colors=["green", "yellow", "blue", "red"]))
+    d.frames(2)
+    panels = list(reversed(d.app.screen("table").ids.players_grid.children))
+    assert [p.color_name for p in panels] == ["green", "yellow", "blue", "red"]
+    for panel in panels:
+        cards = panel.ids.pawns.children
+        assert len(cards) == 4
+        assert {card.color_name for card in cards} == {panel.color_name}, panel.name

@@ -216,6 +216,12 @@ class PlayerPanel(BoxLayout):
                 row.add_widget(card)
         self.on_laps()
 
+    def on_color_name(self, *_: object) -> None:
+        """A panel shown again for another player (TableScreen keeps them): its pawn cards
+        take the new colour even when the homes are the same."""
+        if "pawns" in self.ids:
+            self.on_laps()
+
     def on_laps(self, *_: object) -> None:
         cards = list(reversed(self.ids.pawns.children))
         laps = self.laps if len(self.laps) == len(cards) else [int(h) for h in self.homes]
