@@ -7,8 +7,6 @@ first asked for, so `replay` of a card-game transcript never loads the board gam
 
 from __future__ import annotations
 
-from typing import Any
-
 import games
 from companion import plugins
 from companion.errors import BadSetup
@@ -47,7 +45,7 @@ def get(name: str = DEFAULT) -> AnyRules:
     return rules
 
 
-def player_names(players: Any, low: int = 2, high: int = 4) -> tuple[str, ...]:
+def player_names(players: object, low: int = 2, high: int = 4) -> tuple[str, ...]:
     """A setup's player names, stripped and checked the same way for every game: a list
     of `low` to `high` names, none empty, each one the screen can show, no two alike but
     for case. Every refusal is one BadSetup sentence."""

@@ -31,8 +31,9 @@ from typing import Any
 
 from companion import journal_chain, plugins
 from companion.errors import CompanionError, JournalError
-from companion.game import Game, Step, StoredReplay
+from companion.game import AnyGame, Game, Step, StoredReplay
 from companion.journal import Journal, StoredGame
+from companion.rules import JsonEvent
 
 __all__ = ["EVERY", "UNDO_DEPTH", "Resumable", "encode", "events_term", "load_unfinished"]
 
@@ -108,7 +109,8 @@ class _CoreObjects(pickle.Unpickler):
         raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
 
 
-def encode(state: Any, done: Iterable[Step], undone: Iterable[Step]) -> bytes:
+def encode(state: object, done: Iterable[Step[object, JsonEvent]],
+           undone: Iterable[Step[object, JsonEvent]]) -> bytes:
     """The snapshot's bytes (immutable inputs: safe to run on the writer's thread). Any
     game whose states, steps and events are plain frozen data can be snapshotted."""
     done, undone = tuple(done), tuple(undone)
@@ -119,7 +121,7 @@ def encode(state: Any, done: Iterable[Step], undone: Iterable[Step]) -> bytes:
     return pickle.dumps((FORMAT, setup, state, done, undone), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def decode(data: bytes) -> Game:
+def decode(data: bytes) -> AnyGame:
     """The game a snapshot describes; anything wrong raises ValueError."""
     try:
         fmt, setup, state, done, undone = _CoreObjects(io.BytesIO(data)).load()
@@ -186,7 +188,7 @@ class Resumable:
         return game.replay_more(self.recent, applied=self.snapshot_seq + 1)
 
 
-def decode_verified(journal: Journal, game_id: int, seq: int) -> Game:
+def decode_verified(journal: Journal, game_id: int, seq: int) -> AnyGame:
     rows = journal.query("SELECT data, crc FROM snapshots WHERE game_id = ? AND seq = ?",
                          (game_id, seq))
     data, crc = rows[0]

@@ -3,7 +3,7 @@
 When a game's screen is shown and `[camera] enabled`, the camera's worker is started for
 that game on its own thread; what it reports reaches the screen only through Kivy's Clock,
 as a sentence on the open game's message line: a card logged "seen by the camera" (its undo
-label says so too, ui.camera_marks), a card it is not sure of (which two: the pad lights
+label says so too: its step is `by` the camera), a card it is not sure of (which two: the pad lights
 them and one tap answers), a SORRY! steal / Don't Be SORRY! face seen (a check: the buttons
 decide), or why the camera is not working. Without the extra, or with the
 camera off, nothing is imported and nothing changes.
@@ -17,7 +17,6 @@ from typing import Any
 from kivy.clock import Clock
 
 from companion.errors import CompanionError
-from ui.camera_marks import mark
 from ui.i18n import tr
 from ui.wording import card_name
 
@@ -56,7 +55,6 @@ class CameraLink:
             self._say("camera_stopped", why=str(exc))
 
     def _logged(self, seen: Any, result: Any) -> None:
-        mark(result.state)  # before the screen words its undo label
         self._say("camera_logged", asked=frozenset(), card=seen.card)
 
     def _asked(self, seen: Any) -> None:

@@ -33,10 +33,10 @@ def count_presses(d, monkeypatch) -> list[str]:
     pressed: list[str] = []
     real = d.app.session.submit
 
-    def submit(event):
+    def submit(event, by="touch"):
         if isinstance(event, Press):
             pressed.append(event.player)
-        return real(event)
+        return real(event, by)
 
     monkeypatch.setattr(d.app.session, "submit", submit)
     return pressed

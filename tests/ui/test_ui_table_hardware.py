@@ -115,3 +115,29 @@ def test_a_steal_by_gpio_button_ends_with_the_right_home_leds_on_the_board(drive
         if Device.pin_factory is not None:
             Device.pin_factory.reset()
         Device.pin_factory = None
+
+
+def test_a_refused_gpio_press_is_said_on_the_screen_in_one_sentence(driver, monkeypatch):
+    """A seat button with nobody in that seat: the game refuses it, and the table's message
+    line says why (before, the refusal was only logged), in the screen's language."""
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    from gpiozero import Device
+
+    config = Config(ledboard=LedBoardConfig(enabled=False))
+    d = None
+    try:
+        d = driver(config=config, start_hardware=True)
+        d.wait_for(lambda: "Buttons: ready" in d.label("table", "status_label"),
+                   "the buttons ready in the status line")
+        setup_by_touch(d, ["Ana", "Ben"], pawns=4, variant="standard")
+        steps = len(d.app.session.update.steps)
+        press_gpio(Device.pin_factory.pin(config.gpio.pins[3]))  # seat 4: nobody sits there
+        d.wait_for(lambda: d.label("table", "message_label") != "", "the refusal on screen")
+        assert d.label("table", "message_label") == "Only 2 play, so this seat is empty."
+        assert len(d.app.session.update.steps) == steps  # refused: nothing happened
+    finally:
+        if d is not None:
+            d.stop()
+        if Device.pin_factory is not None:
+            Device.pin_factory.reset()
+        Device.pin_factory = None
