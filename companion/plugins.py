@@ -24,7 +24,8 @@ import games
 __all__ = ["Layer", "Manifest", "layer", "manifest", "names"]
 
 # A manifest's optional parts, each a module exporting what its layer asks for.
-Layer = Literal["rules", "screens", "face", "camera_deck", "commands", "simulate"]
+Layer = Literal["rules", "screens", "face", "camera_deck", "commands", "simulate", "config",
+                "words"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,10 @@ class Manifest:
     camera_deck: str | None = None  # pure: DECK, a camera.cards.Deck
     commands: str | None = None  # pure: register(subparsers), the game's own CLI commands
     simulate: str | None = None  # pure: SIMULATION, its part of the CLI's `simulate`
+    config: str | None = None  # pure: SECTION, a companion.config.Section: its own [table]
+    # pure: step_words(event JSON, state before, lang) and card_words(card, lang), its
+    # steps and cards in the table's words (the resume screen, the camera's sentences)
+    words: str | None = None
 
 
 def names() -> tuple[str, ...]:

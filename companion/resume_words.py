@@ -16,19 +16,28 @@ sentence.
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
+from companion import plugins
 from companion.catalogue import DEFAULT_LANGUAGE, has, text
 from companion.safe_text import clip
 from games.board.rules import legs_text, place
 
-__all__ = ["card_words", "last_saved_words", "step_words"]
+__all__ = ["card_words", "game_words", "last_saved_words", "step_words"]
+
+
+def game_words(game: object) -> ModuleType | None:
+    """The words module of the game called `game` (None: it has none, or no such game)."""
+    if not isinstance(game, str) or game not in plugins.names():
+        return None
+    return plugins.layer(game, "words")
 
 
 def last_saved_words(game: Any, lang: str = DEFAULT_LANGUAGE) -> str | None:
     """The newest event in effect (after any undo), in words; None at the setup."""
     step = getattr(game, "undo_step", None)
-    return None if step is None else step_words(step.event, step.before, lang)
+    return None if step is None else step_words(step.event, step.before, lang, game.rules.name)
 
 
 def _mover(before: Any, lang: str) -> str:
@@ -52,9 +61,14 @@ def card_words(code: object, lang: str = DEFAULT_LANGUAGE) -> str:
     return text(f"revenge_card_{code}", lang) if has(f"revenge_card_{code}", lang) else code
 
 
-def step_words(event: Any, before: Any, lang: str = DEFAULT_LANGUAGE) -> str:
-    """One event in words, whoever's game it is: "Ana played 7", "Ana : de … à …"."""
+def step_words(event: Any, before: Any, lang: str = DEFAULT_LANGUAGE,
+               game: str | None = None) -> str:
+    """One event in words, whoever's game it is: "Ana played 7", "Ana : de … à …"; a game
+    whose folder has its own words (companion.plugins.Manifest.words) says its own."""
     obj = event.to_json() if hasattr(event, "to_json") else dict(event)
+    own = game_words(game)
+    if own is not None:
+        return clip(str(own.step_words(obj, before, lang)), 80)
     kind, who = obj.get("type"), _mover(before, lang)
     if kind == "play":
         target = obj.get("target")

@@ -99,13 +99,14 @@ class Preview:
     state: object | None
     damage: str | None
     last_step: Step[object, JsonEvent] | None = None  # the newest saved event in effect (undo)
+    game: str | None = None  # its game's name (the rules'), for the game's own words
 
     def last_words(self, lang: str = "en") -> str | None:
         """The newest saved event in the words of `lang` (companion.resume_words)."""
         from companion.resume_words import step_words
 
         step = self.last_step
-        return None if step is None else step_words(step.event, step.before, lang)
+        return None if step is None else step_words(step.event, step.before, lang, self.game)
 
     @property
     def last(self) -> str | None:
@@ -275,11 +276,13 @@ class Session:
             self._previewed = (stored.game_id, replayed)
             game = replayed.game
             assert game is not None  # a snapshot's game always rebuilds (snapshots.decode)
-            return Preview(stored.game_id, game.state, stored.damage, game.undo_step)
+            return Preview(stored.game_id, game.state, stored.damage, game.undo_step,
+                           game.rules.name)
         game, unplayable = replay_events(stored.events)
         damage = " ".join(d for d in (stored.damage, unplayable) if d) or None
         return Preview(stored.game_id, None if game is None else game.state, damage,
-                       None if game is None else game.undo_step)
+                       None if game is None else game.undo_step,
+                       None if game is None else game.rules.name)
 
     def resume(self, game_id: int | None = None) -> AnyUpdate | None:
         """Open the journal's unfinished game (or game `game_id`) to play on; None when

@@ -187,7 +187,8 @@ GAME = {  # a whole small game, as its folder would hold it
     "__init__.py": """
         from companion.plugins import Manifest
         MANIFEST = Manifest(name="tally", rules="tally_game.rules",
-                            camera_deck="tally_game.deck", commands="tally_game.commands")
+                            camera_deck="tally_game.deck", commands="tally_game.commands",
+                            config="tally_game.config", words="tally_game.words")
     """,
     "rules.py": """
         from dataclasses import dataclass
@@ -235,6 +236,23 @@ GAME = {  # a whole small game, as its folder would hold it
                 return {"type": "tick"}
         DECK = Deck()
     """,
+    "config.py": """
+        from dataclasses import dataclass
+        from companion.config import Section, whole
+
+        @dataclass(frozen=True)
+        class TallyConfig:
+            upto: int = 10
+
+        SECTION = Section(TallyConfig, {"upto": whole(2, 99, " of ticks")})
+    """,
+    "words.py": """
+        def step_words(event, before, lang):
+            return f"tick number {before[1] + 1}"
+
+        def card_words(card, lang):
+            return card.upper()
+    """,
     "commands.py": """
         def register(sub):
             sub.add_parser("tally", help="the tally game's own command").set_defaults(
@@ -264,3 +282,35 @@ def test_a_new_game_is_its_folder_and_one_registry_line(tmp_path: Path, monkeypa
     assert replay.error is None and replay.game is not None
     assert replay.game.rules.state_json(replay.game.state) == {"ticks": 2}
     assert main(["tally"]) == 0 and capsys.readouterr().out == "tally!\n"
+
+
+def test_a_new_game_brings_its_own_config_table_and_words(tmp_path: Path, monkeypatch):
+    folder = tmp_path / "tally_game"
+    folder.mkdir()
+    for name, text in GAME.items():
+        (folder / name).write_text(textwrap.dedent(text), "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(games.PLUGINS, "tally", "tally_game")
+
+    from companion.config import ConfigError, load_config
+    from companion.game import Game
+    from companion.resume_words import last_saved_words
+    from ui.camera_link import seen_card_name
+
+    config_file = tmp_path / "config.toml"
+    assert load_config("/dev/null").section("tally").upto == 10  # the game's default
+    config_file.write_text("[tally]\nupto = 3\n")
+    assert load_config(config_file).section("tally").upto == 3
+    assert load_config(config_file).section("revenge") is None  # the card game has [game]
+    config_file.write_text("[tally]\nupto = 1\n")
+    with pytest.raises(ConfigError, match=r"\[tally\] upto = 1 is not allowed: use a whole "
+                                          r"number of ticks from 2 to 99"):
+        load_config(config_file)
+    config_file.write_text("[tallies]\nupto = 3\n")
+    with pytest.raises(ConfigError, match=r"the tables are .*\[camera\], \[tally\]"):
+        load_config(config_file)
+
+    game = Game.from_json([{"type": "setup", "game": "tally", "players": ["Ana", "Ben"]},
+                           {"type": "tick"}, {"type": "tick"}])
+    assert last_saved_words(game) == "tick number 2"  # its own words, not the core's
+    assert seen_card_name("tick", "en", "tally") == "TICK"

@@ -17,6 +17,7 @@ from typing import Any
 from kivy.clock import Clock
 
 from companion.errors import CompanionError
+from companion.resume_words import game_words
 from ui.i18n import tr
 from ui.wording import card_name
 
@@ -74,8 +75,8 @@ class CameraLink:
                 return
             if asked is not None:
                 model.asked = asked
-            words = {k: seen_card_name(v, model.lang) if k in ("card", "first", "second") else v
-                     for k, v in values.items()}
+            words = {k: seen_card_name(v, model.lang, self.game)
+                     if k in ("card", "first", "second") else v for k, v in values.items()}
             model.message = tr(key, model.lang, **words)
 
         Clock.schedule_once(show)
@@ -87,8 +88,12 @@ class CameraLink:
         self.game = None
 
 
-def seen_card_name(code: str, lang: str) -> str:
-    """A card's name in words; the SORRY! steal and block faces by their printed names."""
+def seen_card_name(code: str, lang: str, game: str | None = None) -> str:
+    """A card's name in words: the game's own (its folder's words), else the card game's,
+    the SORRY! steal and block faces by their printed names."""
+    own = game_words(game)
+    if own is not None:
+        return str(own.card_words(code, lang))
     printed = {"steal": "SORRY!", "block": "Don't Be SORRY!"}
     if code in printed:
         return printed[code]
