@@ -16,7 +16,6 @@ sentence.
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
 from companion import plugins
@@ -24,14 +23,7 @@ from companion.catalogue import DEFAULT_LANGUAGE, has, text
 from companion.safe_text import clip
 from games.board.rules import legs_text, place
 
-__all__ = ["card_words", "game_words", "last_saved_words", "step_words"]
-
-
-def game_words(game: object) -> ModuleType | None:
-    """The words module of the game called `game` (None: it has none, or no such game)."""
-    if not isinstance(game, str) or game not in plugins.names():
-        return None
-    return plugins.layer(game, "words")
+__all__ = ["card_words", "last_saved_words", "step_words"]
 
 
 def last_saved_words(game: Any, lang: str = DEFAULT_LANGUAGE) -> str | None:
@@ -66,7 +58,7 @@ def step_words(event: Any, before: Any, lang: str = DEFAULT_LANGUAGE,
     """One event in words, whoever's game it is: "Ana played 7", "Ana : de … à …"; a game
     whose folder has its own words (companion.plugins.Manifest.words) says its own."""
     obj = event.to_json() if hasattr(event, "to_json") else dict(event)
-    own = game_words(game)
+    own = plugins.words(game)
     if own is not None:
         return clip(str(own.step_words(obj, before, lang)), 80)
     kind, who = obj.get("type"), _mover(before, lang)

@@ -256,15 +256,15 @@ def load_unfinished(journal: Journal) -> Resumable | StoredGame | None:
     if not rows:
         return None
     game_id, started, winner, abandoned = rows[0]
-    snap = _usable(journal, game_id)
-    link = None if snap is None else _rows_sound(journal, game_id, snap)
-    if snap is None or link is None:
+    snapshot_seq = _usable(journal, game_id)
+    link = None if snapshot_seq is None else _rows_sound(journal, game_id, snapshot_seq)
+    if snapshot_seq is None or link is None:
         return journal.unfinished()  # every event read: damage is set aside and said
     recent: list[dict[str, Any]] = []
     for seq, raw, crc, chain in journal.query(
             "SELECT seq, CAST(json AS BLOB), crc, chain FROM events WHERE game_id = ? AND "
-            "seq > ? ORDER BY seq", (game_id, snap)):
-        link = _sound_link(link, snap + 1 + len(recent), seq, raw, crc, chain)
+            "seq > ? ORDER BY seq", (game_id, snapshot_seq)):
+        link = _sound_link(link, snapshot_seq + 1 + len(recent), seq, raw, crc, chain)
         if link is None:
             return journal.unfinished()
         try:
@@ -277,8 +277,9 @@ def load_unfinished(journal: Journal) -> Resumable | StoredGame | None:
     from companion.journal import _when  # one parser of stored times
 
     notes = journal.set_aside_notes(game_id)
-    resumable = Resumable(journal, game_id, _when(started), snap + 1 + len(recent), snap,
-                          tuple(recent), " ".join(notes) or None, winner, bool(abandoned))
+    resumable = Resumable(journal, game_id, _when(started), snapshot_seq + 1 + len(recent),
+                          snapshot_seq, tuple(recent), " ".join(notes) or None, winner,
+                          bool(abandoned))
     try:
         replayed = resumable.replay()
     except (ValueError, CompanionError):

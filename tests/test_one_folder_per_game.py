@@ -307,7 +307,7 @@ def test_a_new_game_brings_its_own_config_table_and_words(tmp_path: Path, monkey
                                           r"number of ticks from 2 to 99"):
         load_config(config_file)
     config_file.write_text("[tallies]\nupto = 3\n")
-    with pytest.raises(ConfigError, match=r"the tables are .*\[camera\], \[tally\]"):
+    with pytest.raises(ConfigError, match=r"the tables are .*\[camera\].*, \[tally\]$"):
         load_config(config_file)
 
     game = Game.from_json([{"type": "setup", "game": "tally", "players": ["Ana", "Ben"]},

@@ -16,8 +16,8 @@ from typing import Any
 
 from kivy.clock import Clock
 
+from companion import plugins
 from companion.errors import CompanionError
-from companion.resume_words import game_words
 from ui.i18n import tr
 from ui.wording import card_name
 
@@ -91,7 +91,7 @@ class CameraLink:
 def seen_card_name(code: str, lang: str, game: str | None = None) -> str:
     """A card's name in words: the game's own (its folder's words), else the card game's,
     the SORRY! steal and block faces by their printed names."""
-    own = game_words(game)
+    own = plugins.words(game)
     if own is not None:
         return str(own.card_words(code, lang))
     printed = {"steal": "SORRY!", "block": "Don't Be SORRY!"}
