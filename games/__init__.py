@@ -10,6 +10,7 @@ Pure: only names here, so the registry loads no game.
 PLUGINS = {
     "revenge": "games.revenge",
     "board": "games.board",
+    "snap": "games.snap",
 }
 
 # The game of a setup without "game": every journal and transcript before the board game.
