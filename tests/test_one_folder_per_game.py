@@ -5,6 +5,7 @@ plus one line in games/__init__.py's registry."""
 from __future__ import annotations
 
 import ast
+import importlib
 import io
 import json
 import re
@@ -143,7 +144,7 @@ def test_the_count_sees_a_game_named_in_code_and_not_in_prose(tmp_path: Path):
 
 
 def test_the_shared_code_names_no_game_but_those_listed_with_why():
-    found = naming(ROOT, plugins.names())
+    found = naming(ROOT, (*plugins.names(), *games.FIXTURES))
     assert sorted(found) == sorted(STILL_NAMING), (
         "shared files naming a game (goal: none; the list only shrinks): "
         + ", ".join(f"{f} ({', '.join(sorted(n))})" for f, n in sorted(found.items())))
@@ -152,14 +153,18 @@ def test_the_shared_code_names_no_game_but_those_listed_with_why():
 PURE_OK = {"companion", "games", *sys.stdlib_module_names}
 
 
+ALL_GAMES = {**games.PLUGINS, **games.FIXTURES}  # every game's folder, the fixtures' too
+
+
 def _pure_parts() -> list[Path]:
-    """The registry, every manifest, and each game's rules, camera deck, commands and
-    simulate modules: what the core and a bare `pip install --no-deps` load."""
+    """The registry, every manifest, and each game's rules, camera deck, commands,
+    simulate, config and words modules: what the core and a bare `pip install --no-deps`
+    load."""
     paths = [ROOT / "games" / "__init__.py"]
-    for name in plugins.names():
-        m = plugins.manifest(name)
-        paths.append(ROOT / Path(*games.PLUGINS[name].split(".")) / "__init__.py")
-        for module in (m.rules, m.camera_deck, m.commands, m.simulate):
+    for package in ALL_GAMES.values():
+        m = importlib.import_module(package).MANIFEST
+        paths.append(ROOT / Path(*package.split(".")) / "__init__.py")
+        for module in (m.rules, m.camera_deck, m.commands, m.simulate, m.config, m.words):
             if module is None:
                 continue
             base = ROOT / Path(*module.split("."))
@@ -169,7 +174,7 @@ def _pure_parts() -> list[Path]:
 
 @pytest.mark.parametrize("path", _pure_parts(), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_a_games_pure_parts_import_the_standard_library_the_core_and_its_rules(path: Path):
-    screens_or_face = {f"{games.PLUGINS[n]}.{part}" for n in plugins.names()
+    screens_or_face = {f"{package}.{part}" for package in ALL_GAMES.values()
                        for part in ("screens", "face")}
     for node in ast.walk(ast.parse(path.read_text("utf-8"))):
         if isinstance(node, ast.Import):
