@@ -17,9 +17,8 @@ from typing import Any
 from kivy.clock import Clock
 
 from companion import plugins
-from companion.errors import CompanionError
+from companion.games import DEFAULT
 from ui.i18n import tr
-from ui.wording import card_name
 
 log = logging.getLogger(__name__)
 
@@ -89,15 +88,7 @@ class CameraLink:
 
 
 def seen_card_name(code: str, lang: str, game: str | None = None) -> str:
-    """A card's name in words: the game's own (its folder's words), else the card game's,
-    the SORRY! steal and block faces by their printed names."""
-    own = plugins.words(game)
-    if own is not None:
-        return str(own.card_words(code, lang))
-    printed = {"steal": "SORRY!", "block": "Don't Be SORRY!"}
-    if code in printed:
-        return printed[code]
-    try:
-        return card_name(code, lang)
-    except (KeyError, ValueError, CompanionError):
-        return code
+    """A card's name in its game's words (its folder's; the default game's when `game` is
+    not said); a game without words of its own names its cards by their codes."""
+    own = plugins.words(DEFAULT if game is None else game)
+    return code if own is None else str(own.card_words(code, lang))
