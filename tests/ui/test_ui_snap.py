@@ -9,14 +9,13 @@ folder as its line in games/__init__.py would."""
 from __future__ import annotations
 
 import json
-import threading
 
 import pytest
 
 pytest.importorskip("cv2", reason="the camera's extra is not installed: pip install '.[camera]'")
 
 import cv2
-from ui_helpers import type_name
+from ui_helpers import press_gpio, type_name
 
 import games
 from bench.camera_scenes import Scene
@@ -33,14 +32,6 @@ TARGET = 4  # [snap] target: Ana's second pile wins
 def snap(monkeypatch):
     """Snap's folder registered, as its one line in games.PLUGINS would."""
     monkeypatch.setitem(games.PLUGINS, "snap", games.FIXTURES["snap"])
-
-
-def press_gpio(pin) -> None:
-    """A press and release of an active-low button, on a thread of its own as on a Pi."""
-    thread = threading.Thread(target=lambda: (pin.drive_low(), pin.drive_high()),
-                              name="gpio-edge")
-    thread.start()
-    thread.join()
 
 
 def taught_camera(tmp_path, data, laid: list[str]) -> CameraConfig:
@@ -65,10 +56,7 @@ def snap_config(target: int):
 
 
 def test_snap_by_touch_button_and_camera_then_history_stats_export_and_replay(
-        driver, tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
-    from gpiozero import Device
-
+        driver, mock_pins, tmp_path, capsys):
     data = tmp_path / "data"
     data.mkdir()
     config = Config(camera=taught_camera(tmp_path, data, ["moon"]),
@@ -95,7 +83,7 @@ def test_snap_by_touch_button_and_camera_then_history_stats_export_and_replay(
     d.tap_code("flip:moon")
     assert d.label("snap", "top_label") == "Moon"
     assert d.label("snap", "pile_label") == "2 cards on the pile"
-    press_gpio(Device.pin_factory.pin(config.gpio.pins[0]))
+    press_gpio(mock_pins.pin_factory.pin(config.gpio.pins[0]))
     d.wait_for(lambda: snap.message == "Snap! Ana wins the pile: 2 cards.", "Ana's button")
     assert d.app.session.update.steps[-1].by == "button"
     assert d.label("snap", "turn_label") == "Ana lays the next card"
@@ -113,7 +101,7 @@ def test_snap_by_touch_button_and_camera_then_history_stats_export_and_replay(
     assert d.app.session.update.summary.winner == "Ana"
 
     # a press the rules refuse reaches the screen in one sentence
-    press_gpio(Device.pin_factory.pin(config.gpio.pins[1]))
+    press_gpio(mock_pins.pin_factory.pin(config.gpio.pins[1]))
     d.wait_for(lambda: snap.message == "Ana has won; start a new game.", "the refused press")
 
     d.app.show("history")  # snap's own leaderboard rows, from its slice
