@@ -102,7 +102,14 @@ def test_snap_by_touch_button_and_camera_then_history_stats_export_and_replay(
 
     # a press the rules refuse reaches the screen in one sentence
     press_gpio(mock_pins.pin_factory.pin(config.gpio.pins[1]))
-    d.wait_for(lambda: snap.message == "Ana has won; start a new game.", "the refused press")
+    d.wait_for(lambda: snap.message == "The game is over: Ana has won; undo to go back.",
+               "the refused press")
+    d.app.set_language("fr")  # the same refusal in French, from its code and facts
+    d.frames(3)
+    d.tap(d.button(code="flip:sun", text="Soleil"))
+    assert snap.message == "La partie est finie : Ana a gagné ; annulez pour revenir en arrière."
+    assert d.label("snap", "turn_label") == "Ana a gagné la partie"
+    d.app.set_language("en")
 
     d.app.show("history")  # snap's own leaderboard rows, from its slice
     d.frames(2)
