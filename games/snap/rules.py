@@ -134,9 +134,9 @@ class SnapRules:
 
     def apply(self, state: State, event: Event) -> Transition[State]:
         if state.winner is not None:
-            winner = state.names[state.winner]
-            raise GameOver(f"the game is over: {winner} has won; undo to go back",
-                           code="game_over", winner=winner)
+            name = state.names[state.winner]
+            raise GameOver(f"the game is over: {name} has won; undo to go back",
+                           code="game_over", winner=name)
         if isinstance(event, Flip):
             return Transition(state._replace(pile=(*state.pile, event.card),
                                              turn=(state.turn + 1) % len(state.names)),
