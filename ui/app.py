@@ -365,6 +365,11 @@ class CompanionApp(App):
         if self._shut:
             return
         self._shut = True
+        if self._ready:
+            # What the first frame froze is the collector's again: the screens of an app
+            # that stopped are freed (frozen, each app a test suite starts and stops kept
+            # its whole widget tree, about 20 MB, until the process ended).
+            gc.unfreeze()
         Window.unbind(on_key_down=self._on_key_down)
         Window.unbind(size=self._follow_window)
         Window.unbind(on_flip=self._on_first_frame)

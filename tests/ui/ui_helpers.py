@@ -23,6 +23,7 @@ prepare_kivy(fullscreen=False)
 from kivy.app import App  # noqa: E402
 from kivy.base import EventLoop  # noqa: E402
 from kivy.clock import Clock  # noqa: E402
+from kivy.config import Config  # noqa: E402
 from kivy.core.image import Image as CoreImage  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
@@ -38,6 +39,7 @@ from ui.widgets import TapButton  # noqa: E402
 LONG_WINDOW = 3600.0  # windows never expire on their own during a test
 HUMAN_PACE = 1.0  # seconds between two taps of a scorekeeper in no hurry
 WAIT_SECONDS = 20.0
+TABLE_FPS = Config.getint("graphics", "maxfps")  # the app's frame rate (Kivy's setting)
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "screenshots"
 
@@ -138,7 +140,10 @@ class Driver:
     def wait_for(
         self, condition: Callable[[], Any], what: str, timeout: float = WAIT_SECONDS
     ) -> Any:
-        """Render frames until `condition()` is true; fail naming `what` after `timeout`."""
+        """Run the app's frames until `condition()` is true; fail naming `what` after
+        `timeout`. They run as on the table (`table_frame`): a wait for a thread, a timer
+        or another process costs next to no CPU, where frames drawn flat out kept a core
+        busy for as long as it lasted."""
         deadline = time.monotonic() + timeout
         while True:
             value = condition()
@@ -146,7 +151,17 @@ class Driver:
                 return value
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out waiting for {what}")
-            self.frames(1)
+            self.table_frame()
+
+    def table_frame(self) -> None:
+        """One frame as the app's main loop runs it on the table: Kivy's clock waits for
+        the frame's turn at the table's frame rate, and the window is drawn only when
+        something on it changed."""
+        Clock._max_fps = TABLE_FPS
+        try:
+            EventLoop.idle()
+        finally:
+            Clock._max_fps = 0
 
     # --- finding and touching ---
 
