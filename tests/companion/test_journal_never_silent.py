@@ -196,12 +196,20 @@ def test_a_healthy_journal_without_its_shm_in_a_folder_the_user_cannot_write_is_
         crashed: Path) -> None:
     """Finding 8: read-only, no -shm, a -wal: it was called "not a journal"."""
     folder = Path(tempfile.mkdtemp(prefix="sorry-ro-", dir="/tmp"))
+    # issue 36: the core copied where `nobody` can read it, wherever the checkout lives
+    # (a clone under `mktemp -d` sits in a folder only root may enter)
+    code = Path(tempfile.mkdtemp(prefix="sorry-core-", dir="/tmp"))
     try:
+        shutil.copytree(REPO / "companion", code / "companion",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        for path in (code, *code.rglob("*")):
+            path.chmod(0o755 if path.is_dir() else 0o644)
         for name in ("journal.sqlite3", "journal.sqlite3-wal"):
             shutil.copyfile(crashed / name, folder / name)
             (folder / name).chmod(0o644)
         folder.chmod(0o555)
-        env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(folder)}
+        env = {**os.environ, "PYTHONPATH": str(code), "HOME": str(folder),
+               "PYTHONDONTWRITEBYTECODE": "1"}
         env.pop("SORRY_COMPANION_CONFIG", None)
         user = {"user": 65534, "group": 65534} if AS_NOBODY else {}
         python = SYSTEM_PYTHON if AS_NOBODY else sys.executable
@@ -215,6 +223,7 @@ def test_a_healthy_journal_without_its_shm_in_a_folder_the_user_cannot_write_is_
     finally:
         folder.chmod(0o755)
         shutil.rmtree(folder)
+        shutil.rmtree(code)
 
 
 def test_history_export_stats_and_replay_say_a_damaged_wal_with_the_same_count(
