@@ -560,7 +560,8 @@ class Journal:
 
     @contextlib.contextmanager
     def _transaction(self, doing: str) -> Iterator[sqlite3.Connection]:
-        """One committed transaction; on any failure it is rolled back and reported."""
+        """One committed transaction; on any failure it is rolled back (SQLite's own
+        failures reported as one JournalError sentence)."""
         with self._lock:
             conn = self._conn
             try:
@@ -573,6 +574,11 @@ class Journal:
                 if _errname(exc).startswith("SQLITE_IOERR"):
                     _drop_unsynced_frames(conn)
                 raise self._error(exc, doing) from exc
+            except BaseException:  # any other failure inside it: nothing half-done stays
+                if conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                raise
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
