@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from journal_damage import finished_games, flip, row_at
 
 from bench.core import long_game, play_with_writer
 from companion import notices, walcheck
@@ -283,3 +284,56 @@ def test_a_read_only_look_while_the_app_writes_sees_one_consistent_journal(
             stop.set()
             thread.join()
     assert seen > 1
+
+
+def _start(folder: Path) -> list[str]:
+    """What the app's first screen says: the journal opened, every game checked, the
+    unfinished one previewed (ui.app's on_start)."""
+    with Journal.open(folder) as journal:
+        session = Session(journal)
+        session.check_stored()
+        session.preview()
+        return list(journal.damage)
+
+
+def test_a_flipped_bit_in_a_finished_game_is_said_at_the_start_once(tmp_path: Path) -> None:
+    """Issue 33: a flipped bit in a finished game's event (3 of 15 flips: games of 5, 278
+    and 528 events) was said only once History was opened. Every game's events are
+    checked at the start now: the damaged event and those after it are set aside and
+    said on the first screen, with the game and the count, and never again."""
+    folder = tmp_path / "data"
+    lengths = [120, 278, 528]
+    ids = finished_games(folder, lengths)
+    flip(folder, row_at(folder, ids[1], 200) + 30, 3)  # inside the event's JSON text
+    said = _start(folder)
+    [note] = said
+    assert note.code == "set_aside" and note.params["game"] == ids[1]
+    assert note.params["moved"] == lengths[1] - 200 and f"game {ids[1]}" in note
+    with Journal.open(folder) as journal:
+        listing = Session(journal).stored_stats()
+        assert journal.damage == []  # History finds nothing more to say
+        assert [r.event_count + 1 for r, _ in listing] == [120, 200, 528]
+    notices.dismiss(folder)  # OK tapped
+    assert _start(folder) == []
+
+
+def test_an_event_a_flipped_bit_moved_to_no_game_is_put_back_and_said_once(
+        tmp_path: Path) -> None:
+    """Issue 33: a flipped bit in an event's game number (a finished game of 547 events)
+    made it belong to no game: History cut the game to 269 events and the start said
+    "belongs to no game" at every start. The opening rebuilds the journal now, and the
+    event goes back where its checksum chain says: nothing is lost, said once."""
+    folder = tmp_path / "data"
+    [game_id] = finished_games(folder, [547])
+    # the record's header: 8 bytes (its size, then a type per column), then the event's
+    # number (2 bytes) and its time: game 1 is type 9 ("the integer 1"), flipped to 8 (0)
+    at = row_at(folder, game_id, 269) - 2 - 6
+    assert game_id == 1 and (folder / "journal.sqlite3").read_bytes()[at] == 9
+    flip(folder, at, 0)
+    [note] = _start(folder)
+    assert note.code == "repaired" and note.params["lost"] == 0
+    with Journal.open(folder) as journal:
+        assert len(journal.load(game_id).events) == 547
+        assert [r.winner for r in journal.games()] == ["Ana"]
+    notices.dismiss(folder)
+    assert _start(folder) == []

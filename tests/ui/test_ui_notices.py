@@ -43,3 +43,27 @@ def test_a_set_aside_is_shown_over_the_start_screen_until_ok(driver, tmp_path):
 
     d = driver(data)  # dismissed: gone
     assert d.app.notice_view is None
+
+
+def test_a_flipped_bit_in_a_finished_game_is_said_on_the_first_screen(driver, tmp_path):
+    """Issue 33: damage in a finished game was said only once History was opened; the
+    first screen says it now, with the game and the count, in both languages, once."""
+    from journal_damage import finished_games, flip, row_at
+
+    data = tmp_path / "data"
+    ids = finished_games(data, [110, 150])
+    flip(data, row_at(data, ids[0], 60) + 31, 2)  # inside the event's JSON text
+    d = driver(data)
+    view = d.app.notice_view
+    assert view is not None and view.parent is not None
+    text = view.label.text
+    assert f"game {ids[0]}: event 60 was damaged" in text and "the 49 events after it" in text
+    d.app.set_language("fr")
+    d.frames()
+    assert f"Partie {ids[0]} : l'événement 60 était abîmé" in view.label.text
+    assert "(50 événements en tout)" in view.label.text
+    d.tap(view.ok)
+    d.frames()
+    d.stop()
+    d = driver(data)  # said once: not again at the next start
+    assert d.app.notice_view is None
