@@ -4,11 +4,16 @@ tests/ui share it)."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 from bench.core import long_game, play_with_writer
 from companion.journal import Journal
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def finished_games(folder: Path, lengths: list[int]) -> list[int]:
@@ -45,3 +50,32 @@ def flip(folder: Path, offset: int, bit: int) -> None:
     data = bytearray(db.read_bytes())
     data[offset] ^= 1 << bit
     db.write_bytes(bytes(data))
+
+
+CRASHING_CHILD = """
+import os, sys
+from companion.journal import Journal
+j = Journal.open(sys.argv[1])
+j._conn.execute("PRAGMA wal_autocheckpoint=0")  # every event stays in the -wal
+for g in range(3):
+    gid = j.start_game({"type": "setup", "players": ["Ana", "Ben", "Cy"]})
+    for i in range(int(sys.argv[2])):
+        j.append(gid, {"type": "play", "card": str(i % 11), "note": "x" * (i % 50)})
+    if g < 2:
+        j.set_result(gid, "Ana")
+os._exit(0)  # no close: the -wal and its -shm index stay, as after a crash
+"""
+
+
+def crashed_journal(folder: Path, per_game: int) -> int:
+    """Three games (two won) whose events are only in the -wal of a killed process; the
+    number of events it saved."""
+    subprocess.run([sys.executable, "-c", CRASHING_CHILD, str(folder), str(per_game)],
+                   check=True, timeout=120, env={**os.environ, "PYTHONPATH": str(REPO)})
+    return 3 * (per_game + 1)
+
+
+def cut_wal(folder: Path, keep: int) -> None:
+    """The -wal cut short after `keep` bytes, as a damaged card or a power cut leaves it."""
+    wal = folder / "journal.sqlite3-wal"
+    wal.write_bytes(wal.read_bytes()[:keep])

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from journal_damage import finished_games, flip, row_at
+from journal_damage import crashed_journal, cut_wal, finished_games, flip, row_at
 
 from bench.core import long_game, play_with_writer
 from companion import notices, walcheck
@@ -337,3 +337,24 @@ def test_an_event_a_flipped_bit_moved_to_no_game_is_put_back_and_said_once(
         assert [r.winner for r in journal.games()] == ["Ana"]
     notices.dismiss(folder)
     assert _start(folder) == []
+
+
+@pytest.mark.parametrize("keep", [0.25, 0.5, 0.9, 0.999, "frame 100", "frame 500", "frame 900"])
+def test_a_cut_wal_says_every_event_it_lost_and_names_the_games(
+        tmp_path: Path, keep: float | str) -> None:
+    """Issue 33: after a cut -wal the sentence counted only the events its remaining
+    frames held (8 said where 175 were lost; 40 said, 418 lost). The -shm index the
+    crashed app left lists every save after the cut (each one stores page 1, where the
+    count is): the count is every event lost, and it names the game that goes on."""
+    folder = tmp_path / "data"
+    saved = crashed_journal(folder, 120)
+    size = (folder / "journal.sqlite3-wal").stat().st_size
+    at = (int(size * keep) if isinstance(keep, float)
+          else 32 + int(keep.split()[1]) * (24 + PAGE))
+    cut_wal(folder, at)
+    [note] = _start(folder)
+    with Journal.open(folder) as journal:
+        kept = sum(len(journal.load(r.game_id).events) for r in journal.games())
+    assert note.code == "wal_cut" and note.params["count"] == saved - kept > 0, note
+    goes_on = note.params["where"].split()[1]
+    assert goes_on in note.params["games"].split(", ") and "saved events are missing" in note

@@ -67,3 +67,27 @@ def test_a_flipped_bit_in_a_finished_game_is_said_on_the_first_screen(driver, tm
     d.stop()
     d = driver(data)  # said once: not again at the next start
     assert d.app.notice_view is None
+
+
+def test_a_cut_wal_is_said_on_the_first_screen_with_every_event_it_lost(driver, tmp_path):
+    """Issue 33: after a cut -wal the first screen counted only what its remaining frames
+    held (8 said where 175 were lost); it says every lost event now, and the game."""
+    from journal_damage import crashed_journal, cut_wal
+
+    data = tmp_path / "data"
+    saved = crashed_journal(data, 120)
+    cut_wal(data, (data / "journal.sqlite3-wal").stat().st_size // 2)
+    d = driver(data)
+    view = d.app.notice_view
+    assert view is not None and view.parent is not None
+    english = view.label.text
+    d.app.set_language("fr")
+    d.frames()
+    french = view.label.text
+    d.stop()
+    with Journal.open(data) as journal:
+        lost = saved - sum(len(journal.load(r.game_id).events) for r in journal.games())
+        newest = max(r.game_id for r in journal.games() if r.event_count)
+    assert lost > 100
+    assert f"at least {lost} saved events are missing (game {newest})" in english
+    assert f"au moins {lost} événements enregistrés manquent (parties : {newest})" in french
