@@ -197,12 +197,14 @@ def test_a_healthy_journal_without_its_shm_in_a_folder_the_user_cannot_write_is_
         crashed: Path) -> None:
     """Finding 8: read-only, no -shm, a -wal: it was called "not a journal"."""
     folder = Path(tempfile.mkdtemp(prefix="sorry-ro-", dir="/tmp"))
-    # issue 36: the core copied where `nobody` can read it, wherever the checkout lives
-    # (a clone under `mktemp -d` sits in a folder only root may enter)
+    # issue 36: the core (and the games' folders its registry loads the rules from)
+    # copied where `nobody` can read it, wherever the checkout lives (a clone under
+    # `mktemp -d` sits in a folder only root may enter)
     code = Path(tempfile.mkdtemp(prefix="sorry-core-", dir="/tmp"))
     try:
-        shutil.copytree(REPO / "companion", code / "companion",
-                        ignore=shutil.ignore_patterns("__pycache__"))
+        for package in ("companion", "games"):
+            shutil.copytree(REPO / package, code / package,
+                            ignore=shutil.ignore_patterns("__pycache__"))
         for path in (code, *code.rglob("*")):
             path.chmod(0o755 if path.is_dir() else 0o644)
         for name in ("journal.sqlite3", "journal.sqlite3-wal"):
