@@ -29,27 +29,12 @@ from companion.snapshots import Resumable, load_unfinished
 REPO = Path(__file__).resolve().parents[2]
 PAGE = 4096
 
-CHILD = """
-import json, os, sys
-from companion.journal import Journal
-j = Journal.open(sys.argv[1])
-j._conn.execute("PRAGMA wal_autocheckpoint=0")  # every event stays in the -wal
-for g in range(3):
-    gid = j.start_game({"type": "setup", "players": ["Ana", "Ben", "Cy"]})
-    for i in range(int(sys.argv[2])):
-        j.append(gid, {"type": "play", "card": str(i % 11), "note": "x" * (i % 50)})
-    if g < 2:
-        j.set_result(gid, "Ana")
-os._exit(0)  # no close: the -wal stays, as after a crash
-"""
-
 
 @pytest.fixture(scope="module")
 def crashed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A journal whose newest events (three games, two won) are only in its -wal."""
     folder = tmp_path_factory.mktemp("crashed")
-    subprocess.run([sys.executable, "-c", CHILD, str(folder), "120"], check=True, timeout=120,
-                   env={**os.environ, "PYTHONPATH": str(REPO)})
+    crashed_journal(folder, 120)
     assert Path(f"{folder}/journal.sqlite3-wal").stat().st_size > 0
     return folder
 
