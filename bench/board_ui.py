@@ -60,7 +60,7 @@ def _child_latency(data_dir: str, mode: str = "latency") -> dict[str, float]:
     step = [0]
 
     def ready(app: Any) -> None:
-        error = app.start_game(SETUP, companion_draws=mode == "draw")
+        error = app.start_game({**SETUP, "draws": "companion" if mode == "draw" else "table"})
         if error:
             raise SystemExit(error)
         screen = app.screen("board")

@@ -92,7 +92,7 @@ class CameraWorker:
             self.listener.check(card)
             return
         try:
-            result = self.session.submit(self.session.parse_event(event))
+            result = self.session.submit(self.session.parse_event(event), by="camera")
         except CompanionError as exc:
             self.listener.refused(str(exc))
             return

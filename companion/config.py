@@ -47,8 +47,9 @@ from games.revenge.rules.state import DECK_SIZE
 
 __all__ = [
     "DEFAULT_DECK", "DEFAULT_SECONDS", "BackupConfig", "Config", "DisplayConfig", "GameConfig",
-    "GpioConfig", "LedBoardConfig", "VoiceConfig", "WindowsConfig", "config_from_args",
-    "find_config_file", "load_config", "read_small_file",
+    "GpioConfig", "LedBoardConfig", "Refused", "Section", "VoiceConfig", "WindowsConfig",
+    "boolean", "choice", "config_from_args", "find_config_file", "load_config", "number",
+    "read_small_file", "whole",
 ]
 
 # Each limit is written here once; the hardware (pin plan, LED board) and the screens
@@ -143,12 +144,12 @@ def _board_settings(edition: str, obj: dict[str, Any]) -> None:
     try:
         Settings.parse(obj, edition)
     except BadSetup as exc:
-        raise _Refused(str(exc)) from None
+        raise Refused(str(exc)) from None
 
 
 def _slide_colors(v: object) -> tuple[tuple[str, str], ...]:
     if not isinstance(v, dict):
-        raise _Refused('use a table such as { T1 = "blue" } (triangle = colour)')
+        raise Refused('use a table such as { T1 = "blue" } (triangle = colour)')
     _board_settings("classic", {"slide_colors": v})
     return tuple(sorted(v.items()))
 
@@ -225,6 +226,30 @@ class CameraConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class Section:
+    """A game's own table, [<its name>], from its folder's `config` module (SECTION): the
+    class of its values, whose field defaults are the game's, and each key's check (one of
+    this module's checks, or any callable raising Refused with what is allowed)."""
+
+    values: type
+    keys: dict[str, Callable[[object], Any]]
+
+
+def game_sections() -> dict[str, Section]:
+    """The games whose folders bring a table of their own, by the table's name (the game's);
+    a game named like one of the app's own tables keeps the app's."""
+    from companion import plugins
+
+    found = {}
+    for name in plugins.names():
+        module = plugins.layer(name, "config") if name not in _SECTIONS else None
+        if module is not None:
+            section: Section = module.SECTION
+            found[name] = section
+    return found
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     data_dir: Path = field(default_factory=default_data_dir)
     language: str = "en"
@@ -238,7 +263,16 @@ class Config:
     display: DisplayConfig = DisplayConfig()
     backup: BackupConfig = BackupConfig()
     camera: CameraConfig = CameraConfig()
+    games: dict[str, object] = field(default_factory=dict)  # a game's own table, as read
     source: Path | None = None
+
+    def section(self, game: str) -> object | None:
+        """The game's own table ([<game>], companion.config.Section), as the file sets it
+        or else the game's defaults; None: the game has no table of its own."""
+        if game in self.games:
+            return self.games[game]
+        section = game_sections().get(game)
+        return None if section is None else section.values()
 
     def with_data_dir(self, path: str | os.PathLike[str] | None) -> Config:
         """The same configuration with `--data` applied (None: unchanged)."""
@@ -317,7 +351,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
 # --- checking the values ---
 
 
-class _Refused(Exception):
+class Refused(Exception):
     """A value is wrong; the argument says what is allowed."""
 
 
@@ -351,53 +385,53 @@ def _key(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z0-9_-]{1,80}", name) else quote(name)
 
 
-def _number(lo: float, hi: float, unit: str) -> Callable[[object], float]:
+def number(lo: float, hi: float, unit: str) -> Callable[[object], float]:
     def check(v: object) -> float:
         if (isinstance(v, bool) or not isinstance(v, int | float)
                 or (isinstance(v, int) and v.bit_length() > 64) or not math.isfinite(v)
                 or not lo <= v <= hi):
-            raise _Refused(f"use a number of {unit} from {lo:g} to {hi:g}")
+            raise Refused(f"use a number of {unit} from {lo:g} to {hi:g}")
         return float(v)
     return check
 
 
-def _whole(lo: int, hi: int, what: str = "") -> Callable[[object], int]:
+def whole(lo: int, hi: int, what: str = "") -> Callable[[object], int]:
     def check(v: object) -> int:
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            raise _Refused(f"use a whole number{what} from {lo} to {hi}")
+            raise Refused(f"use a whole number{what} from {lo} to {hi}")
         return v
     return check
 
 
-def _bool(v: object) -> bool:
+def boolean(v: object) -> bool:
     if not isinstance(v, bool):
-        raise _Refused("use true or false (without quotes)")
+        raise Refused("use true or false (without quotes)")
     return v
 
 
-def _choice(*options: str) -> Callable[[object], str]:
+def choice(*options: str) -> Callable[[object], str]:
     def check(v: object) -> str:
         if v not in options:
-            raise _Refused("use " + " or ".join(json.dumps(o) for o in options))
+            raise Refused("use " + " or ".join(json.dumps(o) for o in options))
         return str(v)
     return check
 
 
 def _text(v: object) -> str:
     if not isinstance(v, str):
-        raise _Refused('use a text in quotes, such as "" or "/dev/ttyACM0"')
+        raise Refused('use a text in quotes, such as "" or "/dev/ttyACM0"')
     return v
 
 
 def _command(v: object) -> str:
     if not isinstance(v, str) or not v.strip():
-        raise _Refused('use the name of a speech program in quotes, such as "espeak-ng"')
+        raise Refused('use the name of a speech program in quotes, such as "espeak-ng"')
     return v.strip()
 
 
 def _rotation(v: object) -> int:
     if isinstance(v, bool) or v not in ROTATIONS:
-        raise _Refused("use 0, 90, 180 or 270 (degrees, without quotes)")
+        raise Refused("use 0, 90, 180 or 270 (degrees, without quotes)")
     assert isinstance(v, int)
     return v
 
@@ -405,7 +439,7 @@ def _rotation(v: object) -> int:
 def _folders(v: object) -> tuple[str, ...]:
     if (not isinstance(v, list) or not v
             or any(not isinstance(f, str) or not f.startswith("/") or "\0" in f for f in v)):
-        raise _Refused('use a list of absolute folders in quotes, such as ["/media/*/*"]')
+        raise Refused('use a list of absolute folders in quotes, such as ["/media/*/*"]')
     return tuple(v)
 
 
@@ -414,7 +448,7 @@ def _spot(v: object) -> tuple[float, ...]:
         len(v) == 4 and all(isinstance(x, int | float) and not isinstance(x, bool)
                             and 0 <= x <= 1 for x in v) and v[0] < v[2] and v[1] < v[3])))
     if not ok:
-        raise _Refused("use [] (the spot taught) or [x0, y0, x1, y1], fractions of the "
+        raise Refused("use [] (the spot taught) or [x0, y0, x1, y1], fractions of the "
                        "picture from 0 to 1 with x0 < x1 and y0 < y1, such as "
                        "[0.3, 0.2, 0.7, 0.8]")
     assert isinstance(v, list)
@@ -423,7 +457,7 @@ def _spot(v: object) -> tuple[float, ...]:
 
 def _pin(v: object) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or v not in BCM_PINS:
-        raise _Refused("use a BCM pin number from 0 to 27 (leave the key out for none)")
+        raise Refused("use a BCM pin number from 0 to 27 (leave the key out for none)")
     return v
 
 
@@ -432,7 +466,7 @@ def _pins(least: int, allowed: str) -> Callable[[object], tuple[int, ...]]:
         if (not isinstance(v, list) or not least <= len(v) <= MAX_SEATS
                 or any(isinstance(p, bool) or not isinstance(p, int) or p not in BCM_PINS
                        for p in v)):
-            raise _Refused(allowed)
+            raise Refused(allowed)
         return tuple(v)
     return check
 
@@ -441,7 +475,7 @@ def _usb_ids(v: object) -> tuple[str, ...]:
     pattern = re.compile(r"[0-9A-Fa-f]{4}:[0-9A-Fa-f]{4}")
     if not isinstance(v, list) or any(not isinstance(i, str) or not pattern.fullmatch(i)
                                       for i in v):
-        raise _Refused('use a list of USB ids written "VVVV:PPPP" in hex, such as '
+        raise Refused('use a list of USB ids written "VVVV:PPPP" in hex, such as '
                        '["2E8A:0005"]')
     return tuple(i.upper() for i in v)
 
@@ -449,50 +483,50 @@ def _usb_ids(v: object) -> tuple[str, ...]:
 def _baud(v: object) -> int:
     problem = baud_problem(v)
     if problem is not None:
-        raise _Refused(problem)
+        raise Refused(problem)
     assert isinstance(v, int)
     return v
 
 
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[object], Any]]]] = {
     "windows": (WindowsConfig, {
-        "steal_seconds": _number(*WINDOW_SECONDS, "seconds"),
-        "block_seconds": _number(*WINDOW_SECONDS, "seconds"),
+        "steal_seconds": number(*WINDOW_SECONDS, "seconds"),
+        "block_seconds": number(*WINDOW_SECONDS, "seconds"),
     }),
     "game": (GameConfig, {
-        "pawns": _whole(1, MAX_PAWNS, " of pawn cards"),
-        "variant": _choice(*VARIANTS),
+        "pawns": whole(1, MAX_PAWNS, " of pawn cards"),
+        "variant": choice(*VARIANTS),
     }),
     "board": (BoardConfig, {
-        "edition": _choice("classic", "2016"), "start_move": _choice("count", "circle"),
-        "deck": _choice("standard", "1939"), "faster_start": _bool, "adult": _bool,
-        "play_on": _bool, "slide_colors": _slide_colors,
+        "edition": choice("classic", "2016"), "start_move": choice("count", "circle"),
+        "deck": choice("standard", "1939"), "faster_start": boolean, "adult": boolean,
+        "play_on": boolean, "slide_colors": _slide_colors,
     }),
-    "voice": (VoiceConfig, {"enabled": _bool, "command": _command,
-                            "output": _choice(*VOICE_OUTPUTS), "volume": _whole(*VOLUME)}),
+    "voice": (VoiceConfig, {"enabled": boolean, "command": _command,
+                            "output": choice(*VOICE_OUTPUTS), "volume": whole(*VOLUME)}),
     "gpio": (GpioConfig, {
-        "enabled": _bool,
+        "enabled": boolean,
         "pins": _pins(1, "use a list of 1 to 4 BCM pin numbers from 0 to 27, one per seat, "
                          "such as [17, 27, 22, 23]"),
         "lamps": _pins(0, "use a list of BCM pin numbers from 0 to 27, one lamp per button "
                           "in pins, or [] for no lamps"),
-        "pull_up": _bool,
-        "lockout_ms": _number(0, 1000, "milliseconds"),
+        "pull_up": boolean,
+        "lockout_ms": number(0, 1000, "milliseconds"),
         "undo_pin": _pin,
         "close_pin": _pin,
     }),
     "ledboard": (LedBoardConfig, {
-        "enabled": _bool, "port": _text, "ids": _usb_ids, "baud": _baud,
-        "brightness": _whole(*BRIGHTNESS),
+        "enabled": boolean, "port": _text, "ids": _usb_ids, "baud": _baud,
+        "brightness": whole(*BRIGHTNESS),
     }),
     "display": (DisplayConfig, {
-        "fullscreen": _bool, "size": _choice(*DISPLAY_SIZES), "rotation": _rotation,
-        "dim_after": _number(*IDLE_MINUTES, "minutes"),
-        "sleep_after": _number(*IDLE_MINUTES, "minutes"),
-        "text": _choice(*TEXT_SIZES),
+        "fullscreen": boolean, "size": choice(*DISPLAY_SIZES), "rotation": _rotation,
+        "dim_after": number(*IDLE_MINUTES, "minutes"),
+        "sleep_after": number(*IDLE_MINUTES, "minutes"),
+        "text": choice(*TEXT_SIZES),
     }),
     "backup": (BackupConfig, {"usb_folders": _folders}),
-    "camera": (CameraConfig, {"enabled": _bool, "source": _text, "spot": _spot}),
+    "camera": (CameraConfig, {"enabled": boolean, "source": _text, "spot": _spot}),
 }
 _TOP = ("data_dir", "language")
 
@@ -510,23 +544,25 @@ class _Reader:
         return ConfigError(f"{self.source}: {text}")
 
     def config(self, doc: dict[str, Any]) -> Config:
-        known = (*_TOP, "deck", *_SECTIONS)
+        games = game_sections()
+        tables = ("deck", *_SECTIONS, *games)
         for name in doc:
-            if name not in known:
+            if name not in (*_TOP, *tables):
                 raise self.problem(
                     f"unknown key {clip(json.dumps(name))}: the top-level keys are data_dir and "
-                    "language, and the tables are "
-                    + ", ".join(f"[{s}]" for s in ("deck", *_SECTIONS)))
+                    "language, and the tables are " + ", ".join(f"[{s}]" for s in tables))
         values: dict[str, Any] = {"source": self.source}
         if "data_dir" in doc:
             values["data_dir"] = self.data_dir(doc["data_dir"])
         if "language" in doc:
-            values["language"] = self.check("language", doc["language"], _choice(*LANGUAGES))
+            values["language"] = self.check("language", doc["language"], choice(*LANGUAGES))
         for section, (cls, keys) in _SECTIONS.items():
             if section in doc:
                 values[section] = cls(**self.table(section, doc[section], keys))
         if "deck" in doc:
             values["deck"] = self.deck(doc["deck"])
+        values["games"] = {name: section.values(**self.table(name, doc[name], section.keys))
+                           for name, section in games.items() if name in doc}
         config = Config(**values)
         self.check_pins(config.gpio)
         self.check_idle(config.display)
@@ -538,7 +574,7 @@ class _Reader:
     def check(self, where: str, value: object, checker: Callable[[object], Any]) -> Any:
         try:
             return checker(value)
-        except _Refused as exc:
+        except Refused as exc:
             raise self.fail(where, value, str(exc)) from None
 
     def data_dir(self, value: object) -> Path:
@@ -573,7 +609,7 @@ class _Reader:
                 raise self.problem(f"[deck] unknown card {clip(json.dumps(name))}: the cards are "
                                    + ", ".join(json.dumps(k) for k in DEFAULT_DECK))
             deck[name] = self.check(f"[deck] {clip(json.dumps(name))}", count,
-                                    _whole(0, DECK_SIZE, " of cards"))
+                                    whole(0, DECK_SIZE, " of cards"))
         total = sum(deck.values())
         if total != DECK_SIZE:
             raise self.problem(

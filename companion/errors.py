@@ -91,4 +91,4 @@ class DataFolderBusy(JournalError):
 
 
 # What a caller shows as one sentence and goes on: every refusal and every journal failure.
-REFUSALS: tuple[type[Exception], ...] = (CompanionError, JournalError)
+REFUSALS: tuple[type[CompanionError], type[JournalError]] = (CompanionError, JournalError)

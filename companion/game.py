@@ -17,24 +17,31 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Generic, Literal, NamedTuple, TypeAlias, TypeVar, overload
 
 from companion import games
 from companion.errors import BadEvent, CompanionError, NothingToUndo
 from companion.members import members
-from companion.rules import AnyRules
+from companion.rules import AnyRules, Json, JsonEvent, Rules
 
 __all__ = [
-    "Game", "Redo", "Result", "ResultKind", "Step", "StoredReplay", "Undo", "read_event",
-    "read_setup", "rules_of",
+    "AnyGame", "By", "CoreEvent", "Game", "Redo", "Result", "ResultKind", "Step",
+    "StoredReplay", "Undo", "read_event", "read_setup", "rules_of",
 ]
+
+SetupT = TypeVar("SetupT", bound=JsonEvent)  # the game's setup (companion.rules)
+StateT = TypeVar("StateT")  # the game's state
+EventT = TypeVar("EventT", bound=JsonEvent)  # the game's events
+# Steps, results and updates only hand their state and events out: read-only, covariant
+StateT_co = TypeVar("StateT_co", covariant=True)
+EventT_co = TypeVar("EventT_co", bound=JsonEvent, covariant=True)
 
 
 @dataclass(frozen=True, slots=True)
 class Undo:
     """Take back the last step (any game)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Json:
         return {"type": "undo"}
 
 
@@ -42,8 +49,16 @@ class Undo:
 class Redo:
     """Apply the last undone step again (any game)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> Json:
         return {"type": "redo"}
+
+
+CoreEvent: TypeAlias = Undo | Redo  # the events every game has, the core's own
+
+# Where an event came from, carried with it into its step: a tap on the screen, a button on
+# the table, the camera, the window timer. Not part of the event's JSON (a journal or a
+# transcript replays the same whoever made it); a replayed step says "touch".
+By: TypeAlias = Literal["touch", "button", "camera", "timer"]
 
 
 _new = tuple.__new__  # Step and Result without their generated (Python) __new__: hot path
@@ -60,67 +75,77 @@ class ResultKind(StrEnum):
 _ResultKind = members(ResultKind)  # read per event (see companion.members)
 
 
-class Step(NamedTuple):
+class Step(NamedTuple, Generic[StateT_co, EventT_co]):
     """One applied event with the states on both sides of it."""
 
-    event: Any
-    before: Any
-    after: Any
-    outcomes: tuple[Any, ...]
+    event: EventT_co
+    before: StateT_co
+    after: StateT_co
+    outcomes: tuple[object, ...]  # the rules' (Transition.outcomes)
+    by: By = "touch"  # where the event came from (an undo label: "seen by the camera")
 
 
-class Result(NamedTuple):
+class Result(NamedTuple, Generic[StateT_co, EventT_co]):
     """What `Game.evaluate` found: the state after, and the step it adds or takes back."""
 
     kind: ResultKind
-    event: Any
-    state: Any
-    outcomes: tuple[Any, ...]
-    step: Step | None = None  # the new step, or the step undone/redone
+    event: EventT_co | CoreEvent
+    state: StateT_co
+    outcomes: tuple[object, ...]
+    step: Step[StateT_co, EventT_co] | None = None  # the new step, or the step undone/redone
 
 
-class History(Sequence[Step]):
+class History(Sequence[Step[StateT, EventT]]):
     """The effective steps, oldest first, as an immutable linked list: keeping the history
     in every Update costs O(1) per event, not a copy of the whole game. Reading it newest
     first (`reversed`) walks only as far as asked; indexing builds the tuple once."""
 
     __slots__ = ("_below", "_items", "_len", "_top")
-    _top: Step | None
-    _below: History | None
+    _top: Step[StateT, EventT] | None
+    _below: History[StateT, EventT] | None
     _len: int
-    _items: tuple[Step, ...] | None
+    _items: tuple[Step[StateT, EventT], ...] | None
 
-    def __init__(self, top: Step | None = None, below: History | None = None) -> None:
+    def __init__(self, top: Step[StateT, EventT] | None = None,
+                 below: History[StateT, EventT] | None = None) -> None:
         self._top, self._below = top, below
         self._len = 0 if top is None else 1 + (0 if below is None else below._len)
         self._items = None
 
-    def push(self, step: Step) -> History:
+    def push(self, step: Step[StateT, EventT]) -> History[StateT, EventT]:
         return History(step, self)
 
-    def pop(self) -> History:
-        return self._below if self._below is not None else _EMPTY
+    def pop(self) -> History[StateT, EventT]:
+        return self._below if self._below is not None else History()
 
     def __len__(self) -> int:
         return self._len
 
-    def __reversed__(self) -> Iterator[Step]:
-        node: History | None = self
+    def __reversed__(self) -> Iterator[Step[StateT, EventT]]:
+        node: History[StateT, EventT] | None = self
         while node is not None and node._top is not None:
             yield node._top
             node = node._below
 
-    def _tuple(self) -> tuple[Step, ...]:
+    def _tuple(self) -> tuple[Step[StateT, EventT], ...]:
         if self._items is None:
             items = list(reversed(self))
             items.reverse()
             self._items = tuple(items)
         return self._items
 
-    def __iter__(self) -> Iterator[Step]:
+    def __iter__(self) -> Iterator[Step[StateT, EventT]]:
         return iter(self._tuple())
 
-    def __getitem__(self, index: Any) -> Any:
+    @overload
+    def __getitem__(self, index: int) -> Step[StateT, EventT]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Step[StateT, EventT], ...]: ...
+
+    def __getitem__(
+        self, index: int | slice
+    ) -> Step[StateT, EventT] | tuple[Step[StateT, EventT], ...]:
         return self._tuple()[index]
 
     def __eq__(self, other: object) -> bool:
@@ -134,34 +159,32 @@ class History(Sequence[Step]):
         return f"History({len(self)} steps)"
 
 
-_EMPTY = History()
-
-
 class StoredReplay(NamedTuple):
     """How far a stored game replayed: `applied` objects (the setup counts), and the
     refusal that stopped it (None: all of them)."""
 
-    game: Game | None
+    game: AnyGame | None
     applied: int
     error: CompanionError | None
 
 
-def rules_of(setup: Any) -> AnyRules:
+def rules_of(setup: object) -> AnyRules:
     """The rules a setup object belongs to (its `game`, else the default game)."""
     return games.get(getattr(setup, "game", games.DEFAULT))
 
 
-def read_setup(obj: object) -> Any:
+def read_setup(obj: object) -> JsonEvent:
     """A setup object from its JSON object: the `"game"` key picks the rules (default
     "revenge", so every journal and transcript from before the board game still reads)."""
     if not isinstance(obj, dict):
         raise BadEvent('each line must be a JSON object such as {"type": "play", "card": "7"}')
     if obj.get("type") != "setup":
         raise BadEvent("a game must start with its setup", code="no_setup")
-    return games.get(obj.get("game", games.DEFAULT)).parse_setup(obj)
+    setup: JsonEvent = games.get(obj.get("game", games.DEFAULT)).parse_setup(obj)
+    return setup
 
 
-def read_event(rules: AnyRules, obj: object) -> Any:
+def read_event(rules: Rules[SetupT, StateT, EventT], obj: object) -> EventT | CoreEvent:
     """Any event after the setup: undo and redo are the core's, the rest the game's."""
     if isinstance(obj, dict):
         kind = obj.get("type")
@@ -175,31 +198,40 @@ def read_event(rules: AnyRules, obj: object) -> Any:
     return rules.parse_event(obj)  # type: ignore[arg-type]
 
 
-class Game:
-    """One game from its setup: `push` events, read `state`, walk `steps`."""
+class Game(Generic[SetupT, StateT, EventT]):
+    """One game from its setup: `push` events, read `state`, walk `steps`. Typed by its
+    rules (`Game(setup, RULES)`); a setup alone finds its rules by name, erased (AnyGame)."""
 
-    def __init__(self, setup: Any, rules: AnyRules | None = None) -> None:
-        self.setup = setup
-        self.rules = rules_of(setup) if rules is None else rules
-        self.initial = self.rules.initial_state(setup)
-        self._done: list[Step] = []
-        self._undone: list[Step] = []
-        self._history = _EMPTY  # _done[:_synced] as a shareable History (see `history`)
+    @overload
+    def __init__(self, setup: SetupT, rules: Rules[SetupT, StateT, EventT]) -> None: ...
+
+    @overload
+    def __init__(self: AnyGame, setup: JsonEvent) -> None: ...
+
+    def __init__(self, setup: SetupT | JsonEvent,
+                 rules: Rules[SetupT, StateT, EventT] | None = None) -> None:
+        self.setup: SetupT = setup  # type: ignore[assignment]  # rules_of's own setup
+        self.rules: Rules[SetupT, StateT, EventT] = rules_of(setup) if rules is None else rules
+        self.initial: StateT = self.rules.initial_state(self.setup)
+        self._done: list[Step[StateT, EventT]] = []
+        self._undone: list[Step[StateT, EventT]] = []
+        # _done[:_synced] as a shareable History (see `history`)
+        self._history: History[StateT, EventT] = History()
         self._synced = 0
         self._apply = self.rules.apply
         self._core_events = (Undo, Redo, type(setup))  # the rest go straight to the rules
 
     @property
-    def state(self) -> Any:
+    def state(self) -> StateT:
         return self._done[-1].after if self._done else self.initial
 
     @property
-    def steps(self) -> tuple[Step, ...]:
+    def steps(self) -> tuple[Step[StateT, EventT], ...]:
         """The effective history: every step not undone, oldest first."""
         return tuple(self._done)
 
     @property
-    def history(self) -> History:
+    def history(self) -> History[StateT, EventT]:
         """`steps` without the copy: immutable, and O(1) per event (it is brought up to
         date from the steps changed since it was last taken, so replay pays nothing)."""
         done, history = self._done, self._history
@@ -219,17 +251,18 @@ class Game:
         return len(self._done)
 
     @property
-    def undo_step(self) -> Step | None:
+    def undo_step(self) -> Step[StateT, EventT] | None:
         return self._done[-1] if self._done else None
 
     @property
-    def redo_step(self) -> Step | None:
+    def redo_step(self) -> Step[StateT, EventT] | None:
         return self._undone[-1] if self._undone else None
 
-    def evaluate(self, event: Any) -> Result:
-        """What `event` would do, without doing it; raises the rules' refusals."""
+    def evaluate(self, event: EventT | CoreEvent, by: By = "touch") -> Result[StateT, EventT]:
+        """What `event` would do, without doing it; raises the rules' refusals. `by`: where
+        the event came from, kept in its step."""
         if type(event) not in self._core_events:  # the common case: straight to the rules
-            return self._evaluate_game_event(event)
+            return self._evaluate_game_event(event, by)  # type: ignore[arg-type]
         if isinstance(event, Undo):
             if not self._done:
                 raise NothingToUndo("there is nothing to undo", code="nothing_to_undo")
@@ -243,9 +276,9 @@ class Game:
         if isinstance(event, type(self.setup)):
             raise BadEvent("a game has one setup, at its start; start a new game instead",
                            code="second_setup")
-        return self._evaluate_game_event(event)
+        return self._evaluate_game_event(event, by)
 
-    def _evaluate_game_event(self, event: Any) -> Result:
+    def _evaluate_game_event(self, event: EventT, by: By) -> Result[StateT, EventT]:
         done = self._done
         before = done[-1].after if done else self.initial
         tr = self._apply(before, event)
@@ -254,12 +287,12 @@ class Game:
             return _new(Result, (_ResultKind.IGNORED, event, before, outcomes, None))
         if tr.amends and done:
             top = done[-1]
-            step = _new(Step, (top.event, top.before, state, top.outcomes))
+            step = _new(Step, (top.event, top.before, state, top.outcomes, top.by))
             return _new(Result, (_ResultKind.AMENDED, event, state, outcomes, step))
-        step = _new(Step, (event, before, state, outcomes))
+        step = _new(Step, (event, before, state, outcomes, by))
         return _new(Result, (_ResultKind.APPLIED, event, state, outcomes, step))
 
-    def accept(self, result: Result) -> None:
+    def accept(self, result: Result[StateT, EventT]) -> None:
         """Make an evaluated result real; it must be the latest evaluation of this game."""
         kind = result.kind
         if kind is _ResultKind.APPLIED:  # the common case first
@@ -279,44 +312,47 @@ class Game:
             self._done[-1] = result.step
             self._synced = min(self._synced, len(self._done) - 1)
 
-    def push(self, event: Any) -> Result:
+    def push(self, event: EventT | CoreEvent, by: By = "touch") -> Result[StateT, EventT]:
         if type(event) not in self._core_events:  # evaluate + accept, fused: the hot path
             done = self._done
             before = done[-1].after if done else self.initial
-            state, outcomes, changed, amends = self._apply(before, event)
+            state, outcomes, changed, amends = self._apply(before, event)  # type: ignore[arg-type]
             if changed and not amends:
-                step = _new(Step, (event, before, state, outcomes))
+                step = _new(Step, (event, before, state, outcomes, by))
                 done.append(step)
                 if self._undone:
                     self._undone.clear()
                 return _new(Result, (_ResultKind.APPLIED, event, state, outcomes, step))
             if not changed:  # kept in the record, no step: nothing to accept
                 return _new(Result, (_ResultKind.IGNORED, event, before, outcomes, None))
-        result = self.evaluate(event)
+        result = self.evaluate(event, by)
         self.accept(result)
         return result
 
-    def push_json(self, obj: object) -> Result:
+    def push_json(self, obj: object) -> Result[StateT, EventT]:
         """Parse one stored or transcript object (undo and redo included) and push it."""
-        return self.push(read_event(self.rules, obj))
+        event: EventT | CoreEvent = read_event(self.rules, obj)
+        return self.push(event)
 
-    def tail(self, depth: int) -> tuple[tuple[Step, ...], tuple[Step, ...]]:
+    def tail(self, depth: int) -> tuple[tuple[Step[StateT, EventT], ...],
+                                        tuple[Step[StateT, EventT], ...]]:
         """The newest `depth` undo steps and redo steps (oldest first): what a snapshot or
         a writer's checkpoint keeps, so that keeping them never costs O(game length)."""
         return tuple(self._done[-depth:]), tuple(self._undone[-depth:])
 
     @classmethod
-    def restore(cls, setup: Any, state: Any, done: Iterable[Step],
-                undone: Iterable[Step]) -> Game:
+    def restore(cls, setup: JsonEvent, state: object,
+                done: Iterable[Step[object, JsonEvent]],
+                undone: Iterable[Step[object, JsonEvent]]) -> AnyGame:
         """A game at `state` whose undo reaches back only through `done` (a snapshot's
         tail): undo past the oldest kept step says "there is nothing to undo"."""
-        game = cls(setup)
+        game: AnyGame = Game(setup)
         game._done, game._undone = list(done), list(undone)
         game.initial = game._done[0].before if game._done else state
         return game
 
     @classmethod
-    def replay_stored(cls, objs: Iterable[dict[str, Any]]) -> StoredReplay:
+    def replay_stored(cls, objs: Iterable[Json]) -> StoredReplay:
         """Replay stored event objects (setup first) as far as they go.
 
         A stored game should always replay; this tolerates one that does not (written by an
@@ -325,12 +361,12 @@ class Game:
         """
         it = iter(objs)
         try:
-            game = cls(read_setup(next(it, None)))
+            game: AnyGame = Game(read_setup(next(it, None)))
         except CompanionError as exc:
             return StoredReplay(None, 0, exc)
         return game.replay_more(it, applied=1)
 
-    def replay_more(self, objs: Iterable[dict[str, Any]], applied: int) -> StoredReplay:
+    def replay_more(self, objs: Iterable[Json], applied: int) -> StoredReplay:
         """Push stored event objects after the `applied` ones already in this game, as far
         as they go (a full replay, or the events after a snapshot)."""
         for obj in objs:
@@ -342,7 +378,7 @@ class Game:
         return StoredReplay(self, applied, None)
 
     @classmethod
-    def from_json(cls, objs: Iterable[dict[str, Any]]) -> Game:
+    def from_json(cls, objs: Iterable[Json]) -> AnyGame:
         """Replay a whole list of event objects whose first is the setup; raises at the
         first that does not replay."""
         game, _, error = cls.replay_stored(objs)
@@ -352,13 +388,17 @@ class Game:
         return game
 
     @classmethod
-    def from_events(cls, events: Iterable[Any]) -> Game:
+    def from_events(cls, events: Iterable[JsonEvent]) -> AnyGame:
         """Replay a whole event list whose first event is the setup."""
         it = iter(events)
         first = next(it, None)
-        if not isinstance(getattr(first, "game", None), str):
+        if first is None or not isinstance(getattr(first, "game", None), str):
             raise BadEvent("a game must start with its setup", code="no_setup")
-        game = cls(first)
+        game: AnyGame = Game(first)
         for event in it:
             game.push(event)
         return game
+
+
+# A game whose rules were found by name (Game(setup), a stored game): erased, as AnyRules.
+AnyGame: TypeAlias = Game[Any, Any, Any]

@@ -7,8 +7,6 @@ first asked for, so `replay` of a card-game transcript never loads the board gam
 
 from __future__ import annotations
 
-from typing import Any
-
 import games
 from companion import plugins
 from companion.errors import BadSetup
@@ -47,14 +45,25 @@ def get(name: str = DEFAULT) -> AnyRules:
     return rules
 
 
-def player_names(players: Any, low: int = 2, high: int = 4) -> tuple[str, ...]:
+def _texts(value: object) -> tuple[str, ...] | None:
+    """`value` when it is a list (or tuple) of texts only; else None. JSON's list is
+    untyped: its items are looked at here, once, as objects."""
+    if not isinstance(value, list | tuple):
+        return None
+    items: list[object] = [*value]
+    texts = tuple(item for item in items if isinstance(item, str))
+    return texts if len(texts) == len(items) else None
+
+
+def player_names(players: object, low: int = 2, high: int = 4) -> tuple[str, ...]:
     """A setup's player names, stripped and checked the same way for every game: a list
     of `low` to `high` names, none empty, each one the screen can show, no two alike but
     for case. Every refusal is one BadSetup sentence."""
-    if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
+    texts = _texts(players)
+    if texts is None:
         raise BadSetup(f"players must be a list of {low} to {high} names",
                        code="players_not_list")
-    names = tuple(p.strip() for p in players)
+    names = tuple(p.strip() for p in texts)
     if not low <= len(names) <= high:
         raise BadSetup(f"a game needs {low} to {high} players, not {len(names)}",
                        code="player_count", count=len(names))

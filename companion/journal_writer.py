@@ -29,8 +29,9 @@ from typing import Any
 
 from companion import snapshots
 from companion.errors import JournalError
-from companion.game import Game, Step
+from companion.game import AnyGame, Game, Step
 from companion.journal import INSERT_EVENT, Journal, count_added, encode_event
+from companion.rules import JsonEvent
 from companion.safe_text import one_line
 
 __all__ = ["LAG_MARK_S", "InFlight", "JournalWriter"]
@@ -316,11 +317,12 @@ class InFlight:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._base: tuple[int, Any, tuple[Step, ...], tuple[Step, ...]] | None = None
+        self._base: tuple[int, object, tuple[Step[object, JsonEvent], ...],
+                         tuple[Step[object, JsonEvent], ...]] | None = None
         self._events: list[tuple[int, Any]] = []
         self._durable = -1
 
-    def submitted(self, game: Game, seq: int, event: Any) -> None:
+    def submitted(self, game: AnyGame, seq: int, event: JsonEvent) -> None:
         """Call before `game` accepts event `seq`."""
         with self._lock:
             if self._base is None:
@@ -338,7 +340,7 @@ class InFlight:
         with self._lock:
             self._base, self._events, self._durable = None, [], -1
 
-    def rollback(self, game: Game, failed_seq: int) -> Game:
+    def rollback(self, game: AnyGame, failed_seq: int) -> AnyGame:
         """The game after event failed_seq - 1, rebuilt from the base and the events that
         reached the journal; `game` itself when nothing before failed_seq is in flight."""
         with self._lock:

@@ -21,10 +21,11 @@ from typing import Literal
 
 import games
 
-__all__ = ["Layer", "Manifest", "layer", "manifest", "names"]
+__all__ = ["Layer", "Manifest", "layer", "manifest", "names", "words"]
 
 # A manifest's optional parts, each a module exporting what its layer asks for.
-Layer = Literal["rules", "screens", "face", "camera_deck", "commands", "simulate"]
+Layer = Literal["rules", "screens", "face", "camera_deck", "commands", "simulate", "config",
+                "words"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,10 @@ class Manifest:
     camera_deck: str | None = None  # pure: DECK, a camera.cards.Deck
     commands: str | None = None  # pure: register(subparsers), the game's own CLI commands
     simulate: str | None = None  # pure: SIMULATION, its part of the CLI's `simulate`
+    config: str | None = None  # pure: SECTION, a companion.config.Section: its own [table]
+    # pure: step_words(event JSON, state before, lang) and card_words(card, lang), its
+    # steps and cards in the table's words (the resume screen, the camera's sentences)
+    words: str | None = None
 
 
 def names() -> tuple[str, ...]:
@@ -55,3 +60,11 @@ def layer(name: str, part: Layer) -> ModuleType | None:
     """The module of `name`'s `part`, imported now (None: the game has no such part)."""
     path: str | None = getattr(manifest(name), part)
     return None if path is None else importlib.import_module(path)
+
+
+def words(game: object) -> ModuleType | None:
+    """The words module of the game called `game` (its steps and cards in the table's
+    words); None: no such game here, or it has no words of its own."""
+    if not isinstance(game, str) or game not in names():
+        return None
+    return layer(game, "words")

@@ -19,13 +19,39 @@ Optional, used by the core when a game's rules have them (the card game has all 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar, runtime_checkable
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Generic,
+    NamedTuple,
+    Protocol,
+    TypeAlias,
+    TypeVar,
+    runtime_checkable,
+)
 
-__all__ = ["AnyRules", "Countdown", "GameSummary", "Rules", "Transition"]
+if TYPE_CHECKING:
+    from companion.game import Step
 
-SetupT = TypeVar("SetupT")  # a game's setup event (frozen, `game` names the rules)
+__all__ = [
+    "AnyRules", "Countdown", "GameSummary", "Json", "JsonEvent", "Rules", "Transition",
+]
+
+# A JSON object as stored and printed (journal lines, transcripts, `replay --json`). Its
+# values are the one Any of the seam: JSON is untyped by nature, and each game's parse_*
+# is where it becomes typed.
+Json: TypeAlias = dict[str, Any]
+
+
+class JsonEvent(Protocol):
+    """What the core needs of any event, whatever its game: its JSON, to store it."""
+
+    def to_json(self) -> Json: ...
+
+
+SetupT = TypeVar("SetupT", bound=JsonEvent)  # a game's setup (frozen, `game` names it)
 StateT = TypeVar("StateT")  # a game's state (frozen)
-EventT = TypeVar("EventT")  # a game's events, options included (frozen, `to_json()`)
+EventT = TypeVar("EventT", bound=JsonEvent)  # a game's events, options included (frozen)
 
 
 class Transition(NamedTuple, Generic[StateT]):
@@ -36,7 +62,7 @@ class Transition(NamedTuple, Generic[StateT]):
     """
 
     state: StateT
-    outcomes: tuple[Any, ...]
+    outcomes: tuple[object, ...]  # the game's own outcome objects
     changed: bool = True
     amends: bool = False
 
@@ -58,10 +84,10 @@ class Rules(Protocol[SetupT, StateT, EventT]):
 
     name: str  # the setup's "game" value: "revenge", "board"
 
-    def parse_setup(self, obj: dict[str, Any]) -> SetupT:
+    def parse_setup(self, obj: Json) -> SetupT:
         """A validated setup event from its JSON object; BadSetup names what is wrong."""
 
-    def parse_event(self, obj: dict[str, Any]) -> EventT:
+    def parse_event(self, obj: Json) -> EventT:
         """Any other event of this game from its JSON object (never setup, undo or redo);
         BadEvent names what is wrong."""
 
@@ -75,18 +101,21 @@ class Rules(Protocol[SetupT, StateT, EventT]):
         """Every event `apply` accepts now that changes the game, in a stable order, each
         ready to submit as it is (the session works them out once per state)."""
 
-    def state_json(self, state: StateT) -> dict[str, Any]:
+    def state_json(self, state: StateT) -> Json:
         """The state as `replay --json` prints it (TRANSCRIPT.md, BOARD.md)."""
 
     def summary(self, state: StateT) -> GameSummary:
         """Players, winner and whether the game is over."""
 
-    def stats(self, steps: Sequence[Any]) -> dict[str, dict[str, int]]:
+    def stats(self, steps: Sequence[Step[StateT, EventT]]) -> dict[str, dict[str, int]]:
         """Per-player counters of one game from its effective steps (`Game.steps`), for
         `stats`: name -> counter -> value. Counters are summed over games by the core."""
 
 
-AnyRules: TypeAlias = Rules[Any, Any, Any]  # a game found by name (companion.games.get)
+# A game found by name (companion.games.get): its types are known to it alone, so the
+# registry hands out its rules erased. Only the core's dynamic side holds them so; each
+# game's parts reach the live game typed, through companion.live.Live.
+AnyRules: TypeAlias = Rules[Any, Any, Any]
 
 
 class Countdown(NamedTuple):
@@ -101,5 +130,5 @@ class Countdown(NamedTuple):
 
     kind: str
     key: Hashable
-    window: Any
-    close: Any
+    window: object
+    close: JsonEvent

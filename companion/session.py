@@ -26,12 +26,15 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from companion.errors import JournalError, NoGame
 from companion.game import (
+    AnyGame,
+    By,
     Game,
     Redo,
     Result,
@@ -42,19 +45,28 @@ from companion.game import (
     read_event,
     read_setup,
 )
-from companion.rules import AnyRules, Countdown, GameSummary
-from companion.stats import GameStats, aggregate, counted, game_stats, replay_events
+from companion.live import Live, typed_update
+from companion.rules import AnyRules, Countdown, GameSummary, Json, JsonEvent
+from companion.stats import GameStats, PlayerStats, aggregate, counted, game_stats, replay_events
 from companion.update import Listener, Update
 from companion.windows import WindowTimer
 
 __all__ = [
-    "JournalLike", "Listener", "NoGame", "Preview", "Result", "ResultKind", "Session", "Step",
-    "Update",
+    "AnyResult", "AnyUpdate", "By", "JournalLike", "JsonEvent", "Listener", "Live", "NoGame",
+    "Preview", "Result", "ResultKind", "Session", "Step", "Update", "typed_update",
 ]
 
 if TYPE_CHECKING:
+    from companion.datalock import DataLock
+    from companion.journal import GameRecord, Journal, StoredGame
     from companion.journal_writer import JournalWriter
     from companion.session_background import Background
+    from companion.snapshots import Resumable
+
+# What any game's session hands out: the dynamic side serves every game, so it knows
+# their states and events as objects only (a game's own parts: companion.live.Live).
+AnyUpdate = Update[object, JsonEvent]
+AnyResult = Result[object, JsonEvent]
 
 log = logging.getLogger(__name__)
 # The history waits at most this long for events still being written (a Pi's SD card
@@ -69,9 +81,9 @@ APP_WRITE_SETTLE_S = 0.05
 class JournalLike(Protocol):
     """What the session needs from a journal (companion.journal.Journal is the real one)."""
 
-    def start_game(self, setup: dict[str, Any]) -> int: ...
+    def start_game(self, setup: Json) -> int: ...
 
-    def append(self, game_id: int, event: dict[str, Any]) -> None: ...
+    def append(self, game_id: int, event: Json) -> None: ...
 
     def set_result(self, game_id: int, winner: str | None) -> None: ...
 
@@ -84,16 +96,17 @@ class Preview:
     replays, and why it stops early (None: it does not)."""
 
     game_id: int
-    state: Any | None
+    state: object | None
     damage: str | None
-    last_step: Any | None = None  # the newest saved event in effect (its undo step)
+    last_step: Step[object, JsonEvent] | None = None  # the newest saved event in effect (undo)
+    game: str | None = None  # its game's name (the rules'), for the game's own words
 
     def last_words(self, lang: str = "en") -> str | None:
         """The newest saved event in the words of `lang` (companion.resume_words)."""
         from companion.resume_words import step_words
 
         step = self.last_step
-        return None if step is None else step_words(step.event, step.before, lang)
+        return None if step is None else step_words(step.event, step.before, lang, self.game)
 
     @property
     def last(self) -> str | None:
@@ -101,7 +114,8 @@ class Preview:
 
 
 class Session:
-    def __init__(self, journal: Any = None, *, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, journal: Journal | None = None, *,
+                 clock: Callable[[], float] = time.monotonic,
                  window_seconds: Mapping[str, float] | None = None,
                  background: bool = False, write_settle: float = 0.0) -> None:
         """`journal`: a Journal (None: nothing is kept, for demos and tests).
@@ -110,13 +124,13 @@ class Session:
         `background`: the screen never waits for the disk: events are applied and told at
         once and a journal writer thread (`writer`) makes them durable, in order, each
         `write_settle` seconds after it was accepted at the earliest (JournalWriter)."""
-        self._journal: Any = journal
+        self._journal = journal
         self.clock = clock
         self._lock = threading.RLock()
-        self._game: Game | None = None
+        self._game: AnyGame | None = None
         self._game_id: int | None = None
         self._damage: str | None = None
-        self._update: Update | None = None
+        self._update: AnyUpdate | None = None
         self._listeners: list[Listener] = []
         self._hooks: _Hooks | None = None  # made for the first helper (see `hooks`)
         self._background: Background | None = None
@@ -131,7 +145,7 @@ class Session:
             self.hooks(), window_seconds, clock=clock)
 
     @staticmethod
-    def open_journal(data_dir: str | os.PathLike[str]) -> Any:
+    def open_journal(data_dir: str | os.PathLike[str]) -> Journal:
         """The journal of `data_dir` (created with its folder if need be), to give to a
         Session; its owner closes it. JournalError says what is wrong with the folder."""
         from companion.journal import Journal
@@ -139,7 +153,7 @@ class Session:
         return Journal.open(data_dir)
 
     @staticmethod
-    def lock_data_folder(data_dir: str | os.PathLike[str]) -> Any:
+    def lock_data_folder(data_dir: str | os.PathLike[str]) -> DataLock:
         """Take the data folder (created if need be) for this app alone until `release()`
         (companion.datalock); DataFolderBusy says who holds it."""
         from companion.datalock import DataLock
@@ -161,13 +175,13 @@ class Session:
 
         return unsubscribe
 
-    def _notify(self, result: Result | None, unsaved: str | None = None,
-                summary: GameSummary | None = None) -> Update:
+    def _notify(self, result: AnyResult | None, unsaved: str | None = None,
+                summary: GameSummary | None = None) -> AnyUpdate:
         """Tell every listener; `summary`: the state's, when the caller has it already."""
         game = self._game
         assert game is not None
         state, rules = game.state, game.rules
-        update = Update(self._game_id, rules.name, state, result, game.history,
+        update: AnyUpdate = Update(self._game_id, rules.name, state, result, game.history,
                         game.undo_step, game.redo_step, tuple(rules.options(state)),
                         rules.summary(state) if summary is None else summary, self._damage,
                         unsaved)
@@ -177,12 +191,18 @@ class Session:
         return update
 
     @property
-    def update(self) -> Update | None:
+    def lock(self) -> AbstractContextManager[object]:
+        """The session's own lock (reentrant): a caller that checks the open game and then
+        submits holds it across both (companion.live)."""
+        return self._lock
+
+    @property
+    def update(self) -> AnyUpdate | None:
         """The latest update (None until a game is started or resumed)."""
         return self._update
 
     @property
-    def state(self) -> Any | None:
+    def state(self) -> object | None:
         update = self._update
         return None if update is None else update.state
 
@@ -217,11 +237,11 @@ class Session:
     # --- starting ---
 
     @staticmethod
-    def setup(obj: dict[str, Any]) -> Any:
+    def setup(obj: Json) -> JsonEvent:
         """A setup object from its JSON (`"game"` picks the rules; default the card game)."""
         return read_setup(obj)
 
-    def new_game(self, setup: Any, *, abandon: bool = False) -> Update:
+    def new_game(self, setup: JsonEvent, *, abandon: bool = False) -> AnyUpdate:
         """Start `setup`'s game. With `abandon` (the table's new-game button), an open game
         without a winner is marked abandoned in the journal: still listed as unfinished,
         never offered for resuming. Without it, that game stays resumable."""
@@ -233,7 +253,8 @@ class Session:
             if (abandon and self._journal is not None and old is not None and state is not None
                     and not self._game_over()):
                 self._journal.abandon(old)
-            game_id = self._journal.start_game(setup.to_json()) if self._journal else None
+            game_id = (self._journal.start_game(game.setup.to_json())
+                       if self._journal else None)
             self._game, self._game_id, self._damage = game, game_id, None
             if self._background is not None:
                 self._background.opened(game_id, 1)
@@ -253,20 +274,25 @@ class Session:
 
     def preview(self) -> Preview | None:
         """The journal's unfinished game (the newest without a winner, not abandoned)."""
+        from companion.snapshots import Resumable
+
         stored = self._unfinished()
         if stored is None:
             return None
-        if hasattr(stored, "replay"):  # found through its snapshot: no whole replay
+        if isinstance(stored, Resumable):  # found through its snapshot: no whole replay
             replayed = stored.replay()
             self._previewed = (stored.game_id, replayed)
             game = replayed.game
-            return Preview(stored.game_id, game.state, stored.damage, game.undo_step)
+            assert game is not None  # a snapshot's game always rebuilds (snapshots.decode)
+            return Preview(stored.game_id, game.state, stored.damage, game.undo_step,
+                           game.rules.name)
         game, unplayable = replay_events(stored.events)
         damage = " ".join(d for d in (stored.damage, unplayable) if d) or None
         return Preview(stored.game_id, None if game is None else game.state, damage,
-                       None if game is None else game.undo_step)
+                       None if game is None else game.undo_step,
+                       None if game is None else game.rules.name)
 
-    def resume(self, game_id: int | None = None) -> Update | None:
+    def resume(self, game_id: int | None = None) -> AnyUpdate | None:
         """Open the journal's unfinished game (or game `game_id`) to play on; None when
         there is none. Its events that no longer replay are set aside (see open_game)."""
         journal = self._journal
@@ -284,7 +310,7 @@ class Session:
             return self.open_game(stored.game_id, (), replayed=stored.replay())
         return self.open_game(stored.game_id, stored.events)
 
-    def _unfinished(self) -> Any:
+    def _unfinished(self) -> Resumable | StoredGame | None:
         """The newest unfinished game, through its snapshot when it has a usable one."""
         if self._journal is None:
             return None
@@ -292,8 +318,8 @@ class Session:
 
         return load_unfinished(self._journal)
 
-    def open_game(self, game_id: int | None, events: Any, *,
-                  replayed: StoredReplay | None = None) -> Update:
+    def open_game(self, game_id: int | None, events: Iterable[Json], *,
+                  replayed: StoredReplay | None = None) -> AnyUpdate:
         """Rebuild a stored game from its journalled events (resume after a crash).
 
         An event that no longer replays (stored by an older version, or edited by hand)
@@ -324,8 +350,9 @@ class Session:
 
     # --- events ---
 
-    def submit(self, event: Any) -> Result:
-        """Apply one event: refuse it unchanged, or journal it durably, then apply it."""
+    def submit(self, event: JsonEvent, by: By = "touch") -> AnyResult:
+        """Apply one event: refuse it unchanged, or journal it durably, then apply it.
+        `by`: where it came from (a button, the camera), kept in its step."""
         with self._lock:
             game = self._game
             if game is None:
@@ -334,7 +361,7 @@ class Session:
             winner_before = (before.summary.winner if before is not None
                              and before.state is game.state
                              else game.rules.summary(game.state).winner)
-            result = game.evaluate(event)
+            result = game.evaluate(event, by)
             if self._background is not None and self._game_id is not None:
                 self._background.accept(game, self._game_id, result)
             elif self._journal is not None and self._game_id is not None:
@@ -348,7 +375,7 @@ class Session:
             self._notify(result, summary=summary)
             return result
 
-    def parse_event(self, obj: dict[str, Any]) -> Any:
+    def parse_event(self, obj: Json) -> JsonEvent:
         """An event of the open game from its JSON (a transcript line, undo and redo too),
         to `submit`; BadEvent names what is wrong. Callers that know the game build its
         typed events instead (companion.games.<game>: `Play(Card.parse("7"))`)."""
@@ -374,7 +401,7 @@ class Session:
         except JournalError as exc:
             log.warning("could not record the game's result: %s", exc)
 
-    def close_window(self, expected: Any = None) -> Result | None:
+    def close_window(self, expected: object = None, by: By = "touch") -> AnyResult | None:
         """Close the open window; with `expected` (a state's window), only if that very
         window is still open (a countdown or a tap that comes too late does nothing)."""
         with self._lock:
@@ -383,10 +410,10 @@ class Session:
             if expected is not None and (timed is None or timed.window is not expected):
                 return None
             if timed is None:  # no countdown: the rules say why nothing can close now
-                return self.submit(self.parse_event({"type": "close"}))
-            return self.submit(timed.close)
+                return self.submit(self.parse_event({"type": "close"}), by)
+            return self.submit(timed.close, by)
 
-    def _countdown(self, state: Any) -> Countdown | None:
+    def _countdown(self, state: object) -> Countdown | None:
         """The window of `state` the rules time by the clock, if they have countdowns."""
         countdown = getattr(self.rules, "countdown", None)
         found: Countdown | None = None if countdown is None else countdown(state)
@@ -400,11 +427,11 @@ class Session:
             self._hooks = _Hooks(self)
         return self._hooks
 
-    def undo(self) -> Result:
-        return self.submit(Undo())
+    def undo(self, by: By = "touch") -> AnyResult:
+        return self.submit(Undo(), by)
 
-    def redo(self) -> Result:
-        return self.submit(Redo())
+    def redo(self, by: By = "touch") -> AnyResult:
+        return self.submit(Redo(), by)
 
     # --- the window timer ---
 
@@ -441,7 +468,8 @@ class Session:
         with self._lock:
             return None if self._game is None else game_stats(self._game)
 
-    def stored_stats(self, cache: dict[int, GameStats] | None = None) -> list[Any]:
+    def stored_stats(self, cache: dict[int, GameStats] | None = None
+                     ) -> list[tuple[GameRecord, GameStats | None]]:
         """(record, figures or None) for every stored game, oldest first. `cache` keeps
         finished games' figures between calls (a finished game never changes). An
         unfinished or abandoned game has no figures: it is listed, never counted
@@ -452,7 +480,7 @@ class Session:
         writer = self.writer
         if writer is not None:  # the open game's last events and result may be in flight
             writer.flush(READ_AFTER_WRITES_S)
-        listing: list[Any] = []
+        listing: list[tuple[GameRecord, GameStats | None]] = []
         for record in journal.games():
             if not counted(record):
                 listing.append((record, None))
@@ -467,7 +495,7 @@ class Session:
         return listing
 
     @staticmethod
-    def leaders(figures: list[GameStats]) -> list[Any]:
+    def leaders(figures: list[GameStats]) -> list[PlayerStats]:
         """Totals per player over games, best first (companion.stats.aggregate)."""
         return aggregate(figures)
 
@@ -482,22 +510,22 @@ class _Hooks:
         self._session = session
         self.lock = session._lock
 
-    def latest(self) -> Update | None:
+    def latest(self) -> AnyUpdate | None:
         return self._session.update
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         return self._session.subscribe(listener)
 
-    def countdown(self, state: Any) -> Countdown | None:
+    def countdown(self, state: object) -> Countdown | None:
         return self._session._countdown(state)
 
-    def close_window(self, expected: Any) -> None:
-        self._session.close_window(expected=expected)
+    def close_window(self, expected: object) -> None:
+        self._session.close_window(expected=expected, by="timer")
 
-    def game(self) -> Game | None:
+    def game(self) -> AnyGame | None:
         return self._session._game
 
-    def roll_back(self, game: Game, why: str) -> None:
+    def roll_back(self, game: AnyGame, why: str) -> None:
         """The writer lost events: play on from `game` and tell everyone `why`."""
         self._session._game = game
         self._session._notify(None, unsaved=why)

@@ -12,17 +12,21 @@ from __future__ import annotations
 import contextlib
 import logging
 from functools import partial
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from companion import snapshots
 from companion.errors import JournalError
-from companion.game import Game, Result
+from companion.game import AnyGame, Result
 from companion.journal_writer import InFlight, JournalWriter
+from companion.rules import JsonEvent
+
+if TYPE_CHECKING:
+    from companion.journal import Journal
 
 log = logging.getLogger(__name__)
 
 
-def _round(state: Any) -> Any:
+def _round(state: object) -> object:
     """The round a state is in, for games that have rounds (None: snapshots by count)."""
     return getattr(state, "round", None)
 
@@ -32,15 +36,15 @@ class GameHost(Protocol):
     and a way to go back to the last saved event and say why."""
 
     @property
-    def lock(self) -> contextlib.AbstractContextManager[Any]: ...
+    def lock(self) -> contextlib.AbstractContextManager[object]: ...
 
-    def game(self) -> Game | None: ...
+    def game(self) -> AnyGame | None: ...
 
-    def roll_back(self, game: Game, why: str) -> None: ...
+    def roll_back(self, game: AnyGame, why: str) -> None: ...
 
 
 class Background:
-    def __init__(self, session: GameHost, journal: Any, *, settle: float = 0.0) -> None:
+    def __init__(self, session: GameHost, journal: Journal, *, settle: float = 0.0) -> None:
         self.session = session
         self.writer = JournalWriter(journal, settle=settle)
         self.inflight = InFlight()
@@ -56,7 +60,7 @@ class Background:
         if game_id is not None:
             self.writer.begin(game_id, next_seq)
 
-    def accept(self, game: Game, game_id: int, result: Result) -> None:
+    def accept(self, game: AnyGame, game_id: int, result: Result[object, JsonEvent]) -> None:
         """Apply the evaluated event now; queue it to be made durable."""
         if self.writer.closed:  # the app is quitting: refuse it unchanged
             raise JournalError("the journal is closing, so the event was not saved")

@@ -31,8 +31,9 @@ from typing import Any
 
 from companion import journal_chain, plugins
 from companion.errors import CompanionError, JournalError
-from companion.game import Game, Step, StoredReplay
+from companion.game import AnyGame, Game, Step, StoredReplay
 from companion.journal import Journal, StoredGame
+from companion.rules import JsonEvent
 
 __all__ = ["EVERY", "UNDO_DEPTH", "Resumable", "encode", "events_term", "load_unfinished"]
 
@@ -108,7 +109,8 @@ class _CoreObjects(pickle.Unpickler):
         raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
 
 
-def encode(state: Any, done: Iterable[Step], undone: Iterable[Step]) -> bytes:
+def encode(state: object, done: Iterable[Step[object, JsonEvent]],
+           undone: Iterable[Step[object, JsonEvent]]) -> bytes:
     """The snapshot's bytes (immutable inputs: safe to run on the writer's thread). Any
     game whose states, steps and events are plain frozen data can be snapshotted."""
     done, undone = tuple(done), tuple(undone)
@@ -119,7 +121,7 @@ def encode(state: Any, done: Iterable[Step], undone: Iterable[Step]) -> bytes:
     return pickle.dumps((FORMAT, setup, state, done, undone), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def decode(data: bytes) -> Game:
+def decode(data: bytes) -> AnyGame:
     """The game a snapshot describes; anything wrong raises ValueError."""
     try:
         fmt, setup, state, done, undone = _CoreObjects(io.BytesIO(data)).load()
@@ -186,7 +188,7 @@ class Resumable:
         return game.replay_more(self.recent, applied=self.snapshot_seq + 1)
 
 
-def decode_verified(journal: Journal, game_id: int, seq: int) -> Game:
+def decode_verified(journal: Journal, game_id: int, seq: int) -> AnyGame:
     rows = journal.query("SELECT data, crc FROM snapshots WHERE game_id = ? AND seq = ?",
                          (game_id, seq))
     data, crc = rows[0]
@@ -254,15 +256,15 @@ def load_unfinished(journal: Journal) -> Resumable | StoredGame | None:
     if not rows:
         return None
     game_id, started, winner, abandoned = rows[0]
-    snap = _usable(journal, game_id)
-    link = None if snap is None else _rows_sound(journal, game_id, snap)
-    if snap is None or link is None:
+    snapshot_seq = _usable(journal, game_id)
+    link = None if snapshot_seq is None else _rows_sound(journal, game_id, snapshot_seq)
+    if snapshot_seq is None or link is None:
         return journal.unfinished()  # every event read: damage is set aside and said
     recent: list[dict[str, Any]] = []
     for seq, raw, crc, chain in journal.query(
             "SELECT seq, CAST(json AS BLOB), crc, chain FROM events WHERE game_id = ? AND "
-            "seq > ? ORDER BY seq", (game_id, snap)):
-        link = _sound_link(link, snap + 1 + len(recent), seq, raw, crc, chain)
+            "seq > ? ORDER BY seq", (game_id, snapshot_seq)):
+        link = _sound_link(link, snapshot_seq + 1 + len(recent), seq, raw, crc, chain)
         if link is None:
             return journal.unfinished()
         try:
@@ -275,8 +277,9 @@ def load_unfinished(journal: Journal) -> Resumable | StoredGame | None:
     from companion.journal import _when  # one parser of stored times
 
     notes = journal.set_aside_notes(game_id)
-    resumable = Resumable(journal, game_id, _when(started), snap + 1 + len(recent), snap,
-                          tuple(recent), " ".join(notes) or None, winner, bool(abandoned))
+    resumable = Resumable(journal, game_id, _when(started), snapshot_seq + 1 + len(recent),
+                          snapshot_seq, tuple(recent), " ".join(notes) or None, winner,
+                          bool(abandoned))
     try:
         replayed = resumable.replay()
     except (ValueError, CompanionError):

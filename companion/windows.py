@@ -17,11 +17,11 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Hashable, Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from companion.errors import REFUSALS
 from companion.game import ResultKind
-from companion.rules import Countdown
+from companion.rules import Countdown, JsonEvent
 from companion.update import Listener, Update
 
 DEFAULT_SECONDS = 5.0  # a window's countdown unless the configuration says otherwise
@@ -32,15 +32,15 @@ class WindowHost(Protocol):
     under it), its updates, the rules' countdown, and the way to close a window."""
 
     @property
-    def lock(self) -> contextlib.AbstractContextManager[Any]: ...
+    def lock(self) -> contextlib.AbstractContextManager[object]: ...
 
-    def latest(self) -> Update | None: ...
+    def latest(self) -> Update[object, JsonEvent] | None: ...
 
     def subscribe(self, listener: Listener) -> Callable[[], None]: ...
 
-    def countdown(self, state: Any) -> Countdown | None: ...
+    def countdown(self, state: object) -> Countdown | None: ...
 
-    def close_window(self, expected: Any) -> None: ...
+    def close_window(self, expected: object) -> None: ...
 
 
 class WindowTimer:
@@ -54,7 +54,7 @@ class WindowTimer:
         self.seconds: dict[str, float] = dict(seconds or {})
         self.clock = clock
         self.key: Hashable | None = None
-        self.window: Any = None
+        self.window: object = None
         self.deadline: float | None = None
         self._timer: threading.Timer | None = None
         self._generation = 0
@@ -65,7 +65,7 @@ class WindowTimer:
             if latest is not None:
                 self._on_update(latest)
 
-    def _on_update(self, update: Update) -> None:
+    def _on_update(self, update: Update[object, JsonEvent]) -> None:
         """Called with the session's lock held."""
         countdown = self.session.countdown(update.state)
         key = None if countdown is None else countdown.key
@@ -112,7 +112,7 @@ class WindowTimer:
             self._unsubscribe()
 
 
-def _stepped_back_or_forth(update: Update) -> bool:
+def _stepped_back_or_forth(update: Update[object, JsonEvent]) -> bool:
     """True when `update` comes from an undo or a redo."""
     result = update.result
     return result is not None and result.kind in (ResultKind.UNDONE, ResultKind.REDONE)

@@ -12,5 +12,11 @@ PLUGINS = {
     "board": "games.board",
 }
 
+# Games kept as the tests' fixtures, not offered by the app nor shipped in the wheel
+# (docs/DECISIONS.md, "Snap, the third game"): a test registers one as its line above would.
+FIXTURES = {
+    "snap": "games.snap",
+}
+
 # The game of a setup without "game": every journal and transcript before the board game.
 DEFAULT = "revenge"

@@ -15,7 +15,7 @@ from typing import Any
 
 from gpiozero import LED
 
-from companion.session import Session, Update
+from companion.session import AnyUpdate, Session
 from hardware import faces
 from hardware.buttons import pin_factory_or_default
 from hardware.errors import GpioSetupError
@@ -27,7 +27,7 @@ BLINK_S = 0.25
 log = logging.getLogger(__name__)
 
 
-def lamps_for(update: Update | None) -> LampState:
+def lamps_for(update: AnyUpdate | None) -> LampState:
     """The lamps for `update`, from its game's face; dark with no game or no face."""
     if update is None:
         return DARK
@@ -62,7 +62,7 @@ class SeatLamps:
         """Keep the lamps in step with `session`; returns the unsubscribe function."""
         self.show(lamps_for(session.update))
 
-        def on_update(update: Update) -> None:
+        def on_update(update: AnyUpdate) -> None:
             self.show(lamps_for(update))
 
         return session.subscribe(on_update)

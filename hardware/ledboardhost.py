@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from companion.config import BRIGHTNESS
-from companion.session import ResultKind, Session, Update
+from companion.session import AnyUpdate, ResultKind, Session
 from hardware import faces
 from hardware.errors import HardwareConfigError, LedBoardError, LedBoardRefused
 from hardware.firmware import pawnled
@@ -83,7 +83,7 @@ class LedBoardHost:
 
     def follow(self, session: Session) -> Callable[[], None]:
         """Show `session`'s game from now on; returns the unsubscribe function."""
-        def frame(update: Update) -> LedBoardState | None:
+        def frame(update: AnyUpdate) -> LedBoardState | None:
             """The open game's picture (hardware.faces); None: it has none."""
             face = faces.get(update.game)
             return None if face is None else face.ledboard(update, self.brightness)
@@ -93,7 +93,7 @@ class LedBoardHost:
             if first is not None:
                 self.show(first)
 
-        def on_update(update: Update) -> None:
+        def on_update(update: AnyUpdate) -> None:
             if update.result is not None and update.result.kind is ResultKind.IGNORED:
                 return  # the state did not change
             shown = frame(update)

@@ -10,37 +10,46 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import NamedTuple
 
-from companion.errors import REFUSALS, CompanionError, NoGame
-from companion.session import Result, Session
+from companion.errors import REFUSALS, CompanionError, JournalError, NoGame
+from companion.session import AnyResult, Session
 from hardware import faces
 from hardware.buttons import ButtonPress
 
 log = logging.getLogger(__name__)
 
 
+class Refusal(NamedTuple):
+    """A press the game refused: which button, and the refusal, whose sentence the open
+    game's screen shows in its own language (ui.hardware_link)."""
+
+    role: str  # "seat 2 button", "undo button", ...
+    error: CompanionError | JournalError
+
+    def __str__(self) -> str:
+        return f"{self.role}: {self.error}"
+
+
 class PressRouter:
     def __init__(self, session: Session, *,
-                 on_refused: Callable[[str], None] | None = None,
-                 companion_draws: Callable[[], bool] | None = None,
+                 on_refused: Callable[[Refusal], None] | None = None,
                  wakes: Callable[[], bool] | None = None) -> None:
         self.session = session
         self.on_refused = on_refused
-        # a board game: whether the companion draws, so a seat's button is its "Draw"
-        self.companion_draws = companion_draws or (lambda: False)
         # the resting screen: True when this press only woke it (it does nothing else)
         self.wakes = wakes
 
-    def __call__(self, press: ButtonPress) -> Result | None:
+    def __call__(self, press: ButtonPress) -> AnyResult | None:
         if self.wakes is not None and self.wakes():
             return None
         try:
             return self._submit(press)
         except REFUSALS as exc:  # "no game is open", "nothing to undo", a full disk, ...
-            self._refuse(f"{press.use.role}: {exc}")
+            self._refuse(Refusal(press.use.role, exc))
             return None
 
-    def _submit(self, press: ButtonPress) -> Result | None:
+    def _submit(self, press: ButtonPress) -> AnyResult | None:
         use = press.use
         if use.seat is not None:
             update = self.session.update
@@ -50,12 +59,12 @@ class PressRouter:
             if face is None:
                 raise CompanionError(f"the seat buttons have no use in the {update.game} game",
                                      code="no_face", game=update.game)
-            return face.seat_press(self.session, use.seat, press.t, self.companion_draws)
+            return face.seat_press(self.session, use.seat, press.t)
         if use.role == "undo button":
-            return self.session.undo()
-        return self.session.close_window()
+            return self.session.undo(by="button")
+        return self.session.close_window(by="button")
 
-    def _refuse(self, message: str) -> None:
-        log.info("button refused: %s", message)
+    def _refuse(self, refusal: Refusal) -> None:
+        log.info("button refused: %s", refusal)
         if self.on_refused is not None:
-            self.on_refused(message)
+            self.on_refused(refusal)

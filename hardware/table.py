@@ -14,11 +14,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.config import Config, GpioConfig, LedBoardConfig
 from companion.session import Session
 from hardware.status import Status, StatusCallback, StatusKind
+
+if TYPE_CHECKING:
+    from hardware.presses import Refusal
 
 log = logging.getLogger(__name__)
 
@@ -77,20 +80,20 @@ class TableHardware:
 def start_table_hardware(session: Session, config: Config, *, ledboard_port: str | None = None,
                          on_status: StatusCallback | None = None,
                          pin_factory: Any = None,
-                         companion_draws: Callable[[], bool] | None = None,
-                         wakes: Callable[[], bool] | None = None) -> TableHardware:
+                         wakes: Callable[[], bool] | None = None,
+                         on_refused: Callable[[Refusal], None] | None = None) -> TableHardware:
     """Start the SORRY! buttons, their lamps and the LED board for `session`.
 
     ledboard_port: a serial port to use as the LED board whatever the configuration says
     (`run --ledboard PATH`, e.g. the pseudo-terminal of `sorry-companion ledboard-sim`).
     pin_factory: a gpiozero pin factory (tests); default GPIOZERO_PIN_FACTORY or lgpio.
-    companion_draws: during a board game, whether the companion draws the cards (a seat's
-    button is then that seat's "Draw").
     wakes: called first on every press; True when the press only woke the resting screen
     (ui/idle.py), and is then not passed to the game.
+    on_refused: called on the GPIO thread with each press the game refused (the screen
+    says why in one sentence).
     """
     hw = TableHardware(on_status)
-    _start_buttons(hw, session, config.gpio, pin_factory, companion_draws, wakes)
+    _start_buttons(hw, session, config.gpio, pin_factory, wakes, on_refused)
     _start_ledboard(hw, session, config.ledboard, ledboard_port)
     return hw
 
@@ -104,8 +107,8 @@ def _not_installed(part: str, kind: StatusKind, package: str, section: str,
 
 
 def _start_buttons(hw: TableHardware, session: Session, gpio: GpioConfig,
-                   pin_factory: Any, companion_draws: Callable[[], bool] | None = None,
-                   wakes: Callable[[], bool] | None = None) -> None:
+                   pin_factory: Any, wakes: Callable[[], bool] | None = None,
+                   on_refused: Callable[[Refusal], None] | None = None) -> None:
     if not gpio.enabled:
         hw.report(Status("buttons", StatusKind.OFF, "[gpio] enabled = false: touch buttons only"))
         return
@@ -120,7 +123,7 @@ def _start_buttons(hw: TableHardware, session: Session, gpio: GpioConfig,
     try:
         uses = plan_pins(pins=gpio.pins, lamps=gpio.lamps, undo_pin=gpio.undo_pin,
                          close_pin=gpio.close_pin)
-        router = PressRouter(session, companion_draws=companion_draws, wakes=wakes)
+        router = PressRouter(session, wakes=wakes, on_refused=on_refused)
         # edge times on the session's own clock: the rules compare them with its windows
         hw.buttons = ButtonPanel(uses, on_press=router, pull_up=gpio.pull_up,
                                  lockout_ms=gpio.lockout_ms, pin_factory=pin_factory,

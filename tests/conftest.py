@@ -133,7 +133,7 @@ class CountFace:
     turn, the lamp of the seat whose turn it is is lit (the winner's flashes), and the LED
     board lights whose turn it is."""
 
-    def seat_press(self, session, seat, t, companion_draws):
+    def seat_press(self, session, seat, t):
         state = session.state
         if seat != state.turn:
             raise IllegalEvent(f"it is {state.setup.players[state.turn]}'s turn")

@@ -5,6 +5,7 @@ plus one line in games/__init__.py's registry."""
 from __future__ import annotations
 
 import ast
+import importlib
 import io
 import json
 import re
@@ -39,8 +40,7 @@ STILL_NAMING = {
     "companion/locales/en.po": "both games' words (one catalogue per language)",
     "companion/locales/fr.po": "both games' words (one catalogue per language)",
     "companion/commands/readable.py": "history --html's game titles and rounds or turns",
-    "companion/resume_words.py": "each game's step in words (being written once)",
-    "ui/wording.py": "the card game's cards and steps in words (being written once)",
+    "ui/wording.py": "the card game's outcomes, presses and voice in words",
     "ui/app.py": "the .kv files' short names app.model, app.board, app.board_text",
     "ui/camera/teach.kv": "one button per game to teach",
     "ui/prefs.py": "the card game's remembered pawns and the board game's choices",
@@ -143,7 +143,7 @@ def test_the_count_sees_a_game_named_in_code_and_not_in_prose(tmp_path: Path):
 
 
 def test_the_shared_code_names_no_game_but_those_listed_with_why():
-    found = naming(ROOT, plugins.names())
+    found = naming(ROOT, (*plugins.names(), *games.FIXTURES))
     assert sorted(found) == sorted(STILL_NAMING), (
         "shared files naming a game (goal: none; the list only shrinks): "
         + ", ".join(f"{f} ({', '.join(sorted(n))})" for f, n in sorted(found.items())))
@@ -152,14 +152,18 @@ def test_the_shared_code_names_no_game_but_those_listed_with_why():
 PURE_OK = {"companion", "games", *sys.stdlib_module_names}
 
 
+ALL_GAMES = {**games.PLUGINS, **games.FIXTURES}  # every game's folder, the fixtures' too
+
+
 def _pure_parts() -> list[Path]:
-    """The registry, every manifest, and each game's rules, camera deck, commands and
-    simulate modules: what the core and a bare `pip install --no-deps` load."""
+    """The registry, every manifest, and each game's rules, camera deck, commands,
+    simulate, config and words modules: what the core and a bare `pip install --no-deps`
+    load."""
     paths = [ROOT / "games" / "__init__.py"]
-    for name in plugins.names():
-        m = plugins.manifest(name)
-        paths.append(ROOT / Path(*games.PLUGINS[name].split(".")) / "__init__.py")
-        for module in (m.rules, m.camera_deck, m.commands, m.simulate):
+    for package in ALL_GAMES.values():
+        m = importlib.import_module(package).MANIFEST
+        paths.append(ROOT / Path(*package.split(".")) / "__init__.py")
+        for module in (m.rules, m.camera_deck, m.commands, m.simulate, m.config, m.words):
             if module is None:
                 continue
             base = ROOT / Path(*module.split("."))
@@ -169,7 +173,7 @@ def _pure_parts() -> list[Path]:
 
 @pytest.mark.parametrize("path", _pure_parts(), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_a_games_pure_parts_import_the_standard_library_the_core_and_its_rules(path: Path):
-    screens_or_face = {f"{games.PLUGINS[n]}.{part}" for n in plugins.names()
+    screens_or_face = {f"{package}.{part}" for package in ALL_GAMES.values()
                        for part in ("screens", "face")}
     for node in ast.walk(ast.parse(path.read_text("utf-8"))):
         if isinstance(node, ast.Import):
@@ -187,7 +191,8 @@ GAME = {  # a whole small game, as its folder would hold it
     "__init__.py": """
         from companion.plugins import Manifest
         MANIFEST = Manifest(name="tally", rules="tally_game.rules",
-                            camera_deck="tally_game.deck", commands="tally_game.commands")
+                            camera_deck="tally_game.deck", commands="tally_game.commands",
+                            config="tally_game.config", words="tally_game.words")
     """,
     "rules.py": """
         from dataclasses import dataclass
@@ -235,6 +240,23 @@ GAME = {  # a whole small game, as its folder would hold it
                 return {"type": "tick"}
         DECK = Deck()
     """,
+    "config.py": """
+        from dataclasses import dataclass
+        from companion.config import Section, whole
+
+        @dataclass(frozen=True)
+        class TallyConfig:
+            upto: int = 10
+
+        SECTION = Section(TallyConfig, {"upto": whole(2, 99, " of ticks")})
+    """,
+    "words.py": """
+        def step_words(event, before, lang):
+            return f"tick number {before[1] + 1}"
+
+        def card_words(card, lang):
+            return card.upper()
+    """,
     "commands.py": """
         def register(sub):
             sub.add_parser("tally", help="the tally game's own command").set_defaults(
@@ -264,3 +286,35 @@ def test_a_new_game_is_its_folder_and_one_registry_line(tmp_path: Path, monkeypa
     assert replay.error is None and replay.game is not None
     assert replay.game.rules.state_json(replay.game.state) == {"ticks": 2}
     assert main(["tally"]) == 0 and capsys.readouterr().out == "tally!\n"
+
+
+def test_a_new_game_brings_its_own_config_table_and_words(tmp_path: Path, monkeypatch):
+    folder = tmp_path / "tally_game"
+    folder.mkdir()
+    for name, text in GAME.items():
+        (folder / name).write_text(textwrap.dedent(text), "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(games.PLUGINS, "tally", "tally_game")
+
+    from companion.config import ConfigError, load_config
+    from companion.game import Game
+    from companion.resume_words import last_saved_words
+    from ui.camera_link import seen_card_name
+
+    config_file = tmp_path / "config.toml"
+    assert load_config("/dev/null").section("tally").upto == 10  # the game's default
+    config_file.write_text("[tally]\nupto = 3\n")
+    assert load_config(config_file).section("tally").upto == 3
+    assert load_config(config_file).section("revenge") is None  # the card game has [game]
+    config_file.write_text("[tally]\nupto = 1\n")
+    with pytest.raises(ConfigError, match=r"\[tally\] upto = 1 is not allowed: use a whole "
+                                          r"number of ticks from 2 to 99"):
+        load_config(config_file)
+    config_file.write_text("[tallies]\nupto = 3\n")
+    with pytest.raises(ConfigError, match=r"the tables are .*\[camera\].*, \[tally\]$"):
+        load_config(config_file)
+
+    game = Game.from_json([{"type": "setup", "game": "tally", "players": ["Ana", "Ben"]},
+                           {"type": "tick"}, {"type": "tick"}])
+    assert last_saved_words(game) == "tick number 2"  # its own words, not the core's
+    assert seen_card_name("tick", "en", "tally") == "TICK"

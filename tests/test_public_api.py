@@ -6,17 +6,30 @@ journal, the undo stack or the timer)."""
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
 
+import games
 from companion import PUBLIC_MODULES
-from companion.plugins import manifest, names
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("ui", "hardware", *(f"games/{g}/{part}" for g in names() for part in ("screens", "face")))
-FILES = sorted(p for part in LAYERS for p in (ROOT / part).rglob("*.py"))
-RULES = {manifest(g).rules for g in names()}  # each game's rules package: its public names
+# every game's folder, the tests' fixtures' too (games.FIXTURES)
+MANIFESTS = [importlib.import_module(p).MANIFEST
+             for p in (*games.PLUGINS.values(), *games.FIXTURES.values())]
+
+
+def module_files(module: str) -> list[Path]:
+    """The files of a dotted module: a package's every .py, or the one module's."""
+    base = ROOT / Path(*module.split("."))
+    return sorted(base.rglob("*.py")) if base.is_dir() else [base.with_suffix(".py")]
+
+
+FILES = sorted({*(p for part in ("ui", "hardware") for p in (ROOT / part).rglob("*.py")),
+                *(p for m in MANIFESTS for part in (m.screens, m.face) if part
+                  for p in module_files(part))})
+RULES = {m.rules for m in MANIFESTS}  # each game's rules package: its public names
 
 
 def companion_imports(path: Path) -> set[str]:

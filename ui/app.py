@@ -156,7 +156,7 @@ class CompanionApp(App):
         self.link = HardwareLink(self.session, config, ledboard_port=ledboard_port,
                                  enabled=start_hardware, lang=self.lang)
         self.link.bind(status=self._show_status)
-        self.link.companion_draws = self._companion_draws
+        self.link.on_refused = lambda refusal: self._game_model().say_refused(refusal.error)
         self.camera = CameraLink(self, self.link.config)
         self._ready = False
         self._shut = False
@@ -189,9 +189,9 @@ class CompanionApp(App):
         update = self.session.update
         return None if update is None else self.models[update.game]
 
-    def _companion_draws(self) -> bool:
-        """Whether the companion draws the open game's cards (a seat's button is "Draw")."""
-        return bool(getattr(self.open_model(), "companion_draws", False))
+    def _game_model(self) -> Any:
+        """The model whose message line speaks now: the open game's, else the card table's."""
+        return self.open_model() or self.model
 
     def on_lang(self, *_: Any) -> None:
         if getattr(self, "link", None) is None:
@@ -414,13 +414,13 @@ class CompanionApp(App):
     def submit(self, action: Callable[[], Any]) -> bool:
         """Run one session call; a refusal is said on the open game's screen (the card
         table's with no game open), nothing else (GameModel.attempt)."""
-        return bool((self.open_model() or self.model).attempt(action))
+        return bool(self._game_model().attempt(action))
 
-    def start_game(self, setup: Any, **options: Any) -> str | None:
+    def start_game(self, setup: Any) -> str | None:
         """Start a new game from its setup (an object or JSON; its game's slice starts it
         and shows it); None, or the one sentence saying why it cannot start."""
         game = games.game_of(setup)
-        why = games.get(game).start(self, setup, **options)
+        why = games.get(game).start(self, setup)
         if why is None:
             self.camera.follow(game)
         return why
@@ -473,5 +473,5 @@ class CompanionApp(App):
         if face is None:
             return False
         model = self.models[update.game]
-        model.attempt(lambda: face.seat_press(self.session, seat, None, self._companion_draws))
+        model.attempt(lambda: face.seat_press(self.session, seat, None))
         return True

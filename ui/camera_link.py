@@ -3,7 +3,7 @@
 When a game's screen is shown and `[camera] enabled`, the camera's worker is started for
 that game on its own thread; what it reports reaches the screen only through Kivy's Clock,
 as a sentence on the open game's message line: a card logged "seen by the camera" (its undo
-label says so too, ui.camera_marks), a card it is not sure of (which two: the pad lights
+label says so too: its step is `by` the camera), a card it is not sure of (which two: the pad lights
 them and one tap answers), a SORRY! steal / Don't Be SORRY! face seen (a check: the buttons
 decide), or why the camera is not working. Without the extra, or with the
 camera off, nothing is imported and nothing changes.
@@ -16,10 +16,9 @@ from typing import Any
 
 from kivy.clock import Clock
 
-from companion.errors import CompanionError
-from ui.camera_marks import mark
+from companion import plugins
+from companion.games import DEFAULT
 from ui.i18n import tr
-from ui.wording import card_name
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +55,6 @@ class CameraLink:
             self._say("camera_stopped", why=str(exc))
 
     def _logged(self, seen: Any, result: Any) -> None:
-        mark(result.state)  # before the screen words its undo label
         self._say("camera_logged", asked=frozenset(), card=seen.card)
 
     def _asked(self, seen: Any) -> None:
@@ -76,8 +74,8 @@ class CameraLink:
                 return
             if asked is not None:
                 model.asked = asked
-            words = {k: seen_card_name(v, model.lang) if k in ("card", "first", "second") else v
-                     for k, v in values.items()}
+            words = {k: seen_card_name(v, model.lang, self.game)
+                     if k in ("card", "first", "second") else v for k, v in values.items()}
             model.message = tr(key, model.lang, **words)
 
         Clock.schedule_once(show)
@@ -89,12 +87,8 @@ class CameraLink:
         self.game = None
 
 
-def seen_card_name(code: str, lang: str) -> str:
-    """A card's name in words; the SORRY! steal and block faces by their printed names."""
-    printed = {"steal": "SORRY!", "block": "Don't Be SORRY!"}
-    if code in printed:
-        return printed[code]
-    try:
-        return card_name(code, lang)
-    except (KeyError, ValueError, CompanionError):
-        return code
+def seen_card_name(code: str, lang: str, game: str | None = None) -> str:
+    """A card's name in its game's words (its folder's; the default game's when `game` is
+    not said); a game without words of its own names its cards by their codes."""
+    own = plugins.words(DEFAULT if game is None else game)
+    return code if own is None else str(own.card_words(code, lang))

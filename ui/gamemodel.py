@@ -9,7 +9,7 @@ from collections.abc import Callable
 from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 
-from companion.errors import REFUSALS, CompanionError
+from companion.errors import REFUSALS, CompanionError, JournalError
 from ui.i18n import tr
 from ui.wording import refusal
 
@@ -43,11 +43,16 @@ class GameModel(EventDispatcher):
         try:
             action()
         except REFUSALS as exc:
-            self.message = self.words(exc)  # type: ignore[arg-type]
-            self.refused()
+            self.say_refused(exc)
             return False
         self.asked = frozenset()  # a tap answers the camera's question
         return True
+
+    def say_refused(self, exc: CompanionError | JournalError) -> None:
+        """A refusal's one sentence on the message line (a tap's, or a button's on the
+        table: hardware.presses.Refusal)."""
+        self.message = self.words(exc)  # type: ignore[arg-type]  # a code and params too
+        self.refused()
 
     def refused(self) -> None:
         """After a refusal's sentence is shown (a game clears what no longer applies)."""

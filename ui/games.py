@@ -46,7 +46,7 @@ class GameSlice(Protocol):
         app's session."""
         ...
 
-    def start(self, app: Any, setup: Any, **options: Any) -> str | None:
+    def start(self, app: Any, setup: Any) -> str | None:
         """Start a new game of this kind from its setup screen's `setup`; None, or the
         one sentence saying why it cannot start."""
         ...

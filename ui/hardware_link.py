@@ -10,7 +10,8 @@ or pyserial (or with a broken device) still runs the touch app, saying why.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from kivy.clock import Clock
 from kivy.event import EventDispatcher
@@ -19,6 +20,9 @@ from kivy.properties import StringProperty
 from companion.config import Config
 from companion.session import Session
 from ui.wording import status_text
+
+if TYPE_CHECKING:
+    from hardware.presses import Refusal
 
 
 class HardwareLink(EventDispatcher):
@@ -40,10 +44,10 @@ class HardwareLink(EventDispatcher):
         self.enabled = enabled
         self.hardware: Any = None
         self._parts: dict[str, tuple[str, str]] = {}  # part: (kind, detail)
-        # a board game: whether the companion draws (seat buttons are then "Draw")
-        self.companion_draws: Any = lambda: False
         # the screen rests (ui/idle.py): True when a press only woke it
         self.wakes: Any = None
+        # a press the game refused, on the Kivy thread: the screen says why (ui.app)
+        self.on_refused: Callable[[Refusal], None] | None = None
         super().__init__(**kwargs)  # after the fields: `lang=` fires on_lang
 
     def start(self) -> None:
@@ -60,8 +64,8 @@ class HardwareLink(EventDispatcher):
                 self.config,
                 ledboard_port=self.ledboard_port,
                 on_status=StatusRelay(self._set_all, _on_kivy_thread),
-                companion_draws=self.companion_draws,
                 wakes=self.wakes,
+                on_refused=self._refused_on_hardware_thread,
             )
         except Exception as exc:  # any failure here must leave a playable touch app
             self._set("hardware", "gave up", str(exc) or type(exc).__name__)
@@ -72,6 +76,14 @@ class HardwareLink(EventDispatcher):
         for status in statuses:
             self._parts[status.part] = (status.kind.value, status.detail)
         self.on_lang()
+
+    def _refused_on_hardware_thread(self, refusal: Refusal) -> None:
+        """A refused press, on the GPIO thread: hand it to the Kivy thread."""
+        Clock.schedule_once(lambda _dt: self._refused(refusal), -1)
+
+    def _refused(self, refusal: Refusal) -> None:
+        if self.on_refused is not None:
+            self.on_refused(refusal)
 
     def _set(self, part: str, kind: str, detail: str) -> None:
         self._parts[part] = (kind, detail)

@@ -8,46 +8,25 @@ from __future__ import annotations
 from companion.errors import CompanionError
 from games.revenge.rules import (
     Awaiting,
-    Card,
-    CardKind,
-    Close,
-    EndPlay2,
     Event,
     GameState,
     Happening,
     Outcome,
-    Play,
-    Press,
-    Tiebreak,
 )
+from games.revenge.words import card_words, step_words
 from ui.i18n import has, tr
 
 
 def card_name(code: str, lang: str) -> str:
-    """The card as the edition in `lang` prints it: "Slide 15", "Glissade 15", "7" (the
-    catalogue's "revenge_card_<kind>"; English is the core's own Card.label)."""
-    card = Card.parse(code)
-    if card.kind is CardKind.NUMBER:
-        return card.label
-    return tr(f"revenge_card_{card.kind}", lang, value=card.value)
+    """The card as the edition in `lang` prints it: "Slide 15", "Glissade 15", "7"
+    (games.revenge.words, where the card game's words are written once)."""
+    return card_words(code, lang)
 
 
 def step_label(event: Event, before: GameState, lang: str) -> str:
-    """What an undo or redo would take back or apply: "Ben played 7"."""
-    if isinstance(event, Play):
-        name, card = before.name(before.turn), card_name(event.card.code, lang)
-        if event.target:
-            return tr("step_play_on", lang, name=name, card=card, target=event.target)
-        return tr("step_play", lang, name=name, card=card)
-    if isinstance(event, Press):
-        return tr("step_press", lang, name=event.player)
-    if isinstance(event, Close):
-        return tr("step_close", lang)
-    if isinstance(event, EndPlay2):
-        return tr("step_end_play2", lang, name=before.name(before.turn))
-    if isinstance(event, Tiebreak):
-        return tr("step_tiebreak", lang, name=event.player, total=event.total)
-    return type(event).__name__
+    """What an undo or redo would take back or apply: "Ben played 7" (the resume screen's
+    words too: games.revenge.words)."""
+    return step_words(event.to_json(), before, lang)
 
 
 SENTENCE_ENDS = (".", "!", "?", "…")

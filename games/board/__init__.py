@@ -13,4 +13,5 @@ MANIFEST = Manifest(
     camera_deck="games.board.camera_deck",
     commands="games.board.commands",
     simulate="games.board.simulate_command",
+    words="games.board.words",
 )

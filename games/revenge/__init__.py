@@ -12,4 +12,5 @@ MANIFEST = Manifest(
     face="games.revenge.face",
     camera_deck="games.revenge.camera_deck",
     simulate="games.revenge.simulate_command",
+    words="games.revenge.words",
 )

@@ -3,11 +3,10 @@ session's listeners call it under the session's lock."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from companion.session import Result, Session, Update
+from companion.session import AnyResult, JsonEvent, Session, Update
 from hardware.firmware.pawnled import LedBoardState
 
 
@@ -30,17 +29,16 @@ DARK = LampState(frozenset())
 class Face(Protocol):
     """One game's meaning of the buttons and picture on the lamps and the LED board."""
 
-    def seat_press(self, session: Session, seat: int, t: float | None,
-                   companion_draws: Callable[[], bool]) -> Result:
+    def seat_press(self, session: Session, seat: int, t: float | None) -> AnyResult:
         """A seat's button pressed at `t` (on the session's clock; None: now); a refusal
-        is a CompanionError sentence. `companion_draws`: whether the companion draws the
-        cards (a board-game setting)."""
+        is a CompanionError sentence. What the press means is the game's, from its state
+        (the board game's setup says who draws the cards)."""
         ...
 
-    def ledboard(self, update: Update, brightness: int) -> LedBoardState:
+    def ledboard(self, update: Update[object, JsonEvent], brightness: int) -> LedBoardState:
         """What the LED board shows for this update."""
         ...
 
-    def lamps(self, update: Update) -> LampState:
+    def lamps(self, update: Update[object, JsonEvent]) -> LampState:
         """Which button lamps are lit for this update."""
         ...

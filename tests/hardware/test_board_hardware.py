@@ -26,13 +26,11 @@ def tap(factory: ClockedMockFactory, clock: ScriptedClock, pin: int) -> None:
 def test_seat_buttons_draw_the_undo_button_undoes_and_the_board_shows_the_game(
         factory: ClockedMockFactory, clock: ScriptedClock):
     session = Session(clock=clock)
-    session.new_game(session.setup(SETUP))
+    session.new_game(session.setup({**SETUP, "draws": "companion"}))
     ben, ana, undo = 17, 27, 24  # seats clockwise from red: Ben (red), then Ana (green)
-    draws = [True]
     cfg = Config(gpio=GpioConfig(undo_pin=undo), ledboard=LedBoardConfig(brightness=255))
     with SimulatedLedBoard(uid="BRD") as board, start_table_hardware(
-            session, cfg, ledboard_port=board.path, pin_factory=factory,
-            companion_draws=lambda: draws[0]) as hw:
+            session, cfg, ledboard_port=board.path, pin_factory=factory) as hw:
         assert hw.buttons is not None
         assert board.wait_for(lambda sim: sim.state is not None
                               and (sim.state.turn, sim.state.home) == (1, (0, 0)))
@@ -45,12 +43,24 @@ def test_seat_buttons_draw_the_undo_button_undoes_and_the_board_shows_the_game(
         tap(factory, clock, undo)
         assert len(session.update.steps) == 0
         assert RULES.state_json(session.state)["remaining"] != drawn["remaining"]
-        draws[0] = False  # real cards: the seat button cannot know the card
-        tap(factory, clock, ana)
-        assert len(session.update.steps) == 0
         # Ana plays on by the session (the screen's taps) until Ben's turn
         session.submit(Draw("1"))
         session.submit(RULES.parse_event(options(session.state)[0].event))
         assert RULES.state_json(session.state)["turn"] == "Ben"
         assert board.wait_for(lambda sim: sim.state is not None and sim.state.turn == 0)
         assert board.wait_for(lambda sim: sim.state.colors == "rg")
+
+
+def test_with_real_cards_a_seat_button_is_refused_in_one_sentence(
+        factory: ClockedMockFactory, clock: ScriptedClock):
+    """The setup says the table draws from its real deck: the button cannot know the card."""
+    session = Session(clock=clock)
+    session.new_game(session.setup(SETUP))
+    refused: list[str] = []
+    cfg = Config(ledboard=LedBoardConfig(enabled=False))
+    with start_table_hardware(session, cfg, pin_factory=factory,
+                              on_refused=lambda r: refused.append(str(r))):
+        tap(factory, clock, 27)  # Ana's seat, on Ana's turn
+    assert len(session.update.steps) == 0
+    assert refused == ["seat 2 button: seat buttons draw only when the companion draws the "
+                       "cards; tap the card drawn on the screen"]

@@ -125,7 +125,7 @@ def test_edge_clock_places_ticks_of_either_time_base(ticks, expected):
 
 def route(panel: ButtonPanel, session: Session) -> list[str]:
     refusals: list[str] = []
-    panel.on_press = PressRouter(session, on_refused=refusals.append)
+    panel.on_press = PressRouter(session, on_refused=lambda r: refusals.append(str(r)))
     return refusals
 
 

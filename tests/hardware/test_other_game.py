@@ -23,7 +23,7 @@ def started(count_game) -> Session:
 def test_a_seat_button_in_another_game_is_refused_in_one_sentence(count_game):
     session = started(count_game)
     refused: list[str] = []
-    router = PressRouter(session, on_refused=refused.append)
+    router = PressRouter(session, on_refused=lambda r: refused.append(str(r)))
     uses = plan_pins(pins=[17, 27])
     assert router(ButtonPress(uses[1], 1.0)) is None
     assert refused == ["seat 2 button: the seat buttons have no use in the count game"]
@@ -51,7 +51,7 @@ def test_a_game_with_a_face_is_served_by_the_same_buttons_lamps_and_led_board(co
     session = Session()
     session.new_game(Session.setup({"type": "setup", "game": "count", "players": ["Ana", "Ben"]}))
     refused: list[str] = []
-    router = PressRouter(session, on_refused=refused.append)
+    router = PressRouter(session, on_refused=lambda r: refused.append(str(r)))
     uses = plan_pins(pins=[17, 27], lamps=[5, 6])
     lamps = SeatLamps(uses, pin_factory=MockFactory())
     host = LedBoardHost(ports=list)  # never started: only what it is asked to show

@@ -58,8 +58,8 @@ class ScriptDoor:
             raise IllegalEvent(self.refuse, code="scripted")
         self.calls.append(call)
 
-    def new_game(self, setup: dict[str, Any], *, companion_draws: bool) -> None:
-        self._call("new_game", setup, companion_draws)
+    def new_game(self, setup: dict[str, Any]) -> None:
+        self._call("new_game", setup)
 
     def play_again(self) -> None:
         self._call("play_again")

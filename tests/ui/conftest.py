@@ -26,7 +26,7 @@ os.environ.update(
 )
 
 import pytest  # noqa: E402
-from ui_helpers import Driver, make_app  # noqa: E402
+from ui_helpers import _RUNNING, Driver, make_app  # noqa: E402
 
 
 @pytest.fixture
@@ -43,3 +43,20 @@ def driver(tmp_path):
     yield start
     for d in drivers:
         d.stop()
+
+
+@pytest.fixture
+def mock_pins(driver, monkeypatch):
+    """gpiozero's MockFactory for the app's buttons (`start_hardware=True`); yields
+    gpiozero's Device, whose `pin_factory.pin(n)` is a pin to drive. The pins are the
+    process's: at the end every app still running is stopped (its buttons closed) and the
+    factory reset, so the next test finds them free."""
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    from gpiozero import Device
+
+    yield Device
+    for running in list(_RUNNING):
+        running.stop()
+    if Device.pin_factory is not None:
+        Device.pin_factory.reset()
+    Device.pin_factory = None

@@ -38,7 +38,7 @@ def test_the_board_game_is_set_up_by_touch(driver):
         "type": "setup", "game": "board", "edition": "2016", "players": ["Ana", "Ben", "Cy"],
         "colors": ["red", "blue", "yellow"], "first": "Ana",
         "settings": {"start_move": "circle", "slide_colors": {"T9": "blue"}, "deck": "1939"},
-    }, False)]
+    })]
     assert d.screen == "board"
 
 
@@ -117,8 +117,8 @@ def test_the_board_setup_is_remembered_for_the_next_game_after_a_restart(driver,
 
 def test_back_to_the_board_game_from_the_new_game_form(driver):
     d = driver()
-    assert d.app.start_game({"type": "setup", "game": "board", "players": ["Ana", "Ben"]},
-                            companion_draws=True) is None
+    assert d.app.start_game({"type": "setup", "game": "board", "players": ["Ana", "Ben"],
+                             "draws": "companion"}) is None
     d.frames(2)
     assert d.screen == "board"
     d.tap_id("board", "board_menu_button")

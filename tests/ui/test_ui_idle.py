@@ -4,11 +4,10 @@ touched where a button is; gpiozero's mock pins for the button."""
 
 from __future__ import annotations
 
-import threading
 from dataclasses import replace
 from pathlib import Path
 
-from ui_helpers import pixel_spread, setup_by_touch
+from ui_helpers import pixel_spread, press_gpio, setup_by_touch
 
 from companion.config import Config, DisplayConfig, GpioConfig, LedBoardConfig
 from games.revenge.rules import Press
@@ -33,10 +32,10 @@ def count_presses(d, monkeypatch) -> list[str]:
     pressed: list[str] = []
     real = d.app.session.submit
 
-    def submit(event):
+    def submit(event, by="touch"):
         if isinstance(event, Press):
             pressed.append(event.player)
-        return real(event)
+        return real(event, by)
 
     monkeypatch.setattr(d.app.session, "submit", submit)
     return pressed
@@ -94,42 +93,24 @@ def test_a_key_wakes_without_acting_and_an_open_window_keeps_the_screen_on(drive
     assert pressed == ["Ana"]
 
 
-def test_a_gpio_button_wakes_without_calling(driver, monkeypatch):
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
-    from gpiozero import Device
-
-    d = None
-    try:
-        # no contact-bounce lockout: the two presses come a moment apart
-        d = driver(config=replace(CONFIG, gpio=GpioConfig(lockout_ms=0)), start_hardware=True)
-        setup_by_touch(d, ["Ana", "Ben", "Cy"], pawns=4, variant="standard")
-        rest = rest_on_manual_clock(d)
-        for card in ("10", "10", "1"):
-            d.tap_code(card)
-        d.tap_id("table", "window_close")  # no one called: the round is Cy's
-        idle(d, rest, 3)
-        assert rest.state == DIM
-        pressed = count_presses(d, monkeypatch)
-        pin = Device.pin_factory.pin(CONFIG.gpio.pins[1])
-
-        def press() -> None:
-            pin.drive_low()
-            pin.drive_high()
-
-        for _ in range(2):
-            thread = threading.Thread(target=press, name="gpio-edge")
-            thread.start()
-            thread.join()
-            if not pressed:  # the first press only woke the screen
-                d.wait_for(lambda: rest.shade.layer.parent is None, "the screen to wake")
-                assert rest.state == AWAKE
-        assert pressed == ["Ben"]  # the second press, not the waking one
-    finally:
-        if d is not None:
-            d.stop()
-        if Device.pin_factory is not None:
-            Device.pin_factory.reset()
-        Device.pin_factory = None
+def test_a_gpio_button_wakes_without_calling(driver, mock_pins, monkeypatch):
+    # no contact-bounce lockout: the two presses come a moment apart
+    d = driver(config=replace(CONFIG, gpio=GpioConfig(lockout_ms=0)), start_hardware=True)
+    setup_by_touch(d, ["Ana", "Ben", "Cy"], pawns=4, variant="standard")
+    rest = rest_on_manual_clock(d)
+    for card in ("10", "10", "1"):
+        d.tap_code(card)
+    d.tap_id("table", "window_close")  # no one called: the round is Cy's
+    idle(d, rest, 3)
+    assert rest.state == DIM
+    pressed = count_presses(d, monkeypatch)
+    pin = mock_pins.pin_factory.pin(CONFIG.gpio.pins[1])
+    for _ in range(2):
+        press_gpio(pin)
+        if not pressed:  # the first press only woke the screen
+            d.wait_for(lambda: rest.shade.layer.parent is None, "the screen to wake")
+            assert rest.state == AWAKE
+    assert pressed == ["Ben"]  # the second press, not the waking one
 
 
 def test_a_backlight_is_dimmed_and_put_back(tmp_path: Path):

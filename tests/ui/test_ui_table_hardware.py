@@ -8,9 +8,7 @@ test_end_to_end.py plays the same parts without the screen.
 
 from __future__ import annotations
 
-import threading
-
-from ui_helpers import setup_by_touch
+from ui_helpers import press_gpio, setup_by_touch
 
 from companion.config import Config, LedBoardConfig
 from hardware.firmware.ledboard import OFF, SEAT_RGB, TURN_LED0, scaled
@@ -36,18 +34,6 @@ def pawn_pixels(d, home: tuple[int, ...]) -> list[tuple[int, int, int]]:
         rgb = scaled(SEAT_RGB[colors[seat]], BRIGHTNESS) if seat < len(colors) else OFF
         out += [rgb] * lit + [OFF] * (PAWNS - lit)
     return out
-
-
-def press_gpio(pin) -> None:
-    """A press and release of an active-low button, on a thread of its own as on a Pi."""
-
-    def press() -> None:
-        pin.drive_low()
-        pin.drive_high()
-
-    thread = threading.Thread(target=press, name="gpio-edge")
-    thread.start()
-    thread.join()
 
 
 def test_a_steal_by_gpio_button_ends_with_the_right_home_leds_on_the_board(driver, monkeypatch):
@@ -115,3 +101,18 @@ def test_a_steal_by_gpio_button_ends_with_the_right_home_leds_on_the_board(drive
         if Device.pin_factory is not None:
             Device.pin_factory.reset()
         Device.pin_factory = None
+
+
+def test_a_refused_gpio_press_is_said_on_the_screen_in_one_sentence(driver, mock_pins):
+    """A seat button with nobody in that seat: the game refuses it, and the table's message
+    line says why (before, the refusal was only logged), in the screen's language."""
+    config = Config(ledboard=LedBoardConfig(enabled=False))
+    d = driver(config=config, start_hardware=True)
+    d.wait_for(lambda: "Buttons: ready" in d.label("table", "status_label"),
+               "the buttons ready in the status line")
+    setup_by_touch(d, ["Ana", "Ben"], pawns=4, variant="standard")
+    steps = len(d.app.session.update.steps)
+    press_gpio(mock_pins.pin_factory.pin(config.gpio.pins[3]))  # seat 4: nobody sits there
+    d.wait_for(lambda: d.label("table", "message_label") != "", "the refusal on screen")
+    assert d.label("table", "message_label") == "Only 2 play, so this seat is empty."
+    assert len(d.app.session.update.steps) == steps  # refused: nothing happened

@@ -10,6 +10,7 @@ so the Driver gives it a manual clock and every `tap` first moves it on by a hum
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -345,3 +346,16 @@ def type_exact(d: Driver, text: str) -> None:
         if not d.buttons(code=code):
             d.tap_code("LETTERS" if keyboard.accents else "ACCENTS")
         d.tap_code(code)
+
+
+def press_gpio(pin: Any) -> None:
+    """A press and release of an active-low button (a gpiozero mock pin), on a thread of
+    its own as on a Pi."""
+
+    def press() -> None:
+        pin.drive_low()
+        pin.drive_high()
+
+    thread = threading.Thread(target=press, name="gpio-edge")
+    thread.start()
+    thread.join()

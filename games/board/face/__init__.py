@@ -4,9 +4,7 @@ it is; the button lamps stay dark (the board game has no SORRY! window)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from companion.session import Result, Session, Update
+from companion.session import AnyResult, JsonEvent, Session, Update, typed_update
 from games.board.face.ledboard import board_game_state
 from games.board.face.presses import board_seat_draw
 from hardware.faces.face import DARK, LampState
@@ -14,16 +12,17 @@ from hardware.firmware.pawnled import LedBoardState
 
 
 class BoardFace:
-    def seat_press(self, session: Session, seat: int, t: float | None,
-                   companion_draws: Callable[[], bool]) -> Result:
-        return board_seat_draw(session, seat, companion_draws)
+    def seat_press(self, session: Session, seat: int, t: float | None) -> AnyResult:
+        return board_seat_draw(session, seat)
 
-    def ledboard(self, update: Update, brightness: int) -> LedBoardState:
-        from companion.games import get
+    def ledboard(self, update: Update[object, JsonEvent], brightness: int) -> LedBoardState:
+        from games.board.rules import RULES
 
-        return board_game_state(get("board").state_json(update.state), brightness=brightness)
+        board = typed_update(update, RULES)
+        assert board is not None  # hardware.faces picks this face for board games only
+        return board_game_state(RULES.state_json(board.state), brightness=brightness)
 
-    def lamps(self, update: Update) -> LampState:
+    def lamps(self, update: Update[object, JsonEvent]) -> LampState:
         return DARK
 
 

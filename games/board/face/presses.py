@@ -9,32 +9,29 @@ out): players sit at their colour's side, and the LED board lights them in that 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from companion.errors import CompanionError
-from companion.session import Result, Session
+from companion.session import AnyResult, Live, Session
 
 
-def board_seat_draw(session: Session, seat: int, companion_draws: Callable[[], bool]) -> Result:
-    from games.board.rules import RULES, draw_card
+def board_seat_draw(session: Session, seat: int) -> AnyResult:
+    from games.board.rules import RULES, Draw, draw_card
 
-    state = session.state
-    rules = session.rules
-    if state is None or rules is None:
+    live = Live(session, RULES)
+    state = live.state
+    if state is None:
         raise CompanionError("no game is open; start a new game first", code="no_game")
-    position = RULES.state_json(state)
-    players = [p["name"] for p in position["players"]]  # the board's clockwise order
+    players = state.names  # the board's clockwise order
     if seat >= len(players):
         raise CompanionError(f"only {len(players)} play, so this seat is empty",
                              code="empty_seat", players=len(players))
-    if not companion_draws():
+    if state.setup.draws != "companion":
         raise CompanionError("seat buttons draw only when the companion draws the cards; "
                              "tap the card drawn on the screen", code="board_real_cards")
-    name = players[seat]
-    if position["turn"] != name:
-        raise CompanionError(f"it is {position['turn']}'s turn, not {name}'s",
-                             code="board_not_your_turn", turn=position["turn"], name=name)
-    if position["card"] is not None:
+    name, turn = players[seat], None if state.turn is None else players[state.turn]
+    if turn != name:
+        raise CompanionError(f"it is {turn}'s turn, not {name}'s",
+                             code="board_not_your_turn", turn=turn, name=name)
+    if state.card is not None:
         raise CompanionError("a card is waiting for its move; move first",
                              code="board_card_waiting")
-    return session.submit(RULES.parse_event({"type": "draw", "card": draw_card(state)}))
+    return live.submit(Draw(draw_card(state)), by="button")

@@ -13,7 +13,7 @@ Move(legs=(('T20', 'T28'),), kind=None, landed=None)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 from companion.errors import BadEvent, BadSetup
 from companion.games import player_names
@@ -23,10 +23,14 @@ from games.board.rules.geometry import COLORS, LOCATIONS
 from games.board.rules.moves import KINDS, Option
 from games.board.rules.settings import Settings, parse_edition
 
-__all__ = ["BoardEvent", "BoardSetup", "Draw", "Move", "NoPlay", "Place", "parse_event",
-           "parse_setup"]
+__all__ = ["DRAWS", "BoardEvent", "BoardSetup", "Draw", "Draws", "Move", "NoPlay", "Place",
+           "parse_event", "parse_setup"]
 
 GAME = "board"
+# Who draws the cards: the table from its real deck (the card drawn is tapped), or the
+# companion's electronic deck (BOARD.md "Deck": a Draw button, a seat's button draws).
+Draws: TypeAlias = Literal["table", "companion"]
+DRAWS: tuple[Draws, ...] = ("table", "companion")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +42,7 @@ class BoardSetup:
     first: str
     edition: str = "classic"
     settings: Settings = field(default_factory=Settings)
+    draws: Draws = "table"  # kept in the setup, so a resumed game draws as it began
 
     @property
     def game(self) -> str:
@@ -45,9 +50,12 @@ class BoardSetup:
         return GAME
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "setup", "game": GAME, "edition": self.edition,
-                "players": list(self.players), "colors": list(self.colors),
-                "first": self.first, "settings": self.settings.to_json()}
+        out = {"type": "setup", "game": GAME, "edition": self.edition,
+               "players": list(self.players), "colors": list(self.colors),
+               "first": self.first, "settings": self.settings.to_json()}
+        if self.draws != "table":  # a real deck's setup reads as every setup before it
+            out["draws"] = self.draws
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +137,12 @@ def parse_setup(obj: dict[str, Any]) -> BoardSetup:
                        f"{list(names)}", code="first_unknown", first=str(first)[:40])
     edition = parse_edition(obj.get("edition", "classic"))
     settings = Settings.parse(obj.get("settings"), edition)
+    draws = obj.get("draws", "table")
+    if draws not in DRAWS:
+        raise BadSetup(f'draws must be "table" (a real deck) or "companion" (the companion '
+                       f"draws), not {quote(draws, 20)}", code="bad_draws")
     return BoardSetup(names, tuple(colors), names[folded.index(first.strip().casefold())],
-                      edition, settings)
+                      edition, settings, draws)
 
 
 def _square(obj: dict[str, Any], key: str) -> str:

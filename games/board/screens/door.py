@@ -26,7 +26,7 @@ class BoardSnapshot:
     - `undo`, `redo`: the step each would take back or apply, as its event's JSON plus
       "name" (whose turn it was), or None;
     - `companion_draws`: True when the companion shuffles and draws (a Draw button),
-      False when the table draws real cards (a card pad).
+      False when the table draws real cards (a card pad): the setup's `draws`.
     """
 
     state: dict[str, Any]
@@ -41,8 +41,9 @@ class BoardDoor(Protocol):
     def snapshot(self) -> BoardSnapshot | None:
         """The game now, or None when no board game is open."""
 
-    def new_game(self, setup: dict[str, Any], *, companion_draws: bool) -> None:
-        """Start a board game from its setup event (BOARD.md "Transcripts")."""
+    def new_game(self, setup: dict[str, Any]) -> None:
+        """Start a board game from its setup event (BOARD.md "Transcripts"; its `draws`
+        says who draws the cards)."""
 
     def play_again(self) -> None:
         """Start a new game with the open (finished) game's setup."""

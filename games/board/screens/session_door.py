@@ -1,6 +1,6 @@
 """The board screen's door onto the live game: the session (journal first, then the
 state), the board engine's options and explanations (games.board.rules), and the
-electronic deck when the companion draws.
+electronic deck when the companion draws (the setup says who draws: BoardSetup.draws).
 
 Everything the screen shows is read from the session's latest immutable Update, so a
 snapshot taken on the Kivy thread never races a GPIO thread's event.
@@ -9,17 +9,12 @@ snapshot taken on the Kivy thread never races a GPIO thread's event.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
 from companion.session import ResultKind
 from games.board.screens.door import BoardSnapshot
-from ui.camera_marks import by_camera
 from ui.i18n import LANGUAGES
-from ui.prefs import _read_json, _write_json
-
-DRAWS_FILE = "board_draws.json"  # game id -> True when the companion draws that game's cards
 
 
 def _board() -> Any:
@@ -29,29 +24,17 @@ def _board() -> Any:
 
 
 class SessionDoor:
-    """`data_dir`: where who draws each game's cards is kept, so a resumed game keeps its
-    Draw button (the journal holds the cards drawn either way)."""
-
-    def __init__(self, session: Any, data_dir: Path | None = None) -> None:
+    def __init__(self, session: Any) -> None:
         self.session = session
-        self.data_dir = data_dir
-        self._draws: dict[str, bool] | None = None
 
     @property
     def companion_draws(self) -> bool:
-        if self._draws is None:
-            self._draws = {}
-            if self.data_dir is not None:
-                stored = _read_json(Path(self.data_dir) / DRAWS_FILE)
-                self._draws = {k: v for k, v in stored.items() if isinstance(v, bool)}
-        return self._draws.get(str(self.session.game_id), False)
-
-    def _remember_draws(self, companion_draws: bool) -> None:
-        _ = self.companion_draws  # loaded
-        assert self._draws is not None
-        self._draws[str(self.session.game_id)] = companion_draws
-        if self.data_dir is not None and self.session.game_id is not None:
-            _write_json(Path(self.data_dir) / DRAWS_FILE, self._draws)
+        """Whether the companion draws the open game's cards: its setup says (a resumed
+        game draws as it began)."""
+        update = self.session.update
+        if update is None or update.game != "board":
+            return False
+        return bool(update.state.setup.draws == "companion")
 
     # --- reading ---
 
@@ -121,7 +104,7 @@ class SessionDoor:
             return None
         out = dict(step.event.to_json())
         out["name"] = _board().RULES.state_json(step.before).get("turn") or ""
-        out["by_camera"] = by_camera(step)
+        out["by_camera"] = step.by == "camera"
         return out
 
     def blocked_why(self, location: str, lang: str) -> str | None:
@@ -154,19 +137,18 @@ class SessionDoor:
 
     # --- acting ---
 
-    def new_game(self, setup: dict[str, Any], *, companion_draws: bool) -> None:
+    def new_game(self, setup: dict[str, Any]) -> None:
         session = self.session
         session.new_game(session.setup(setup), abandon=True)
-        self._remember_draws(companion_draws)
 
     def play_again(self) -> None:
-        """A new game with the open game's setup, the cards drawn as before."""
+        """A new game with the open game's setup (the cards drawn as before)."""
         state = self.session.state
         if state is None:
             from companion.errors import NoGame
 
             raise NoGame("no board game is open; start a new game first", code="no_game")
-        self.new_game(state.setup.to_json(), companion_draws=self.companion_draws)
+        self.new_game(state.setup.to_json())
 
     def _submit(self, event: dict[str, Any] | Any) -> None:
         """Submit a board event (or its JSON, parsed by the board's rules first)."""

@@ -145,6 +145,8 @@ class BoardSetupScreen(Screen):
             "type": "setup", "game": "board", "edition": self.edition,
             "players": list(self.players), "colors": list(self.colors), "first": self.first,
         }
+        if self.companion_draws:  # else the table's real deck, as every setup before
+            obj["draws"] = "companion"
         settings = self.settings()
         if settings:
             obj["settings"] = settings
@@ -160,7 +162,7 @@ class BoardSetupScreen(Screen):
         """Start at once (a running game was given up, if there was one); a refusal stays
         on this screen as its sentence."""
         app = App.get_running_app()
-        error = app.start_game(self.setup_json(), companion_draws=self.companion_draws)
+        error = app.start_game(self.setup_json())
         self.message = error or ""
         if error is None:  # kept like the card game's: players, colours, edition, settings
             c = app.choices

@@ -41,19 +41,18 @@ class BoardSlice:
         if door is None:
             from games.board.screens.session_door import SessionDoor
 
-            door = SessionDoor(app.session, data_dir=app.data_dir)
+            door = SessionDoor(app.session)
         model = BoardModel(door, speak=app.voice.say, lang=app.lang)
         # the first screen's "Back to the game" follows it without making it (ui/start.kv)
         model.bind(phase=lambda _model, phase: setattr(app, "board_phase", phase))
         app.board_phase = model.phase
         return model
 
-    def start(self, app: Any, setup: Any, **options: Any) -> str | None:
-        """Start a board game (`companion_draws`: the companion draws the cards); None, or
-        the one sentence saying why it cannot start."""
+    def start(self, app: Any, setup: Any) -> str | None:
+        """Start a board game (its setup's `draws`: who draws the cards); None, or the one
+        sentence saying why it cannot start."""
         model = app.models["board"]
-        draws = bool(options.get("companion_draws"))
-        if not model.attempt(lambda: model.door.new_game(setup, companion_draws=draws)):
+        if not model.attempt(lambda: model.door.new_game(setup)):
             return str(model.message)
         self.show(app)
         return None

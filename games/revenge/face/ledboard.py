@@ -6,7 +6,7 @@ Pure and quick, so the session's listener can call it under the session's lock.
 from __future__ import annotations
 
 from companion.session import Result, ResultKind
-from games.revenge.rules import Awaiting, GameState, Happening
+from games.revenge.rules import Awaiting, Event, GameState, Happening, outcomes_of
 from hardware.firmware.pawnled import LedBoardState
 
 # Strongest first: one event can do several things (a steal that also wins the game).
@@ -23,7 +23,7 @@ ALERT_OF = (
 )
 
 
-def alert_for(state: GameState, result: Result | None) -> str:
+def alert_for(state: GameState, result: Result[GameState, Event] | None) -> str:
     """The `alert` field: from what the last event did, else from what the table awaits.
 
     Undo shows the state it returns to, so only applied and redone events count.
@@ -31,7 +31,7 @@ def alert_for(state: GameState, result: Result | None) -> str:
     if state.winner is not None:
         return "win"
     if result is not None and result.kind in (ResultKind.APPLIED, ResultKind.REDONE):
-        happened = {o.what for o in result.outcomes}
+        happened = {o.what for o in outcomes_of(result)}
         for what, alert in ALERT_OF:
             if what in happened:
                 return alert
@@ -42,7 +42,7 @@ def alert_for(state: GameState, result: Result | None) -> str:
     return "none"
 
 
-def ledboard_state(state: GameState, result: Result | None = None, *,
+def ledboard_state(state: GameState, result: Result[GameState, Event] | None = None, *,
                 brightness: int = 64) -> LedBoardState:
     seats = range(len(state.setup.players))
     return LedBoardState(

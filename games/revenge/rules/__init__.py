@@ -24,7 +24,14 @@ from games.revenge.rules.cards import (
     Card,
     CardKind,
 )
-from games.revenge.rules.engine import Happening, Outcome, apply, countdown, options
+from games.revenge.rules.engine import (
+    Happening,
+    Outcome,
+    apply,
+    countdown,
+    options,
+    outcomes_of,
+)
 from games.revenge.rules.events import (
     COLORS,
     MAX_PAWNS,
@@ -49,7 +56,8 @@ __all__ = [
     "ALL_CARDS", "COLORS", "COUNTERS", "MAX_NUMBER", "MAX_PAWNS", "MAX_PLAYERS", "MAX_SLIDE",
     "MIN_PLAYERS", "RULES", "Awaiting", "Card", "CardKind", "Cause", "Close", "Color", "EndPlay2",
     "Event", "GameState", "Happening", "Outcome", "Play", "Press", "RevengeRules", "RoundProgress",
-    "Setup", "Tiebreak", "Variant", "Window", "flip_targets", "legal_cards", "progress_history",
+    "Setup", "Tiebreak", "Variant", "Window", "flip_targets", "legal_cards", "outcomes_of",
+    "progress_history",
 ]
 
 

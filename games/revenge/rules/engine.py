@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.errors import BadEvent, BadTarget, CardRefused, GameOver, IllegalEvent, NotYourTurn
 from companion.members import members
-from companion.rules import Countdown, Transition
+from companion.rules import Countdown, JsonEvent, Transition
 from companion.safe_text import quote
 from games.revenge.rules.cards import ALL_CARDS, CardKind
 from games.revenge.rules.events import (
@@ -45,9 +45,12 @@ from games.revenge.rules.state import (
     initial_state,
 )
 
+if TYPE_CHECKING:
+    from companion.game import Result
+
 __all__ = [
     "MOVEMENTS", "Happening", "Outcome", "Transition", "apply", "countdown", "initial_state",
-    "options",
+    "options", "outcomes_of",
 ]
 
 WINNING_TOTAL = 21
@@ -97,6 +100,14 @@ class Outcome(NamedTuple):
     seat: int | None = None
     other: int | None = None
     value: float | None = None
+
+
+def outcomes_of(result: Result[object, JsonEvent] | None) -> tuple[Outcome, ...]:
+    """The card game's outcomes of one result: the core keeps every game's as objects, and
+    every outcome this engine makes is an Outcome."""
+    if result is None:
+        return ()
+    return tuple(o for o in result.outcomes if isinstance(o, Outcome))
 
 
 # _Draft and _new build these by position: a field added or moved must be seen here first.

@@ -27,7 +27,7 @@ from itertools import combinations
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.game import Game, Redo, Result, ResultKind, Undo
+from companion.game import AnyGame, Game, Redo, Result, ResultKind, Undo
 from games.revenge.rules.cards import Card
 from games.revenge.rules.deck import (
     DEFAULT_DECK,
@@ -40,7 +40,7 @@ from games.revenge.rules.deck import (
     number_value,
 )
 from games.revenge.rules.engine import WINNING_TOTAL as TWENTY_ONE  # what bots aim for
-from games.revenge.rules.engine import Happening, apply
+from games.revenge.rules.engine import Happening, apply, outcomes_of
 from games.revenge.rules.events import (
     Close,
     EndPlay2,
@@ -106,16 +106,18 @@ class FollowedCards:
             raise KeyError("the table never saw this state")
         return kept[1].copy()
 
-    def follow(self, result: Result, before: GameState, physical: str | None) -> None:
+    def follow(self, result: Result[GameState, Event], before: GameState,
+               physical: str | None) -> None:
         if result.kind is ResultKind.IGNORED:
             return
         if result.kind in (ResultKind.UNDONE, ResultKind.REDONE):
             self.cards = self._at_state(result.state)
             return
-        if any(o.what is Happening.CALLER_REPLACED for o in result.outcomes):
+        outcomes = outcomes_of(result)
+        if any(o.what is Happening.CALLER_REPLACED for o in outcomes):
             assert before.window is not None and before.window.before_call is not None
             self.cards = self._at_state(before.window.before_call)  # the old call undone
-        for out in result.outcomes:
+        for out in outcomes:
             if out.what is Happening.DRAWN:
                 assert out.seat is not None
                 self.cards.take(out.seat, int(out.value or 0))
@@ -212,7 +214,7 @@ def random_options(rng: random.Random) -> dict[str, Any]:
 @dataclass
 class SimulatedGame:
     events: list[Event | Setup | Undo | Redo]  # the transcript, setup first
-    game: Game  # the engine's game after every event
+    game: AnyGame  # the engine's game after every event
     stats: Counter[str]  # happenings of the engine, refused taps, undos, ...
     stalled: bool = False
 
@@ -268,7 +270,7 @@ class _Table:
 
     # -- logging events --
 
-    def _push(self, event: Event, physical: str | None = None) -> Result:
+    def _push(self, event: Event, physical: str | None = None) -> Result[GameState, Event]:
         before = self.state
         w = before.window
         if physical is None and isinstance(event, Press) and w is not None:
@@ -282,7 +284,7 @@ class _Table:
                                   [*self.events, event]) from None
         self.table.follow(result, before, physical)
         self.events.append(event)
-        self.stats.update(o.what.value for o in result.outcomes)
+        self.stats.update(o.what.value for o in outcomes_of(result))
         self._check(event)
         if self.watch is not None:
             self.watch(event, result, physical)

@@ -22,18 +22,28 @@ from kivy.properties import (
     StringProperty,
 )
 
-from companion.session import Result, ResultKind, Session, Update
+from companion.session import (
+    AnyUpdate,
+    Live,
+    Result,
+    ResultKind,
+    Session,
+    Update,
+    typed_update,
+)
 from games.revenge.rules import (
+    RULES,
     Awaiting,
     Cause,
+    Event,
     GameState,
     Happening,
     Play,
     Tiebreak,
     flip_targets,
     legal_cards,
+    outcomes_of,
 )
-from ui.camera_marks import by_camera
 from ui.gamemodel import GameModel
 from ui.i18n import tr
 from ui.wording import card_name, outcome_message, sentence, sentences, spoken, step_label
@@ -97,9 +107,10 @@ class TableModel(GameModel):
         **kwargs: object,
     ) -> None:
         self.session = session
+        self.live = Live(session, RULES)  # the card game's typed door
         self.remaining = remaining or (lambda: None)
         self.speak = speak
-        self._inbox: deque[Update] = deque()
+        self._inbox: deque[AnyUpdate] = deque()
         self._drain_trigger = Clock.create_trigger(self._drain, -1)
         self._countdown_event = None
         self._replaced: tuple[object, str, int] | None = None  # (window, name, ms)
@@ -111,7 +122,7 @@ class TableModel(GameModel):
 
     # --- from any thread ---
 
-    def _listen(self, update: Update) -> None:
+    def _listen(self, update: AnyUpdate) -> None:
         """Session listener: queue and wake the Kivy thread; never touch properties here."""
         self._inbox.append(update)
         self._drain_trigger()
@@ -127,8 +138,8 @@ class TableModel(GameModel):
 
     def _drain(self, *_: object) -> None:
         while self._inbox:
-            update = self._inbox.popleft()
-            if update.game != "revenge":
+            update = typed_update(self._inbox.popleft(), RULES)
+            if update is None:
                 continue  # a board game: games.board.screens.model shows it
             if update.result is None:  # a new or resumed game, or back to the last saved
                 self._show_bust(None)
@@ -141,11 +152,12 @@ class TableModel(GameModel):
                 self._react(update.result, update.state)
         self.refresh()
 
-    def _react(self, result: Result, state: GameState) -> None:
+    def _react(self, result: Result[GameState, Event], state: GameState) -> None:
         """Messages, warnings and voice for one accepted event."""
         lang = self.lang
         if result.kind is not ResultKind.IGNORED:  # the next card shows its own total
-            busts = [o for o in result.outcomes if o.what is Happening.BUST]
+            outcomes = outcomes_of(result)
+            busts = [o for o in outcomes if o.what is Happening.BUST]
             self._show_bust(int(busts[-1].value or 0) if busts else None)
         if result.kind in (ResultKind.UNDONE, ResultKind.REDONE):
             self.message = self.warning = self.notice = ""
@@ -153,7 +165,7 @@ class TableModel(GameModel):
         messages: list[str] = []
         warning = notice = ""
         again = isinstance(result.event, Tiebreak)  # a tie after the totals: a tie again
-        for outcome in result.outcomes:
+        for outcome in outcomes_of(result):
             text = outcome_message(outcome, state, lang, after_tiebreak=again)
             if text:
                 messages.append(text)
@@ -176,7 +188,7 @@ class TableModel(GameModel):
         self.message, self.warning, self.notice = sentences(messages), warning, notice
         if self.speak is not None:
             played = isinstance(result.event, Play)
-            text = spoken(result.outcomes, state, played, lang)
+            text = spoken(outcomes_of(result), state, played, lang)
             if text:
                 self.speak(text, lang)
 
@@ -207,8 +219,8 @@ class TableModel(GameModel):
 
     def refresh(self, *_: object) -> None:
         """Recompute every property from the session's current game."""
-        update = self.session.update  # immutable: read without the session's lock
-        if update is None or update.game != "revenge":
+        update = self.live.update  # immutable: read without the session's lock
+        if update is None:
             self.phase = "none"
             return
         state = update.state
@@ -223,7 +235,7 @@ class TableModel(GameModel):
         self.phase = "over" if state.over else ("tiebreak" if state.tiebreak else "table")
         self.revision += 1
 
-    def _table(self, game: Update, state: GameState) -> None:
+    def _table(self, game: Update[GameState, Event], state: GameState) -> None:
         lang = self.lang
         self.total = state.total
         self._total_text()
@@ -265,7 +277,7 @@ class TableModel(GameModel):
         undo, redo = game.undo, game.redo
         self.show_undo(None if undo is None else step_label(undo.event, undo.before, lang),
                        None if redo is None else step_label(redo.event, redo.before, lang),
-                       undo_by_camera=by_camera(undo))
+                       undo_by_camera=undo is not None and undo.by == "camera")
 
     def _window(self, state: GameState) -> None:
         lang, w = self.lang, state.window

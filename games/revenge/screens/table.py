@@ -1,6 +1,7 @@
 """The table screen: the total, the card pad, the players, SORRY! windows, undo/redo.
 
-Every tap goes to the session through `app.submit`, which shows a refusal's sentence;
+Every tap goes to the session through the table's own model (`_attempt`: GameModel.attempt,
+which shows a refusal's sentence), not through the app: one trip per tap;
 what the pad area shows (pad, Slide totals, flip-back targets) and whether the SORRY!
 window panel is up follow the session's state, never a rule of its own. The window
 panel sits over the players' column, so the card pad stays live: logging the next card
@@ -9,6 +10,7 @@ closes the window (RULES.md, "a window closes ... when the next card is logged")
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
@@ -91,6 +93,10 @@ class TableScreen(Screen):
 
     # --- taps ---
 
+    def _attempt(self, action: Callable[[], object]) -> bool:
+        """One session call from a tap; a refusal is the table's message line."""
+        return bool(self.app.model.attempt(action))
+
     def tap_card(self, code: str) -> None:
         """A card on the pad. SORRY! first asks for its target when there is a choice."""
         model = self.app.model
@@ -102,36 +108,36 @@ class TableScreen(Screen):
             ]
             self.ids.pad_manager.current = "flip"
             return
-        self.app.submit(lambda: self.app.session.submit(Play(Card.parse(code))))
+        self._attempt(lambda: self.app.session.submit(Play(Card.parse(code))))
 
     def choose_slide(self) -> None:
         if "slide:0" in self.app.model.legal:
             self.ids.pad_manager.current = "slide"
         else:  # let the session say why a Slide is refused now
-            self.app.submit(lambda: self.app.session.submit(Play(Card.parse("slide:0"))))
+            self._attempt(lambda: self.app.session.submit(Play(Card.parse("slide:0"))))
 
     def play_slide(self, code: str) -> None:
-        if self.app.submit(lambda: self.app.session.submit(Play(Card.parse(code)))):
+        if self._attempt(lambda: self.app.session.submit(Play(Card.parse(code)))):
             self.show_pad()
 
     def play_flip(self, target: str) -> None:
         flip = Play(Card.parse("sorry"), target=target)
-        if self.app.submit(lambda: self.app.session.submit(flip)):
+        if self._attempt(lambda: self.app.session.submit(flip)):
             self.show_pad()
 
     def press(self, name: str) -> None:
-        self.app.submit(lambda: self.app.session.submit(Press(name, self.app.session.clock())))
+        self._attempt(lambda: self.app.session.submit(Press(name, self.app.session.clock())))
 
     def close_window(self) -> None:
         session = self.app.session
         window = session.state.window if session.state else None
-        self.app.submit(lambda: session.close_window(expected=window))
+        self._attempt(lambda: session.close_window(expected=window))
 
     def end_play2(self) -> None:
-        self.app.submit(lambda: self.app.session.submit(EndPlay2()))
+        self._attempt(lambda: self.app.session.submit(EndPlay2()))
 
     def undo(self) -> None:
-        self.app.submit(self.app.session.undo)
+        self._attempt(self.app.session.undo)
 
     def redo(self) -> None:
-        self.app.submit(self.app.session.redo)
+        self._attempt(self.app.session.redo)

@@ -82,3 +82,33 @@ def test_simulate_board_bad_arguments_are_one_sentence(capsys):
     assert "--game must be revenge or board" in capsys.readouterr().err
     assert main(["simulate", "--game", "board", "--players", "5"]) == 2
     assert "--players" in capsys.readouterr().err
+
+
+def test_who_draws_is_in_the_setup_and_journal_and_a_real_deck_setup_reads_as_before(
+        tmp_path: Path):
+    """A game the companion draws for resumes drawing (the journal's setup says so); a
+    setup without `draws` (every journal before) is the table's real deck, written back
+    exactly as it was read."""
+    from companion.errors import BadSetup
+    from companion.journal import Journal
+
+    before = {"type": "setup", "game": "board", "edition": "classic", "players": ["Ana", "Ben"],
+              "colors": ["red", "blue"], "first": "Ana"}
+    old = RULES.parse_setup(before)
+    assert old.draws == "table" and "draws" not in old.to_json()
+    journal = Journal.open(tmp_path)
+    try:
+        session = Session(journal)
+        session.new_game(session.setup({**before, "draws": "companion"}))
+        session.submit(session.parse_event({"type": "draw", "card": "1"}))
+        resumed = Session(journal).resume()
+        assert resumed is not None and resumed.state.setup.draws == "companion"
+        assert journal.load(resumed.game_id).events[0]["draws"] == "companion"
+    finally:
+        journal.close()
+    try:
+        RULES.parse_setup({**before, "draws": "bots"})
+    except BadSetup as exc:
+        assert str(exc).startswith('draws must be "table" (a real deck) or "companion"')
+    else:
+        raise AssertionError("a setup drawing by 'bots' was accepted")
