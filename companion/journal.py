@@ -44,7 +44,7 @@ from companion.errors import JournalError
 from companion.games import DEFAULT, game_of
 from companion.journal_copy import private_copy
 from companion.journal_pages import file_events
-from companion.journal_salvage import read_row, rebuild, stored_game
+from companion.journal_salvage import read_row, rebuild, row_fault, stored_game
 from companion.notices import Notice
 from companion.paths import journal_file
 from companion.safe_text import name_problem, one_line, quote
@@ -379,8 +379,8 @@ class Journal:
         the header's count (see `count_added`) says how many there should be. Damage
         SQLite's quick check passes (a flipped bit in a b-tree's pointers) is found here;
         an older journal without the count starts counting now."""
-        per_game = ("SELECT game_id, COUNT(*), SUM(seq), SUM(id) FROM events {} GROUP BY "
-                    "game_id ORDER BY game_id")
+        per_game = ("SELECT game_id, COUNT(*), SUM(seq), SUM(id), MIN(seq), MAX(seq) FROM "
+                    "events {} GROUP BY game_id ORDER BY game_id")
         by_table = conn.execute(per_game.format("NOT INDEXED")).fetchall()
         by_index = conn.execute(per_game.format(
             "INDEXED BY sqlite_autoindex_events_1")).fetchall()
@@ -389,6 +389,11 @@ class Journal:
         if twice:  # a flipped bit gave a row another's place: rebuild from the rows
             raise sqlite3.DatabaseError("database disk image is malformed (two events claim "
                                         "one place in a game)")
+        if any(low != 0 or high != count - 1 for _, count, _, _, low, high in by_table):
+            # a flipped bit moved a row out of its place (its number or its game changed):
+            # the rebuild puts it back where its checksum chain says (journal_chain)
+            raise sqlite3.DatabaseError("database disk image is malformed (a game's events "
+                                        "have a gap)")
         if by_table != by_index:  # a damaged index hides rows from the reads by game
             try:
                 conn.execute("REINDEX events")
@@ -397,11 +402,9 @@ class Journal:
                                             "index disagrees with its table)") from None
         orphans = conn.execute("SELECT COUNT(*) FROM events WHERE game_id NOT IN "
                                "(SELECT id FROM games)").fetchone()[0]
-        if orphans:
-            self._say(Notice(
-                f"{orphans} saved events in {self.path.name} belong to no game (a damaged "
-                "file changed their game's number); they stay in the file but are in no "
-                "game", "orphans", count=orphans))
+        if orphans:  # (said at every start when they stayed): rebuilt, as for a gap
+            raise sqlite3.DatabaseError("database disk image is malformed (events that "
+                                        "belong to no game)")
         stored = conn.execute("PRAGMA application_id").fetchone()[0]
         held = _events_held(conn)
         if stored > 0 and held < stored - 1:
@@ -494,7 +497,9 @@ class Journal:
             try:
                 new.execute("PRAGMA synchronous=FULL")
                 new.executescript(_SCHEMA)
-                counts = rebuild(src, new, file_events(copy), _now(), skip=_TABLES)
+                touched: set[int] = set()
+                counts = rebuild(src, new, file_events(copy), _now(), skip=_TABLES,
+                                 touched=touched)
                 new.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 new.execute(f"PRAGMA application_id={_events_held(new) + 1}")
             finally:
@@ -507,11 +512,13 @@ class Journal:
             extra = f", {set_aside} unusable rows set aside" if set_aside else ""
             gone = (f"; {lost} events could not be read at all and are missing from their "
                     "games" if lost else "")
+            named = ", ".join(str(g) for g in sorted(touched))
+            which = (f"; the games it touched: {named}" if touched else "")
             self._say(Notice(
                 f"{self.path.name} was damaged ({one_line(why, 80)}); it was rebuilt from every "
                 f"event that could still be read ({games} games, {events} events kept{extra})"
-                f"{gone}; {self._kept(aside)}", "repaired", games=games, events=events,
-                set_aside=set_aside, lost=lost, kept=aside.name))
+                f"{gone}{which}; {self._kept(aside)}", "repaired", games=games, events=events,
+                set_aside=set_aside, lost=lost, kept=aside.name, touched=named or "-"))
             for suffix in ("-wal", "-shm"):
                 side = Path(f"{self.path}{suffix}")
                 if side.exists():
@@ -560,7 +567,8 @@ class Journal:
 
     @contextlib.contextmanager
     def _transaction(self, doing: str) -> Iterator[sqlite3.Connection]:
-        """One committed transaction; on any failure it is rolled back and reported."""
+        """One committed transaction; on any failure it is rolled back (SQLite's own
+        failures reported as one JournalError sentence)."""
         with self._lock:
             conn = self._conn
             try:
@@ -573,6 +581,11 @@ class Journal:
                 if _errname(exc).startswith("SQLITE_IOERR"):
                     _drop_unsynced_frames(conn)
                 raise self._error(exc, doing) from exc
+            except BaseException:  # any other failure inside it: nothing half-done stays
+                if conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                raise
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
@@ -706,6 +719,31 @@ class Journal:
                 + ("; the app repairs it when it next starts" if self.readonly else ""),
                 "unreadable", game=game_id, seq=len(events))
         return events, None
+
+    def check_rows(self, skip: frozenset[int] = frozenset()) -> list[int]:
+        """Check every stored event of every game but `skip` now (its number, checksum and
+        place in its game's chain, not its JSON) and set aside each damaged one with the
+        events after it, saying so once per game: the app does this at its start, so a
+        flipped bit in a finished game is said on the first screen, not when History
+        replays it. The ids of the games that had damage."""
+        rows = self._read("SELECT game_id, seq, CAST(json AS BLOB), crc, chain FROM events "
+                          "ORDER BY game_id, seq")
+        damaged: list[int] = []
+        game, expected, before = None, 0, 0
+        for game_id, seq, raw, crc, chain in rows:
+            if game_id != game:
+                game, expected, before = game_id, 0, journal_chain.start(int(game_id))
+            elif damaged and damaged[-1] == game_id:
+                continue
+            if game_id in skip:
+                continue
+            if row_fault(seq, expected, raw, crc, chain, before) is not None:
+                damaged.append(game_id)
+                continue
+            expected, before = expected + 1, journal_chain.link(before, raw)
+        for game_id in damaged:
+            self.load(game_id)  # sets the damaged rows aside and says so
+        return damaged
 
     def set_aside(self, game_id: int, seq: int, why: str) -> str:
         """Move event `seq` and every event after it out of the game, keeping them all in

@@ -43,6 +43,8 @@ def private_copy(origin: Path, busy_timeout_s: float) -> tuple[Path, Path]:
                 shutil.copyfile(wal, f"{copy}-wal")
                 if live:
                     _end_at_last_commit(Path(f"{copy}-wal"))
+                elif Path(f"{origin}-shm").exists():  # its index, as a crash left it
+                    shutil.copyfile(f"{origin}-shm", f"{copy}-shm")
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise

@@ -218,16 +218,54 @@ def wal_pages(wal: bytes, page_size: int,
     return pages[:committed] if committed_only else pages
 
 
-def wal_count(db_path: Path) -> int:
+def wal_count(db_path: Path, *, committed_only: bool = True) -> int:
     """The journal's count of stored events (journal.count_added: the header's
-    application_id, +1) as the newest committed page 1 of the `-wal` says it; 0 if none."""
+    application_id, +1) as the newest committed page 1 of the `-wal` says it (or the
+    newest one at all); 0 if none."""
     db = db_path.read_bytes()[:100] if db_path.exists() else b""
     wal = Path(f"{db_path}-wal").read_bytes()
     count = 0
-    for number, page in wal_pages(wal, _page_size(db, wal)):
+    for number, page in wal_pages(wal, _page_size(db, wal), committed_only):
         if number == 1 and len(page) >= 72 and page[:16] == SQLITE_MAGIC:
             count = int.from_bytes(page[68:72], "big", signed=True)
     return max(0, count)
+
+
+SHM_VERSION = 3007000  # the wal-index format of every SQLite 3.7.0 and later
+SHM_HEADER = 136  # two copies of the 48-byte index header, then the checkpoint info
+SHM_FIRST_FRAMES = 4062  # frames indexed by the first 32 KiB block (4096 by the others)
+
+
+def saves_beyond(db_path: Path) -> int | None:
+    """Saves the `-shm` file (SQLite's index of the `-wal`, as the crashed app left it)
+    lists after the `-wal`'s last whole frame: transactions whose frames a cut took, each
+    of which stored at least one event (every save writes page 1, where the count is).
+    None when there is no `-shm` of this `-wal` (another generation, no header, a clean
+    close). A `-shm` is never synced: after a power cut it may list fewer, never more."""
+    try:
+        shm = Path(f"{db_path}-shm").read_bytes()
+        with open(f"{db_path}-wal", "rb") as f:
+            head = f.read(WAL_HEADER)
+            size = f.seek(0, 2)
+    except OSError:
+        return None
+    if len(shm) < SHM_HEADER or len(head) < WAL_HEADER or shm[0:48] != shm[48:96]:
+        return None
+    version, _, _, init, _, _, last = struct.unpack("=IIIBBHI", shm[0:20])
+    if version != SHM_VERSION or init != 1 or shm[32:40] != head[16:24]:
+        return None  # not an index of this -wal's generation
+    page_size = _page_size(b"", head)
+    present = max(0, (size - WAL_HEADER) // (FRAME_HEADER + page_size))
+    beyond = 0
+    for frame in range(present + 1, last + 1):
+        if frame <= SHM_FIRST_FRAMES:
+            at = SHM_HEADER + 4 * (frame - 1)
+        else:
+            block, index = divmod(frame - SHM_FIRST_FRAMES - 1, 4096)
+            at = 32768 * (block + 1) + 4 * index
+        if at + 4 <= len(shm) and struct.unpack("=I", shm[at:at + 4])[0] == 1:
+            beyond += 1
+    return beyond
 
 
 def wal_contents(db_path: Path) -> tuple[dict[tuple[int, int], EventRow], dict[int, GameRow],

@@ -20,16 +20,17 @@ from companion import journal_chain
 from companion.games import DEFAULT, game_of
 from companion.journal_pages import EventRow
 
-__all__ = ["read_row", "rebuild", "stored_game"]
+__all__ = ["read_row", "rebuild", "row_fault", "stored_game"]
 
 
 def rebuild(old: sqlite3.Connection, new: sqlite3.Connection,
             leaf_rows: dict[tuple[int, int], EventRow], now: str,
-            skip: set[str]) -> tuple[int, int, int, int]:
+            skip: set[str], touched: set[int] | None = None) -> tuple[int, int, int, int]:
     """Copy what `old` still holds into `new` (its tables made): the games kept, the
     events kept, the rows set aside and the events lost; `skip`: the journal's own tables,
-    which are copied row by row, not as they are."""
-    counts = _copy_readable(old, new, leaf_rows, now)
+    which are copied row by row, not as they are; `touched` gets the games that lost
+    events or had rows set aside."""
+    counts = _copy_readable(old, new, leaf_rows, now, set() if touched is None else touched)
     _copy_other_tables(old, new, skip)
     return _with_uncounted(old, counts)
 
@@ -39,12 +40,9 @@ def read_row(seq: int, expected: int, raw: bytes | None, crc: int | None,
              before: int | None = None) -> tuple[dict[str, Any] | None, str | None]:
     """The stored event, parsed once, or why this row cannot be used (with `before`, the
     chain of the event before it, the row must follow that event: journal_chain)."""
-    if seq != expected:
-        return None, f"event {expected} is missing"
-    if raw is None or crc is None or zlib.crc32(raw) != crc:
-        return None, "its checksum does not match"
-    if chain is not None and before is not None and journal_chain.link(before, raw) != chain:
-        return None, "it does not follow the event before it (its checksum chain breaks)"
+    fault = row_fault(seq, expected, raw, crc, chain, before)
+    if fault is not None or raw is None:
+        return None, fault
     try:
         obj = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
@@ -52,6 +50,19 @@ def read_row(seq: int, expected: int, raw: bytes | None, crc: int | None,
     if not isinstance(obj, dict):
         return None, "it is not a JSON object"
     return obj, None
+
+
+def row_fault(seq: int, expected: int, raw: bytes | None, crc: int | None,
+              chain: int | None = None, before: int | None = None) -> str | None:
+    """Why a stored row is not event `expected` of its game (its number, its checksum, its
+    place in the checksum chain), or None; its JSON is not read (read_row does)."""
+    if seq != expected:
+        return f"event {expected} is missing"
+    if raw is None or crc is None or zlib.crc32(raw) != crc:
+        return "its checksum does not match"
+    if chain is not None and before is not None and journal_chain.link(before, raw) != chain:
+        return "it does not follow the event before it (its checksum chain breaks)"
+    return None
 
 
 def stored_game(raw: object) -> str:
@@ -157,7 +168,7 @@ def _copy_other_tables(old: sqlite3.Connection, new: sqlite3.Connection,
 
 def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection,
                    leaf_rows: dict[tuple[int, int], EventRow],
-                   now: str) -> tuple[int, int, int, int]:
+                   now: str, touched: set[int]) -> tuple[int, int, int, int]:
     """Copy every usable game and each game's clean prefix of events; the rest set aside.
 
     Rows are read through the tables' b-trees, then from the leaf pages themselves (`leaf_rows`,
@@ -196,14 +207,19 @@ def _copy_readable(old: sqlite3.Connection, new: sqlite3.Connection,
     new.execute("BEGIN")
     kept_games = kept_events = 0
     lost = 0
-    for gid in sorted(set(games) | set(by_game)):
+    # the real games first: a row a flipped bit gave a game that does not exist is
+    # still theirs to take back by its chain before it is set aside
+    for gid in sorted(games) + sorted(set(by_game) - set(games)):
         good = placer.place(gid, by_game.get(gid, []))
         reason = (f"game {gid}: event {len(good)} could not be recovered from the damaged "
                   "journal; the events after it were set aside")
         rest = placer.leftovers(by_game.get(gid, []))
         aside += [(gid, r[2], r[3], r[4], r[5], reason, now) for r in rest]
         accounted = {r[2] for r in by_game.get(gid, [])} | {a[1] for a in aside if a[0] == gid}
-        lost += sum(1 for seq in range(top.get(gid, -1) + 1) if seq not in accounted)
+        missing = sum(1 for seq in range(top.get(gid, -1) + 1) if seq not in accounted)
+        lost += missing
+        if (rest or missing) and (gid in games or good):  # a game of the rebuilt journal
+            touched.add(gid)
         if gid in games:
             _, started, finished, players, winner, abandoned = games[gid]
             new.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",  # damaged: defaults

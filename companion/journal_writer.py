@@ -32,6 +32,7 @@ from companion.errors import JournalError
 from companion.game import AnyGame, Game, Step
 from companion.journal import INSERT_EVENT, Journal, count_added, encode_event
 from companion.rules import JsonEvent
+from companion.safe_text import one_line
 
 __all__ = ["LAG_MARK_S", "InFlight", "JournalWriter"]
 
@@ -168,8 +169,10 @@ class JournalWriter:
                 self._working_since = t
             try:
                 self._do(batch)
-            except Exception:  # a bug here must not stop the game from being saved later
-                log.exception("the journal writer failed on %r", batch[0])
+            except Exception as exc:  # a bug here must not stop the game from being saved
+                log.exception("the journal writer failed on a %s of game %s",
+                              type(batch[0]).__name__.strip("_").lower(), batch[0].game_id)
+                self._fault(batch[0], exc)
             finally:
                 with self._cond:
                     self._working_since = None
@@ -267,6 +270,21 @@ class JournalWriter:
                 self._unsnappable.add(game_id)
                 log.warning("game %s is resumed by replaying it: %s", game_id, exc)
             return None
+
+    def _fault(self, job: _Job, exc: Exception) -> None:
+        """A write that failed with something other than a JournalError (a bug): it is a
+        failed write like any other, so the game goes back to its last saved event and
+        the screen says so, and its next events are written again from there."""
+        if not isinstance(job, _Append) or job.game_id not in self._next:
+            return  # a result or a game's opening: the events are the record
+        error = JournalError(
+            f"saving the event failed on an unexpected fault in the app "
+            f"({type(exc).__name__}: {one_line(str(exc), 80)}); nothing after the last saved "
+            f"event was kept, and the app goes on saving from there")
+        try:
+            self._failed(job.game_id, self._next[job.game_id], error)
+        except Exception:  # a listener's own fault: logged, the writer goes on
+            log.exception("the journal writer could not report %r", error)
 
     def _failed(self, game_id: int, seq: int, exc: JournalError) -> None:
         for failed in list(self._on_failure):

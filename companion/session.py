@@ -264,6 +264,14 @@ class Session:
         game = self._game
         return game is not None and game.rules.summary(game.state).over
 
+    def check_stored(self) -> None:
+        """Check every stored game's events now (Journal.check_rows), the open one aside
+        (checked when it was opened): damage in any game, a finished one too, is set aside
+        and said at once (the journal's `damage`), not when History replays that game."""
+        check = getattr(self._journal, "check_rows", None)
+        if check is not None:
+            check(frozenset() if self._game_id is None else frozenset({self._game_id}))
+
     def preview(self) -> Preview | None:
         """The journal's unfinished game (the newest without a winner, not abandoned)."""
         from companion.snapshots import Resumable

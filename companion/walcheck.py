@@ -26,7 +26,14 @@ from datetime import datetime
 from pathlib import Path
 
 from companion.errors import JournalError
-from companion.journal_pages import EventRow, GameRow, file_events, wal_contents, wal_count
+from companion.journal_pages import (
+    EventRow,
+    GameRow,
+    file_events,
+    saves_beyond,
+    wal_contents,
+    wal_count,
+)
 from companion.notices import Notice, sync_folder
 
 
@@ -35,14 +42,17 @@ class WalCheck:
 
     def __init__(self, journal: Path, kept: Path | None, held: dict[tuple[int, int], EventRow],
                  games: dict[int, GameRow], cut: bool,
-                 committed: set[tuple[int, int]], counted: int = 0) -> None:
+                 committed: set[tuple[int, int]], counted: int = 0, newest: int = 0,
+                 beyond: int | None = None) -> None:
         self.journal = journal
+        self.newest = newest  # the events the newest page 1 at all says were stored
+        self.beyond = beyond  # saves the -shm lists after the -wal's end (journal_pages)
         self.counted = counted  # the events the newest committed page 1 says were stored
         self.committed = committed  # the events in frames a commit covers
         self.kept = kept
         self.held = held
         self.games = games
-        self.cut = cut
+        self.cut = cut or bool(beyond)
 
     @classmethod
     def before_open(cls, journal: Path, *, preview: bool = False) -> WalCheck | None:
@@ -74,9 +84,11 @@ class WalCheck:
             held, games, cut = wal_contents(journal)
             committed = set(file_events(journal, with_db=False))
             counted = wal_count(journal)
+            newest = wal_count(journal, committed_only=False)
+            beyond = saves_beyond(journal)
         except OSError:
             return None
-        return cls(journal, kept, held, games, cut, committed, counted)
+        return cls(journal, kept, held, games, cut, committed, counted, newest, beyond)
 
     def after_open(self, conn: sqlite3.Connection) -> Notice | None:
         """The sentence for events the `-wal` held that SQLite did not recover, if any."""
@@ -155,20 +167,34 @@ class WalCheck:
         try:
             last = conn.execute("SELECT game_id, MAX(seq) FROM events GROUP BY game_id "
                                 "ORDER BY game_id DESC LIMIT 1").fetchone()
+            held = conn.execute("SELECT (SELECT COUNT(*) FROM events) + "
+                                "(SELECT COUNT(*) FROM set_aside)").fetchone()[0]
         except sqlite3.Error:
-            last = None
+            last, held = None, None
         where = (f"game {last[0]} goes on after its event {last[1]}" if last
                  else "no game could be read")
-        counted = (f"{len(missing)} saved events it still holds could not be read back, and "
-                   if missing else "")
+        # the rows it holds that SQLite did not read back, those of its last save whose
+        # page 1 it still holds (its count), and each save the -shm lists after its end
+        torn = max(0, self.newest - 1 - int(held) - len(missing)) if held is not None else 0
+        count = len(missing) + torn + (self.beyond or 0)
+        touched = sorted({g for g, _ in missing} | ({int(last[0])} if last and count else set()))
+        games = ", ".join(str(g) for g in touched)
+        named = f"game {games}" if len(touched) == 1 else f"games {games}"
+        if not count:
+            counted = "any event saved after its end is missing"
+        elif self.beyond is None:  # no index of the -wal left: what lay after it is unknown
+            counted = (f"{count} saved events are missing ({named}), and any other event "
+                       "saved after its end too")
+        else:  # each save the index lists after its end stored one event at least
+            least = "at least " if self.beyond else ""
+            counted = f"{least}{count} saved events are missing ({named})"
         winners = "".join(f"; game {g} was won by {w} and stays finished" for g, w in won)
         kept = (f"the file was kept as {self.kept.name} beside the journal"
                 if self.kept is not None else "the app keeps a copy of that file when it opens")
         return Notice(
             f"the journal's -wal file ends in the middle of a save (a power cut while saving, "
-            f"or a file cut short): {counted}any event saved after its end is missing; "
-            f"{where}, so tap again what came after it{winners}; {kept}", "wal_cut",
-            count=len(missing), where=where,
+            f"or a file cut short): {counted}; {where}, so tap again what came after it"
+            f"{winners}; {kept}", "wal_cut", count=count, where=where, games=games or "-",
             kept=self.kept.name if self.kept is not None else "")
 
     def _keep_winners(self, conn: sqlite3.Connection, lossy: set[int]) -> list[tuple[int, str]]:

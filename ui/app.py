@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +24,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.config import TEXT_SIZES, on_raspberry_pi
+from companion.errors import JournalError
 from companion.session import APP_WRITE_SETTLE_S, Session
 from companion.system import notify_ready
 from games.board.screens.texts import bt
@@ -37,6 +39,8 @@ from ui.prefs import Choices, PrefsNotSaved, UiSettings
 from ui.touchguard import TouchGuard, frames_drawn, window_targets
 from ui.voice import Voice, voice_for
 from ui.wording import card_name, sentence
+
+log = logging.getLogger(__name__)
 
 READY_LINE = "sorry-companion: ready"
 SORRY_KEYS = "1234"
@@ -288,6 +292,7 @@ class CompanionApp(App):
         return root.get_screen(name)
 
     def on_start(self) -> None:
+        self._check_journal()
         stored = self.session.preview()
         if stored is not None:
             self.screen("resume").offer(stored)
@@ -305,6 +310,17 @@ class CompanionApp(App):
         self.link.start()
         if self.session.writer is not None:
             self._saving_event = Clock.schedule_interval(self._check_saving, SAVING_CHECK_S)
+
+    def _check_journal(self) -> None:
+        """Every stored game checked before the first screen, so what damage took from any
+        of them is said on it, once (Session.check_stored)."""
+        try:
+            self.session.check_stored()
+        except JournalError as exc:  # said over the first screen; the games are still read
+            log.warning("the stored games could not all be checked: %s", exc)
+            damage = getattr(self.journal, "damage", None)
+            if isinstance(damage, list):
+                damage.append(f"the stored games could not all be checked for damage ({exc})")
 
     def show_new_notices(self) -> None:
         """Notices a read found after the start (History reading a damaged game): shown

@@ -14,8 +14,9 @@ import sys
 from pathlib import Path
 
 from companion.catalogue import text
+from companion.commands.finished import finished_games
 from companion.commands.history import open_journal, report_damage, write_output
-from companion.commands.readable import csv_text, finished_games
+from companion.commands.readable import csv_text
 from companion.config import config_from_args
 from companion.errors import CompanionError
 from companion.safe_text import quote

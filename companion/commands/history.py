@@ -134,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_html(args: argparse.Namespace) -> int:
-    from companion.commands.readable import finished_games, html_page
+    from companion.commands.finished import finished_games
+    from companion.commands.readable import html_page
 
     games, left_out = finished_games(open_journal(args))
     page = html_page(games, left_out, printed=datetime.now(UTC))

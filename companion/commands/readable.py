@@ -15,49 +15,17 @@ from __future__ import annotations
 import csv
 import html
 import io
-import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 from companion.catalogue import text
-from companion.commands.history import report_damage
+from companion.commands.finished import Finished
 from companion.commands.stats import COUNTER_HEADERS
-from companion.journal import GameRecord, Journal
-from companion.stats import GameStats, aggregate, counted, game_stats, replay_events
+from companion.stats import aggregate
 
 CSV_HEAD = ("game_id", "game", "started", "finished", "player", "seat", "won")
 GAME_NAMES = {"revenge": "The card game (Sorry! Revenge)", "board": "The board game"}
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet would run these
-
-
-@dataclass(frozen=True, slots=True)
-class Finished:
-    record: GameRecord
-    stats: GameStats
-
-
-def finished_games(journal: Journal | None) -> tuple[list[Finished], int]:
-    """Every finished game with its figures, and how many stored games are not finished;
-    the journal's damage, and a game that does not replay to its end, said on stderr."""
-    done: list[Finished] = []
-    left_out = 0
-    if journal is None:
-        return done, left_out
-    with journal:
-        seen = len(journal.damage)
-        for record in journal.games():
-            if not counted(record):
-                left_out += 1
-                continue
-            game, problem = replay_events(journal.load(record.game_id).events)
-            if problem:
-                print(f"sorry-companion: game {record.game_id}: {problem}; it is shown as "
-                      "far as it goes", file=sys.stderr)
-            if game is not None:
-                done.append(Finished(record, game_stats(game)))
-        report_damage(journal, seen)
-    return done, left_out
 
 
 def when(moment: datetime | None) -> str:

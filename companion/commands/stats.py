@@ -11,11 +11,11 @@ abandoned ones are left out (companion.stats.counted), and the table says how ma
 from __future__ import annotations
 
 import argparse
-import sys
 
-from companion.commands.history import format_table, open_journal, report_damage
+from companion.commands.finished import finished_games
+from companion.commands.history import format_table, open_journal
 from companion.safe_text import json_text
-from companion.stats import GameStats, PlayerStats, aggregate, counted, game_stats, replay_events
+from companion.stats import GameStats, PlayerStats, aggregate
 
 HEADERS = ("PLAYER", "GAMES", "WINS")  # then each of the game's counters, in its order
 COUNTER_HEADERS = {"steals": "STEALS MADE"}  # else the counter's name in capitals
@@ -28,23 +28,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    journal = open_journal(args)
+    games, uncounted = finished_games(open_journal(args))
     per_game: dict[str, list[GameStats]] = {}
-    uncounted = 0
-    if journal is not None:
-        with journal:
-            seen = len(journal.damage)
-            for record in journal.games():
-                if not counted(record):
-                    uncounted += 1  # unfinished or abandoned: listed by `history`
-                    continue
-                game, problem = replay_events(journal.load(record.game_id).events)
-                if problem:
-                    print(f"sorry-companion: game {record.game_id}: {problem}; "
-                          "it is counted as far as it goes", file=sys.stderr)
-                if game is not None:
-                    per_game.setdefault(record.game, []).append(game_stats(game))
-            report_damage(journal, seen)
+    for finished in games:
+        per_game.setdefault(finished.record.game, []).append(finished.stats)
     tables = {name: aggregate(figures) for name, figures in per_game.items()}
     if args.json:
         print(json_text([{"game": name, **p.to_json()} for name, players in tables.items()

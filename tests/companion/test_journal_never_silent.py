@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from journal_damage import crashed_journal, cut_wal, finished_games, flip, row_at
 
 from bench.core import long_game, play_with_writer
 from companion import notices, walcheck
@@ -28,27 +29,12 @@ from companion.snapshots import Resumable, load_unfinished
 REPO = Path(__file__).resolve().parents[2]
 PAGE = 4096
 
-CHILD = """
-import json, os, sys
-from companion.journal import Journal
-j = Journal.open(sys.argv[1])
-j._conn.execute("PRAGMA wal_autocheckpoint=0")  # every event stays in the -wal
-for g in range(3):
-    gid = j.start_game({"type": "setup", "players": ["Ana", "Ben", "Cy"]})
-    for i in range(int(sys.argv[2])):
-        j.append(gid, {"type": "play", "card": str(i % 11), "note": "x" * (i % 50)})
-    if g < 2:
-        j.set_result(gid, "Ana")
-os._exit(0)  # no close: the -wal stays, as after a crash
-"""
-
 
 @pytest.fixture(scope="module")
 def crashed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A journal whose newest events (three games, two won) are only in its -wal."""
     folder = tmp_path_factory.mktemp("crashed")
-    subprocess.run([sys.executable, "-c", CHILD, str(folder), "120"], check=True, timeout=120,
-                   env={**os.environ, "PYTHONPATH": str(REPO)})
+    crashed_journal(folder, 120)
     assert Path(f"{folder}/journal.sqlite3-wal").stat().st_size > 0
     return folder
 
@@ -196,12 +182,22 @@ def test_a_healthy_journal_without_its_shm_in_a_folder_the_user_cannot_write_is_
         crashed: Path) -> None:
     """Finding 8: read-only, no -shm, a -wal: it was called "not a journal"."""
     folder = Path(tempfile.mkdtemp(prefix="sorry-ro-", dir="/tmp"))
+    # issue 36: the core (and the games' folders its registry loads the rules from)
+    # copied where `nobody` can read it, wherever the checkout lives (a clone under
+    # `mktemp -d` sits in a folder only root may enter)
+    code = Path(tempfile.mkdtemp(prefix="sorry-core-", dir="/tmp"))
     try:
+        for package in ("companion", "games"):
+            shutil.copytree(REPO / package, code / package,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        for path in (code, *code.rglob("*")):
+            path.chmod(0o755 if path.is_dir() else 0o644)
         for name in ("journal.sqlite3", "journal.sqlite3-wal"):
             shutil.copyfile(crashed / name, folder / name)
             (folder / name).chmod(0o644)
         folder.chmod(0o555)
-        env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(folder)}
+        env = {**os.environ, "PYTHONPATH": str(code), "HOME": str(folder),
+               "PYTHONDONTWRITEBYTECODE": "1"}
         env.pop("SORRY_COMPANION_CONFIG", None)
         user = {"user": 65534, "group": 65534} if AS_NOBODY else {}
         python = SYSTEM_PYTHON if AS_NOBODY else sys.executable
@@ -215,6 +211,7 @@ def test_a_healthy_journal_without_its_shm_in_a_folder_the_user_cannot_write_is_
     finally:
         folder.chmod(0o755)
         shutil.rmtree(folder)
+        shutil.rmtree(code)
 
 
 def test_history_export_stats_and_replay_say_a_damaged_wal_with_the_same_count(
@@ -274,3 +271,77 @@ def test_a_read_only_look_while_the_app_writes_sees_one_consistent_journal(
             stop.set()
             thread.join()
     assert seen > 1
+
+
+def _start(folder: Path) -> list[str]:
+    """What the app's first screen says: the journal opened, every game checked, the
+    unfinished one previewed (ui.app's on_start)."""
+    with Journal.open(folder) as journal:
+        session = Session(journal)
+        session.check_stored()
+        session.preview()
+        return list(journal.damage)
+
+
+def test_a_flipped_bit_in_a_finished_game_is_said_at_the_start_once(tmp_path: Path) -> None:
+    """Issue 33: a flipped bit in a finished game's event (3 of 15 flips: games of 5, 278
+    and 528 events) was said only once History was opened. Every game's events are
+    checked at the start now: the damaged event and those after it are set aside and
+    said on the first screen, with the game and the count, and never again."""
+    folder = tmp_path / "data"
+    lengths = [120, 278, 528]
+    ids = finished_games(folder, lengths)
+    flip(folder, row_at(folder, ids[1], 200) + 30, 3)  # inside the event's JSON text
+    said = _start(folder)
+    [note] = said
+    assert note.code == "set_aside" and note.params["game"] == ids[1]
+    assert note.params["moved"] == lengths[1] - 200 and f"game {ids[1]}" in note
+    with Journal.open(folder) as journal:
+        listing = Session(journal).stored_stats()
+        assert journal.damage == []  # History finds nothing more to say
+        assert [r.event_count + 1 for r, _ in listing] == [120, 200, 528]
+    notices.dismiss(folder)  # OK tapped
+    assert _start(folder) == []
+
+
+def test_an_event_a_flipped_bit_moved_to_no_game_is_put_back_and_said_once(
+        tmp_path: Path) -> None:
+    """Issue 33: a flipped bit in an event's game number (a finished game of 547 events)
+    made it belong to no game: History cut the game to 269 events and the start said
+    "belongs to no game" at every start. The opening rebuilds the journal now, and the
+    event goes back where its checksum chain says: nothing is lost, said once."""
+    folder = tmp_path / "data"
+    [game_id] = finished_games(folder, [547])
+    # the record's header: 8 bytes (its size, then a type per column), then the event's
+    # number (2 bytes) and its time: game 1 is type 9 ("the integer 1"), flipped to 8 (0)
+    at = row_at(folder, game_id, 269) - 2 - 6
+    assert game_id == 1 and (folder / "journal.sqlite3").read_bytes()[at] == 9
+    flip(folder, at, 0)
+    [note] = _start(folder)
+    assert note.code == "repaired" and note.params["lost"] == 0
+    with Journal.open(folder) as journal:
+        assert len(journal.load(game_id).events) == 547
+        assert [r.winner for r in journal.games()] == ["Ana"]
+    notices.dismiss(folder)
+    assert _start(folder) == []
+
+
+@pytest.mark.parametrize("keep", [0.25, 0.5, 0.9, 0.999, "frame 100", "frame 500", "frame 900"])
+def test_a_cut_wal_says_every_event_it_lost_and_names_the_games(
+        tmp_path: Path, keep: float | str) -> None:
+    """Issue 33: after a cut -wal the sentence counted only the events its remaining
+    frames held (8 said where 175 were lost; 40 said, 418 lost). The -shm index the
+    crashed app left lists every save after the cut (each one stores page 1, where the
+    count is): the count is every event lost, and it names the game that goes on."""
+    folder = tmp_path / "data"
+    saved = crashed_journal(folder, 120)
+    size = (folder / "journal.sqlite3-wal").stat().st_size
+    at = (int(size * keep) if isinstance(keep, float)
+          else 32 + int(keep.split()[1]) * (24 + PAGE))
+    cut_wal(folder, at)
+    [note] = _start(folder)
+    with Journal.open(folder) as journal:
+        kept = sum(len(journal.load(r.game_id).events) for r in journal.games())
+    assert note.code == "wal_cut" and note.params["count"] == saved - kept > 0, note
+    goes_on = note.params["where"].split()[1]
+    assert goes_on in note.params["games"].split(", ") and "saved events are missing" in note

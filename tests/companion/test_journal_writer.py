@@ -277,3 +277,49 @@ def test_a_settling_writer_waits_for_nothing_once_asked_to_flush(tmp_path: Path)
         writer.append(game_id, 2, objs[2])
         writer.close()  # closing writes what settles, too
         assert journal.load(game_id).events == objs
+
+
+def test_any_fault_in_the_writer_goes_back_to_the_last_saved_event_and_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33: a fault other than a JournalError (a bug: here a snapshot that cannot be
+    written, stood in for because no real one is known) was only logged; its batch was
+    dropped, the session never went back and every later event of the game was dropped
+    as stale, silently, until a restart. Now it is a failed write like any other: one
+    sentence, back to the last saved event, and the game is saved again from there."""
+    objs = _game(400)
+    updates: list[Update] = []
+    faults = [0]
+
+    def broken_write(*args: object) -> None:
+        faults[0] += 1
+        raise KeyError("a bug in the snapshot's writing")
+
+    monkeypatch.setattr(snapshots, "write", broken_write)
+    with Journal.open(tmp_path) as journal:
+        session = Session(journal, background=True)
+        writer = session.writer
+        assert writer is not None
+        session.subscribe(updates.append)
+        session.new_game(Session.setup(objs[0]))
+        submitted = 0
+        for obj in objs[1:]:
+            _submit(session, obj)
+            submitted += 1
+            writer.flush(30)
+            if faults[0]:
+                break
+        assert faults[0] == 1, "no snapshot was written"
+        [unsaved] = [u.unsaved for u in updates if u.unsaved]
+        assert unsaved is not None and "unexpected fault" in unsaved and "\n" not in unsaved
+        stored = journal.load(session.game_id).events
+        assert len(stored) == submitted  # the faulty batch is not in the journal
+        assert session.state == _replayed_state(stored)  # back to the last saved event
+        monkeypatch.undo()
+        for obj in objs[len(stored):len(stored) + 5]:  # the table goes on, and it is saved
+            _submit(session, obj)
+        writer.flush(30)
+        assert journal.load(session.game_id).events == objs[:len(stored) + 5]
+        session.close()
+    with Journal.open(tmp_path) as journal:
+        _found, resumed = _open(journal)
+        assert resumed.state == _replayed_state(objs[:len(stored) + 5])

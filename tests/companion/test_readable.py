@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from test_history_cli import cli
 
-from companion.commands.readable import Finished, html_page
+from companion.commands.finished import Finished
+from companion.commands.readable import html_page
 from companion.journal import GameRecord, Journal
 from companion.session import Session
 from companion.stats import GameStats, PlayerStats
@@ -56,6 +57,17 @@ def test_export_csv_has_a_row_per_player_of_each_finished_game(played):
     assert datetime.strptime(rows[0]["finished"], "%Y-%m-%d %H:%M")
     assert done.stderr.strip() == ("finished: 1 game written; 1 not finished or given up, "
                                    "left out")
+
+
+def test_stats_csv_and_page_count_the_same_games_and_leave_out_the_same(played):
+    """One loop (companion.commands.finished) reads the finished games for all three."""
+    stats = run(played, "stats")
+    page = run(played, "history", "--html")
+    assert "Not counted (not finished or abandoned; `history` lists them): 1" in stats.stdout
+    assert "1 not finished or given up, left out" in run(played, "export", "--csv").stderr
+    assert "Finished: 1 game" in page.stdout and "Not shown: 1 game not finished" in page.stdout
+    zoe = next(line for line in stats.stdout.splitlines() if line.startswith("Zoé"))
+    assert zoe.split()[1:3] == ["1", "1"]  # one game, one win: the finished game only
 
 
 def test_export_csv_to_a_file(played, tmp_path):

@@ -275,21 +275,49 @@ def test_a_signed_archive_that_does_not_match_its_sums_is_refused_before_it_runs
     assert "SHA256SUMS" in line or "RELEASE" in line
 
 
+# Names a release is never given (issue 33: `..` passed the name check): as the archive's
+# file name (no "/" can be in one), and, signed, as what its RELEASE file says.
+HOSTILE_NAMES = ("..", ".", "...", "a..b", "-rf", "", " ", "a b", "x" * 101, ".hidden",
+                 "\x1b[2J", "0.2.0-1a2b3c4d\u202e", "caf\u00e9", "0.2.0-1a2b3c4d;reboot")
+HOSTILE_RELEASE_FILES = (*HOSTILE_NAMES, "../../etc", "/", f"{RELEASE}/..", "0.9.9-ffffffff")
+
+
+def signed_with_release_file(bench: Bench, stated: str) -> Path:
+    """A good archive, signed, whose RELEASE file says `stated` (its sums made after)."""
+    tree = release_tree(bench.root / f"build-{os.urandom(4).hex()}")
+    (tree / "RELEASE").write_text(stated + "\n")
+    write_sums(tree)
+    archive = pack(tree, bench.home / f"{TOP}.tar.gz")
+    bench.key.sign(archive)
+    return archive
+
+
 def test_hostile_release_fuzz(bench: Bench, other_key: SigningKey):
     """Random hostile archives: bytes flipped in a signed archive, hostile members and
-    broken sums signed with the right key, another key's signature. Every one is refused
-    in one sentence; none runs its install.sh or writes outside its folder."""
+    broken sums signed with the right key, another key's signature, hostile release names
+    (the archive's, or its RELEASE file's, signed). Every one is refused in one sentence;
+    none runs its install.sh or writes outside its folder."""
     rng = random.Random(33)
     kinds: dict[str, int] = {}
     for case in range(FUZZ_CASES):
         for stale in bench.home.glob("*"):
             stale.unlink()
-        kind = rng.choice(["flip", "member", "sums", "other-key", "truncated"])
+        kind = rng.choice(["flip", "member", "sums", "other-key", "truncated", "name",
+                           "release-file"])
         kinds[kind] = kinds.get(kind, 0) + 1
         if kind == "member":
             archive = signed_with_member(bench, rng.choice(HOSTILE_MEMBERS), rng)
         elif kind == "sums":
             archive = signed_with_sums_fault(bench, rng.choice(SUMS_FAULTS), rng)
+        elif kind == "name":
+            archive = good_archive(bench)
+            renamed = archive.with_name(f"sorry-companion-{rng.choice(HOSTILE_NAMES)}.tar.gz")
+            archive.rename(renamed)
+            archive.with_name(archive.name + ".sig").rename(renamed.with_name(
+                renamed.name + ".sig"))
+            archive = renamed
+        elif kind == "release-file":
+            archive = signed_with_release_file(bench, rng.choice(HOSTILE_RELEASE_FILES))
         else:
             archive = good_archive(bench)
             data = bytearray(archive.read_bytes())
