@@ -121,8 +121,10 @@ def _start_buttons(hw: TableHardware, session: Session, gpio: GpioConfig,
         uses = plan_pins(pins=gpio.pins, lamps=gpio.lamps, undo_pin=gpio.undo_pin,
                          close_pin=gpio.close_pin)
         router = PressRouter(session, companion_draws=companion_draws, wakes=wakes)
+        # edge times on the session's own clock: the rules compare them with its windows
         hw.buttons = ButtonPanel(uses, on_press=router, pull_up=gpio.pull_up,
-                                 lockout_ms=gpio.lockout_ms, pin_factory=pin_factory)
+                                 lockout_ms=gpio.lockout_ms, pin_factory=pin_factory,
+                                 clock=session.clock)
     except (PinPlanError, GpioSetupError) as exc:
         hw.report(Status("buttons", StatusKind.TOUCH_ONLY, str(exc)))
         return
