@@ -10,6 +10,7 @@ closes the window (RULES.md, "a window closes ... when the next card is logged")
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -59,7 +60,19 @@ class TableScreen(Screen):
         self._spare: list[PlayerPanel] = []  # made ahead, shown by _sync_players
         self._sync_players(model, model.players)
         self._follow_awaiting()
-        Clock.schedule_once(self._make_spare_panels, SPARE_DELAY)
+        self._make_spare_later()
+
+    def _make_spare_later(self) -> None:
+        """Kivy's clock holds a pending callback strongly: through a weak reference, a
+        stopped app's screens are freed at once, not 0.3 s later (tests/ui/test_app_freed.py)."""
+        me = weakref.ref(self)
+
+        def make(*_: object) -> None:
+            screen = me()
+            if screen is not None:
+                screen._make_spare_panels()
+
+        Clock.schedule_once(make, SPARE_DELAY)
 
     @property
     def panels_made(self) -> int:
@@ -74,7 +87,7 @@ class TableScreen(Screen):
         panel = PlayerPanel()
         panel.make_cards(MAX_PAWNS)
         self._spare.append(panel)
-        Clock.schedule_once(self._make_spare_panels, SPARE_DELAY)
+        self._make_spare_later()
 
     @property
     def app(self) -> App:
