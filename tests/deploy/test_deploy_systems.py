@@ -148,7 +148,9 @@ def a_pi(root: Path) -> Path:
 
 
 def pip_lines(stdout: str) -> list[str]:
-    return [line for line in stdout.splitlines()
+    """The pip commands install.sh would run, the checkout's own path left out (a
+    checkout at /work/wt/camera made every line name the camera)."""
+    return [line.replace(str(DEPLOY.parent), "<checkout>") for line in stdout.splitlines()
             if line.startswith("would run:") and "pip install" in line]
 
 
