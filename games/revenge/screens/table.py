@@ -16,7 +16,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty, ListProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
@@ -27,13 +27,20 @@ from ui.touchguard import app_guard
 SPARE_DELAY = 0.3  # s between two players' panels made ahead (one per idle moment)
 # The window panel's ids, reachable from the table screen's ids as before.
 WINDOW_IDS = ("window_title", "window_detail", "countdown", "press_grid", "window_close")
+# The least height of the window's row of SORRY! / Don't Be SORRY! buttons: half as tall
+# again as a fingertip's target, and taller than the "No one calls" / "No block" under it.
+CALL_ROW_DP = 72
 
 
 class WindowPanel(BoxLayout):
     """The SORRY! window (title, countdown, one button per player who may call or
     block, and "No one calls" / "No block"); its looks are <WindowPanel> in ui/revenge/table.kv,
     its place is set where the table screen's rule puts it. It takes every touch that
-    lands on it, so nothing under it reacts."""
+    lands on it, so nothing under it reacts. `need` is its height with a call row of
+    `call_row_dp`: the total above it gives it at least that much (table.kv)."""
+
+    call_row_dp = NumericProperty(CALL_ROW_DP)
+    need = NumericProperty(0)
 
     def on_touch_down(self, touch: Any) -> bool:
         return bool(super().on_touch_down(touch)) or self.collide_point(*touch.pos)
