@@ -198,6 +198,11 @@ class TapButton(ButtonBehavior, FitLabel):
     dim = BooleanProperty(False)
     selected = BooleanProperty(False)
     code = StringProperty("")  # what the button stands for: a card code, a name, a key
+    __events__ = ("on_bounce",)
+
+    def on_bounce(self) -> None:
+        """A second contact taken as a bounce: a key that must not lose a deliberate
+        second tap without a word says so (the card pad: "10 again? Tap once more")."""
 
     def on_touch_down(self, touch: Any) -> bool:
         """A touch that began before, or just after, the layer under it changed is
@@ -207,7 +212,10 @@ class TapButton(ButtonBehavior, FitLabel):
         if (self.collide_point(*touch.pos) and not touch.is_mouse_scrolling
                 and not self.disabled):
             guard = app_guard()
-            if guard.blocks(touch) or guard.bounces(touch, self):
+            if guard.blocks(touch):
+                return True
+            if guard.bounces(touch, self):
+                self.dispatch("on_bounce")
                 return True
             taken = bool(super().on_touch_down(touch))
             if taken:

@@ -22,7 +22,9 @@ from kivy.uix.screenmanager import Screen
 
 from games.revenge.rules import MAX_PAWNS, MAX_PLAYERS, MAX_SLIDE, Card, EndPlay2, Play, Press
 from games.revenge.screens.widgets import PlayerPanel
+from ui.i18n import tr
 from ui.touchguard import app_guard
+from ui.wording import card_name, sentence
 
 SPARE_DELAY = 0.3  # s between two players' panels made ahead (one per idle moment)
 # The window panel's ids, reachable from the table screen's ids as before.
@@ -149,6 +151,12 @@ class TableScreen(Screen):
             self.ids.pad_manager.current = "flip"
             return
         self._attempt(lambda: self.app.session.submit(Play(Card.parse(code))))
+
+    def bounced(self, code: str) -> None:
+        """A second tap on the same card within the bounce time logged nothing: said on
+        the alert line, so two 10s played fast never leave the total 10 short unseen."""
+        model = self.app.model
+        model.notice = sentence(tr("tap_again", model.lang, card=card_name(code, model.lang)))
 
     def choose_slide(self) -> None:
         if "slide:0" in self.app.model.legal:
