@@ -23,7 +23,7 @@ def test_every_face_is_asked_photographed_and_the_deck_saved_then_one_face_retau
     from camera.cards import card_names, folder_name
     from camera.model import load
     from camera.sources import FolderSource
-    from companion.config import CameraConfig
+    from companion.config import CameraConfig, Config
 
     scene = Scene(seed=21, size=(640, 480), printing=21)
     cards = card_names("board")
@@ -36,7 +36,8 @@ def test_every_face_is_asked_photographed_and_the_deck_saved_then_one_face_retau
     cv2.imwrite(str(laid / "empty" / "0000.png"), scene.table)
 
     data = tmp_path / "data"
-    d = driver(data)
+    # the camera of [camera] source: what it shows while the table is empty
+    d = driver(data, config=Config(camera=CameraConfig(source=str(laid / "empty"))))
     d.app.show("menu")
     d.frames(3)
     d.tap_id("menu", "menu_camera")

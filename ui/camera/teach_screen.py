@@ -13,12 +13,14 @@ fix it.
 
 from __future__ import annotations
 
+import logging
 import shutil
 from pathlib import Path
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.metrics import sp
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from camera.cards import PHOTOS_A_FACE
@@ -26,6 +28,7 @@ from ui.camera_link import seen_card_name
 from ui.i18n import tr
 
 DEFAULT_SPOT = (0.25, 0.2, 0.75, 0.8)  # framed before any deck is taught: the middle
+log = logging.getLogger(__name__)
 
 
 def photo_folder(data_dir: Path, game: str) -> Path:
@@ -40,6 +43,7 @@ class TeachScreen(Screen):
     prompt = StringProperty("")
     message = StringProperty("")
     view = ObjectProperty(None, allownone=True)  # the preview's texture
+    no_camera = BooleanProperty(False)  # no camera answers: what to plug in, and no more
 
     preview: Any = None
 
@@ -53,7 +57,7 @@ class TeachScreen(Screen):
         grid = self.ids.teach_faces
         grid.clear_widgets()
         for card in self.faces:
-            button = Factory.TapButton(code=card, text=self._name(card), max_font_size=16)
+            button = Factory.TapButton(code=card, text=self._name(card), max_font_size=sp(18))
             button.bind(on_release=lambda b: self.again(b.code))
             grid.add_widget(button)
 
@@ -67,16 +71,17 @@ class TeachScreen(Screen):
         try:
             require()
         except MissingExtra as exc:
-            self.message = str(exc)
+            self._say_no_camera(str(exc))
+            return
+        if self.preview is None and not self.open_camera():
             return
         self.game, self.faces = game, list(card_names(game))
         self._next_face()
         self._say_prompt()
-        if self.preview is None:
-            self.open_camera()
 
-    def open_camera(self, source: Any = None) -> None:
-        """Show the camera of `[camera] source` (or `source`, a FrameSource: tests)."""
+    def open_camera(self, source: Any = None) -> bool:
+        """Show the camera of `[camera] source` (or `source`, a FrameSource: tests);
+        False when none answers (then the screen says what to plug in, and no more)."""
         from camera.sources import SourceError
         from ui.camera.preview import Preview, camera_source
 
@@ -85,9 +90,25 @@ class TeachScreen(Screen):
         try:
             source = source or camera_source(app)
         except SourceError as exc:
-            self.message = tr("teach_no_camera", app.lang, why=str(exc))
-            return
+            self._say_no_camera(str(exc))
+            return False
+        self.no_camera = False
         self.preview = Preview(source, self._spot(), shown=self._shown).start()
+        return True
+
+    def _say_no_camera(self, why: str) -> None:
+        """No camera to teach with: which one to plug in, in a family's words; the
+        engineer's reason goes to the log (Menu > Hardware and `doctor` say it too)."""
+        from ui.camera.preview import camera_config
+
+        log.warning("teach the camera: no camera: %s", why)
+        self._stop_preview()
+        lang = App.get_running_app().lang
+        source = str(camera_config(App.get_running_app()).source)
+        kind = "usb" if source.startswith("usb") else "picamera"
+        self.game, self.faces, self.view, self.no_camera = "", [], None, True
+        self.prompt = tr("teach_no_camera", lang)
+        self.message = tr(f"teach_plug_{kind}", lang)
 
     def _shown(self) -> None:
         preview = self.preview
@@ -97,7 +118,7 @@ class TeachScreen(Screen):
             self.view = preview.texture
         self.ids.teach_view.canvas.ask_update()  # the same texture, new pixels
         if preview.error:
-            self.message = tr("teach_no_camera", App.get_running_app().lang, why=preview.error)
+            self._say_no_camera(str(preview.error))
 
     def _stop_preview(self) -> None:
         if self.preview is not None:
