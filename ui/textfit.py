@@ -99,6 +99,14 @@ def measured(font_name: str, bold: bool, size: float, text: str) -> tuple[float,
     return float(width), float(height)
 
 
+def room_needed(font_name: str, bold: bool, size: float, text: str, padding: float) -> tuple[
+        float, float]:
+    """The box a one-line `text` needs to be drawn whole at `size` by a FitLabel with
+    `fit_padding` `padding`: its extents with fit()'s safety margin and a hinting pixel."""
+    width, height = measured(font_name, bold, size, text)
+    return width / SAFETY + 2 * padding + 2, height / SAFETY
+
+
 @lru_cache(maxsize=64)
 def _measurer(font_name: str, bold: bool, size: float) -> Any:
     from kivy.core.text import Label as CoreLabel

@@ -16,6 +16,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.metrics import sp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
@@ -23,7 +24,10 @@ from kivy.uix.screenmanager import Screen
 from games.revenge.rules import MAX_PAWNS, MAX_PLAYERS, MAX_SLIDE, Card, EndPlay2, Play, Press
 from games.revenge.screens.widgets import PlayerPanel
 from ui.i18n import tr
+from ui.textfit import room_needed
+from ui.theme import marked
 from ui.touchguard import app_guard
+from ui.widgets import MIN_FONT, text_scale_now
 from ui.wording import card_name, sentence
 
 SPARE_DELAY = 0.3  # s between two players' panels made ahead (one per idle moment)
@@ -32,6 +36,8 @@ WINDOW_IDS = ("window_title", "window_detail", "countdown", "press_grid", "windo
 # The least height of the window's row of SORRY! / Don't Be SORRY! buttons: half as tall
 # again as a fingertip's target, and taller than the "No one calls" / "No block" under it.
 CALL_ROW_DP = 72
+NEXT_SHARE = 0.6 / 1.6  # the turn bar's "then Ben" beside "Ana to play", as a rule
+FIT_PADDING = sp(4)  # a FitLabel's own (ui.widgets)
 
 
 class WindowPanel(BoxLayout):
@@ -51,6 +57,10 @@ class WindowPanel(BoxLayout):
 class TableScreen(Screen):
     flip_choices = ListProperty([])
     window_shown = BooleanProperty(False)  # the window panel is up
+    # the turn bar: the next player's share beside whose turn it is, more where the next
+    # name needs it; only where both cannot be whole is the next name cut with "…"
+    next_share = NumericProperty(NEXT_SHARE)
+    turn_crowded = BooleanProperty(False)
 
     def on_kv_post(self, *_: object) -> None:
         model = App.get_running_app().model
@@ -69,6 +79,11 @@ class TableScreen(Screen):
         self._spare: list[PlayerPanel] = []  # made ahead, shown by _sync_players
         self._sync_players(model, model.players)
         self._follow_awaiting()
+        share = Clock.create_trigger(self._share_turn_bar, -1)
+        model.bind(next_text=share, turn_text=share)
+        self.ids.turn_box.bind(width=share)
+        App.get_running_app().bind(text_scale=share)
+        share()
         self._make_spare_later()
 
     def _make_spare_later(self) -> None:
@@ -97,6 +112,18 @@ class TableScreen(Screen):
         panel.make_cards(MAX_PAWNS)
         self._spare.append(panel)
         self._make_spare_later()
+
+    def _share_turn_bar(self, *_: object) -> None:
+        """The turn bar's split: each text whole at the least size where both fit."""
+        model, box = self.app.model, self.ids.turn_box
+        least = MIN_FONT * text_scale_now()
+        shown = marked(model.turn_color, model.turn_text)
+        turn = room_needed("Symbols", True, least, shown, FIT_PADDING)[0]
+        following = room_needed("Roboto", False, least, model.next_text, FIT_PADDING)[0]
+        room = box.width - box.padding[0] - box.padding[2] - box.spacing
+        fits = room > 0 and turn + following <= room
+        self.turn_crowded = not fits
+        self.next_share = max(NEXT_SHARE, following / room) if fits else NEXT_SHARE
 
     @property
     def app(self) -> App:

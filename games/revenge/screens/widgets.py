@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import math
 
+from kivy.app import App
 from kivy.clock import Clock
 from kivy.graphics import Color, Line, Rectangle
-from kivy.metrics import sp
+from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
@@ -19,10 +20,16 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from ui.i18n import tr
 from ui.marks import draw_mark
-from ui.textfit import measured
+from ui.textfit import measured, room_needed
 from ui.theme import marked, name_rgba, player_rgba
-from ui.widgets import FitLabel, text_scale_now
+from ui.widgets import MIN_FONT, FitLabel, text_scale_now
+
+# Around a pawn card's word: its fit padding and border inset (table.kv), each side.
+CARD_PADDING = dp(1) + dp(2) + 1
+LINE_MARGIN = 3  # above and below a line of the least text size when stacked (insets)
+NAME_SHARE = 1 / 3.2  # the name's usual share of a row: the cards take the rest
 
 
 class PawnCard(FitLabel):
@@ -187,7 +194,10 @@ class ProgressChart(Widget):
 
 
 class PlayerPanel(BoxLayout):
-    """One player: name, hand count and pawn cards (START or HOME side up)."""
+    """One player: name, hand count and pawn cards (START or HOME side up). Where the
+    name and every card cannot each keep the least text size side by side (French, large
+    text, four cards), the row is `stacked`: the name and hand on one line, the cards
+    under it, so none is cut with "…" (issue 35)."""
 
     name = StringProperty("")
     color_name = StringProperty("red")
@@ -197,6 +207,50 @@ class PlayerPanel(BoxLayout):
     progress = NumericProperty(0)
     goal = NumericProperty(4)
     is_turn = BooleanProperty(False)
+    stacked = BooleanProperty(False)
+    name_share = NumericProperty(NAME_SHARE)  # of the row's width, beside the cards
+    # neither beside the cards nor stacked fits (16 letters, four cards, four players at
+    # 800x480): only then is the name cut with "…"; a pawn card never is
+    crowded = BooleanProperty(False)
+
+    def __init__(self, **kwargs: object) -> None:
+        self._arrange_trigger = Clock.create_trigger(self._arrange, -1)
+        super().__init__(**kwargs)
+        for prop in ("size", "name", "homes", "is_turn"):
+            self.fbind(prop, self._arrange_trigger)
+        app = App.get_running_app()
+        if app is not None:
+            app.fbind("lang", self._arrange_trigger)
+            app.fbind("text_scale", self._arrange_trigger)
+        self._arrange_trigger()
+
+    def _arrange(self, *_: object) -> None:
+        """The name's share of the row: its usual third, more where the longest name of
+        the table needs it and the cards keep theirs at the least text size; stacked
+        where even that does not fit and the row is tall enough for two lines. Every
+        row of the table is arranged alike (one look, the cards in one column)."""
+        app = App.get_running_app()
+        lang = getattr(app, "lang", "en")
+        least = MIN_FONT * text_scale_now()
+        card = max(room_needed("Roboto", True, least, tr(key, lang), CARD_PADDING)[0]
+                   for key in ("start_side", "home_side"))
+        rows = [w for w in getattr(self.parent, "children", ()) if isinstance(w, PlayerPanel)]
+        rows = rows or [self]
+        name, line = 0.0, 0.0
+        for row in rows:
+            shown = "▶ " + marked(row.color_name, row.name)  # with the turn's mark
+            w, h = room_needed("Symbols", True, least, shown, sp(4))
+            name, line = max(name, w), max(line, h)
+        left, top, right, bottom = self.padding
+        room = self.width - left - right - self.spacing
+        cards = len(self.homes) * card + max(0, len(self.homes) - 1) * dp(1)
+        share = max(NAME_SHARE, name / room) if room > 0 else NAME_SHARE
+        fits_beside = name + cards <= room
+        two_lines = self.height - top - bottom >= 2 * (line + LINE_MARGIN)
+        stacked = not fits_beside and two_lines
+        for row in rows:
+            row.stacked, row.crowded = stacked, not fits_beside and not two_lines
+            row.name_share = 1.0 if stacked else (share if fits_beside else NAME_SHARE)
 
     def __init__(self, **kwargs: object) -> None:
         self._cards: list[PawnCard] = []  # every pawn card made, the first len(homes) shown
