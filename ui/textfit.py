@@ -99,12 +99,15 @@ def measured(font_name: str, bold: bool, size: float, text: str) -> tuple[float,
     return float(width), float(height)
 
 
-def room_needed(font_name: str, bold: bool, size: float, text: str, padding: float) -> tuple[
-        float, float]:
+def room_needed(font_name: str, bold: bool, size: float, text: str, padding: float,
+                top: float | None = None) -> tuple[float, float]:
     """The box a one-line `text` needs to be drawn whole at `size` by a FitLabel with
-    `fit_padding` `padding`: its extents with fit()'s safety margin and a hinting pixel."""
-    width, height = measured(font_name, bold, size, text)
-    return width / SAFETY + 2 * padding + 2, height / SAFETY
+    `fit_padding` `padding` and largest size `top`: measured at `top` and scaled, as
+    fits() does, with its safety margin and a hinting pixel."""
+    top = top or size
+    width, height = measured(font_name, bold, top, text)
+    scale = size / top
+    return width * scale / SAFETY + 2 * padding + 2, height * scale / SAFETY
 
 
 @lru_cache(maxsize=64)

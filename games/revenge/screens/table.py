@@ -24,7 +24,7 @@ from kivy.uix.screenmanager import Screen
 from games.revenge.rules import MAX_PAWNS, MAX_PLAYERS, MAX_SLIDE, Card, EndPlay2, Play, Press
 from games.revenge.screens.widgets import PlayerPanel
 from ui.i18n import tr
-from ui.textfit import room_needed
+from ui.textfit import room_needed, wrapped_lines
 from ui.theme import marked
 from ui.touchguard import app_guard
 from ui.widgets import MIN_FONT, text_scale_now
@@ -38,6 +38,7 @@ WINDOW_IDS = ("window_title", "window_detail", "countdown", "press_grid", "windo
 CALL_ROW_DP = 72
 NEXT_SHARE = 0.6 / 1.6  # the turn bar's "then Ben" beside "Ana to play", as a rule
 FIT_PADDING = sp(4)  # a FitLabel's own (ui.widgets)
+STATUS_SHARES = {False: 0.8, True: 0.6}  # of the top bar, landscape and portrait
 
 
 class WindowPanel(BoxLayout):
@@ -61,6 +62,9 @@ class TableScreen(Screen):
     # name needs it; only where both cannot be whole is the next name cut with "…"
     next_share = NumericProperty(NEXT_SHARE)
     turn_crowded = BooleanProperty(False)
+    # the status line on a row of its own, under the top bar, where its place in the
+    # top bar would cut it ("Boutons : aucun, …" at 480x800)
+    status_row_shown = BooleanProperty(False)
 
     def on_kv_post(self, *_: object) -> None:
         model = App.get_running_app().model
@@ -84,6 +88,10 @@ class TableScreen(Screen):
         self.ids.turn_box.bind(width=share)
         App.get_running_app().bind(text_scale=share)
         share()
+        place = Clock.create_trigger(self._place_status, -1)
+        App.get_running_app().bind(status=place, portrait=place, text_scale=place)
+        self.ids.top_bar.bind(width=place)
+        place()
         self._make_spare_later()
 
     def _make_spare_later(self) -> None:
@@ -112,6 +120,30 @@ class TableScreen(Screen):
         panel.make_cards(MAX_PAWNS)
         self._spare.append(panel)
         self._make_spare_later()
+
+    @staticmethod
+    def status_share(portrait: bool) -> float:
+        """The status line's share of the top bar, beside the round and the draw pile."""
+        return STATUS_SHARES[portrait]
+
+    def _place_status(self, *_: object) -> None:
+        """The status line in the top bar where it fits there whole (two lines at most,
+        the least text size), else, in portrait, on its own row under it (landscape has
+        no height to spare; its slot is wide)."""
+        app, bar = self.app, self.ids.top_bar
+        least = MIN_FONT * text_scale_now()
+        ids, share = self.ids, self.status_share(app.portrait)
+        free = bar.width - bar.padding[0] - bar.padding[2] - 3 * bar.spacing
+        free -= ids.menu_button.width
+        others = ids.round_label.size_hint_x + ids.draw_label.size_hint_x
+        room = free * share / (others + share) - 2 * FIT_PADDING
+        needed, line = room_needed("Roboto", False, least, app.status, 0)
+        lines = wrapped_lines([[room_needed("Roboto", False, least, w, 0)[0]
+                                for w in app.status.split()]],
+                              room_needed("Roboto", False, least, " ", 0)[0], room)
+        height = bar.height - bar.padding[1] - bar.padding[3]
+        cut = needed > room and (lines is None or lines * line > height)
+        self.status_row_shown = app.portrait and cut  # landscape: the table's height first
 
     def _share_turn_bar(self, *_: object) -> None:
         """The turn bar's split: each text whole at the least size where both fit."""

@@ -28,6 +28,7 @@ from ui.widgets import MIN_FONT, FitLabel, text_scale_now
 
 # Around a pawn card's word: its fit padding and border inset (table.kv), each side.
 CARD_PADDING = dp(1) + dp(2) + 1
+CARD_FONT, NAME_FONT = 24, 24  # their largest sizes in sp (table.kv: PawnCard, name_label)
 LINE_MARGIN = 3  # above and below a line of the least text size when stacked (insets)
 NAME_SHARE = 1 / 3.2  # the name's usual share of a row: the cards take the rest
 
@@ -232,14 +233,17 @@ class PlayerPanel(BoxLayout):
         app = App.get_running_app()
         lang = getattr(app, "lang", "en")
         least = MIN_FONT * text_scale_now()
-        card = max(room_needed("Roboto", True, least, tr(key, lang), CARD_PADDING)[0]
+        scale = text_scale_now()
+        card_top, name_top = sp(CARD_FONT) * scale, sp(NAME_FONT) * scale
+        card = max(room_needed("Roboto", True, least, tr(key, lang), CARD_PADDING,
+                               card_top)[0]
                    for key in ("start_side", "home_side"))
         rows = [w for w in getattr(self.parent, "children", ()) if isinstance(w, PlayerPanel)]
         rows = rows or [self]
         name, line = 0.0, 0.0
         for row in rows:
             shown = "▶ " + marked(row.color_name, row.name)  # with the turn's mark
-            w, h = room_needed("Symbols", True, least, shown, sp(4))
+            w, h = room_needed("Symbols", True, least, shown, sp(4), name_top)
             name, line = max(name, w), max(line, h)
         left, top, right, bottom = self.padding
         room = self.width - left - right - self.spacing
