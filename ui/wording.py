@@ -67,6 +67,8 @@ def outcome_message(
         Happening.FLIPPED_BACK: "msg_flipped_back",
         Happening.WON: "msg_won",
     }
+    if what is Happening.REACHED_21 and state.window is not None:
+        return None  # the SORRY! window's title says it, over the table
     if what in keys:
         return tr(keys[what], lang, name=name(outcome.seat), other=name(outcome.other))
     if what is Happening.BUST:
@@ -118,7 +120,13 @@ def refusal(exc: CompanionError, lang: str) -> str:
     text = str(exc)
     key = f"refusal_{exc.code}"
     if lang != "en" and exc.code and has(key, lang):
-        text = tr(key, lang, **exc.params)
+        params = dict(exc.params)
+        if isinstance(params.get("card"), str):  # a card code: its name in `lang`
+            try:
+                params["card"] = card_name(params["card"], lang)
+            except (KeyError, ValueError, CompanionError):
+                pass  # not a card's code: said as it came
+        text = tr(key, lang, **params)
     return sentence(text[:1].upper() + text[1:])
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from companion.catalogue import text
 from companion.errors import BadEvent
 from companion.rules import Json
-from games.revenge.rules import Card, CardKind, GameState
+from games.revenge.rules import Awaiting, Card, CardKind, GameState
 
 # the faces of the SORRY! window's cards, printed the same in every edition
 PRINTED = {"steal": "SORRY!", "block": "Don't Be SORRY!"}
@@ -36,6 +36,13 @@ def card_words(code: str, lang: str) -> str:
     return text(f"revenge_card_{card.kind}", lang, value=card.value)
 
 
+def is_block(press: Json, before: GameState | None) -> bool:
+    """A press by the victim of an open block window: a Don't Be SORRY!, not a call."""
+    window = before.window if before is not None else None
+    return (before is not None and window is not None and window.kind is Awaiting.BLOCK
+            and press.get("player") == before.name(window.victim))
+
+
 def step_words(event: Json, before: GameState | None, lang: str) -> str:
     """One event of a card game in words, from the state before it."""
     kind = event.get("type")
@@ -45,6 +52,8 @@ def step_words(event: Json, before: GameState | None, lang: str) -> str:
         return (text("step_play_on", lang, name=who, card=card, target=target) if target
                 else text("step_play", lang, name=who, card=card))
     if kind == "press":
+        if is_block(event, before):  # a block, not a call
+            return text("step_block", lang, name=event.get("player"))
         return text("step_press", lang, name=event.get("player"))
     if kind == "close":
         return text("step_close", lang)

@@ -48,8 +48,9 @@ def test_refusals_reached_by_touch_read_in_french_with_their_facts():
     said = {exc.code: refusal(exc, "fr") for exc in (no_game, owed, nothing, decides)}
     assert said == {
         "no_game": "Aucune partie n'est ouverte : commencez une nouvelle partie.",
-        "play2_owed": "Ana doit encore 2 cartes numéro pour Jouez-en 2 : notez une carte "
-                      "numéro ou terminez le Jouez-en 2.",
+        "play2_owed": "Ana doit encore 2 cartes numéro pour Jouez-en 2 : impossible de jouer "
+                      "Changement de direction maintenant ; notez une carte numéro ou "
+                      "terminez le Jouez-en 2.",
         "nothing_to_redo": "Il n'y a rien à rétablir.",
         "window_decides": "La fenêtre SORRY! ouverte décide de la partie : fermez-la avant "
                           "de noter une autre carte.",
