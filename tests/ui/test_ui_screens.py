@@ -60,7 +60,7 @@ def test_every_screen_at_every_display_in_both_languages(driver, tmp_path, windo
 
     def check(d, name: str) -> None:
         """The screen now shown, at every display; back to 800x480 for the next taps."""
-        for text_size, sizes in (("normal", SIZES), ("large", LARGE_TEXT_SIZES)):
+        for text_size, sizes in (("normal", SIZES), ("large", SIZES)):
             set_text_size(d, text_size)
             for size in sizes:
                 resize(d, size)
