@@ -30,11 +30,17 @@ def tap_key(d: Any, board_key: str) -> None:
 
 
 class Scorekeeper:
-    def __init__(self, d: Any, seed: int) -> None:
+    """`ways`: how a move is picked, as often as a person might (board, list, "Move");
+    `on_board_only`: always on the board, as the README counts the taps."""
+
+    def __init__(self, d: Any, seed: int, *, on_board_only: bool = False) -> None:
         self.d = d
         self.rng = random.Random(seed)
+        self.on_board_only = on_board_only
         self.kinds: dict[str, int] = {}
         self.taps = {"board": 0, "list": 0, "move": 0}
+        self.touches = {"draw": 0, "move": 0}  # every tap the scorekeeper made, per kind
+        self.moves = 0
 
     @property
     def model(self) -> Any:
@@ -43,6 +49,7 @@ class Scorekeeper:
     def draw(self) -> str | None:
         """Tap the card: one the deck still holds (real cards), or the Draw button."""
         m = self.model
+        self.touches["draw"] += 1  # the card tapped, or Draw (the test's tries: not a tap)
         if m.phase == "draw":
             self.d.tap_code("draw")
             return None
@@ -94,25 +101,37 @@ class Scorekeeper:
         d, m = self.d, self.model
         index = m.snap.options.index(option)
         steps = len(d.app.session.update.steps)
-        way = self.rng.random()
+        way = 0.5 if self.on_board_only else self.rng.random()
+        self.moves += 1
+
+        def moved() -> bool:
+            d.frames(2)  # the move's update reaches the screen
+            return len(d.app.session.update.steps) != steps
+
         if m.single and way < 0.3:
             self.taps["move"] += 1
+            self.touches["move"] += 1
             d.tap_code("move")
         elif option["legs"] and way < 0.75:
             self.taps["board"] += 1
             mover = m.turn_color
             for (frm, to), land in zip(option["legs"], option["landed"], strict=True):
                 tap_key(d, key(frm, mover))
+                self.touches["move"] += 1
+                if moved():  # one destination: the pawn's tap made the move
+                    break
                 target = land if option["kind"] in ("switch", "sorry") else to
                 tap_key(d, key(target, mover))
-            d.frames(2)  # the move's update reaches the screen
-            if len(d.app.session.update.steps) == steps:
+                self.touches["move"] += 1
+            if not moved():
                 # the taps fit several options (an 11 forward onto a pawn and the switch
                 # with it): the list shows them, and the row is tapped
                 scroll_to(d, f"opt{index}")
                 d.tap_code(f"opt{index}")
+                self.touches["move"] += 1
         else:
             self.taps["list"] += 1
+            self.touches["move"] += 1
             scroll_to(d, f"opt{index}")
             d.tap_code(f"opt{index}")
         self.kinds[option["kind"]] = self.kinds.get(option["kind"], 0) + 1

@@ -69,31 +69,39 @@ def test_a_split_is_picked_leg_by_leg_in_either_order():
     assert p.tap("red:HOME").what == "leg"
     assert p.sources() == ["T10"]
     assert p.remaining() == [1]
-    assert p.tap("T10").what == "selected" and p.targets() == ["T13"]
-    assert p.tap("T13")[:2] == ("done", (1,))
+    # the last leg has one destination left: the pawn's tap makes it (issue 35)
+    assert p.tap("T10")[:2] == ("done", (1,))
+    assert p.chosen == [("red:S2", "red:HOME"), ("T10", "T13")]
 
 
 def test_switch_and_sorry_land_on_the_opponent_tapped():
     after = {"red": ["START", "T14", "T20", "S2"], "blue": ["T10", "T30", "START", "HOME"]}
     switch = {"kind": "switch", "legs": [["T10", "T14"]], "pawns": after}
-    p = Picker([switch], "red", BEFORE)
+    forward = {"kind": "forward", "legs": [["T10", "T21"]], "pawns": {}}
+    p = Picker([switch, forward], "red", BEFORE)
     p.tap("T10")
-    assert p.targets() == ["T14"]
+    assert p.targets() == ["T14", "T21"]
+    assert p.tap("T14")[:2] == ("done", (0,))
     # a Sorry! onto a triangle slides on: the pawn tapped is where it landed
     after = {"red": ["T10", "T20", "T28", "S2"], "blue": ["START", "T14", "START", "HOME"]}
     before = {"red": ["START", "T10", "T20", "S2"], "blue": ["T24", "T14", "START", "HOME"]}
     sorry = {"kind": "sorry", "legs": [["START", "T28"]], "pawns": after}
-    p = Picker([sorry], "red", before)
+    start = {"kind": "start", "legs": [["START", "T4"]], "pawns": {}}
+    p = Picker([sorry, start], "red", before)
     p.tap("red:START")
-    assert p.targets() == ["T24", "T28"]
+    assert p.targets() == ["T24", "T28", "T4"]
     assert p.tap("T24")[:2] == ("done", (0,))
+    # the Sorry! alone: one destination (tappable at two squares), made by the pawn's tap
+    p = Picker([sorry], "red", before)
+    assert p.tap("red:START")[:2] == ("done", (0,))
 
 
 def test_a_slide_is_named_by_its_triangle_or_its_end():
-    options = [{"kind": "forward", "legs": [["T20", "T28"]]}]
+    options = [{"kind": "forward", "legs": [["T20", "T28"]]},
+               {"kind": "backward", "legs": [["T20", "T16"]]}]
     p = Picker(options, "red", BEFORE)
     p.tap("T20")
-    assert p.targets() == ["T28"]
+    assert p.targets() == ["T16", "T28"]
     assert p.tap("T24")[:2] == ("done", (0,))  # T24 is the triangle of the T24-T28 slide
 
 
@@ -106,7 +114,8 @@ def test_taps_that_fit_two_boards_ask_which():
 
 
 def test_refused_taps_name_their_reason_and_change_nothing():
-    p = Picker([{"kind": "forward", "legs": [["T10", "T15"]]}], "red", BEFORE)
+    p = Picker([{"kind": "forward", "legs": [["T10", "T15"]]},
+                {"kind": "backward", "legs": [["T10", "T6"]]}], "red", BEFORE)
     assert p.tap("T30").reason == "cannot_move"
     p.tap("T10")
     assert p.tap("T40").reason == "not_there"

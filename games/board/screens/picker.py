@@ -12,15 +12,23 @@ switch or a Sorry!, also the opponent's pawn it lands on. A tap on a slide's tri
 names the slide's end when that is a destination (the card put the pawn there). A split
 may be tapped in either order (the engine lists each resulting board once, in one order).
 
+A pawn with one destination, whose move ends the option, moves at its one tap (issue
+35: three taps a move were the rule); where the pawn may go to two places, or is the
+first leg of a split, the second tap says where.
+
 >>> opts = [{"kind": "forward", "legs": [["T5", "T10"]], "pawns": {}},
-...         {"kind": "start", "legs": [["START", "T4"]], "pawns": {}}]
->>> p = Picker(opts, "red", {"red": ["START", "T5"]})
+...         {"kind": "start", "legs": [["START", "T4"]], "pawns": {}},
+...         {"kind": "forward", "legs": [["T20", "T25"]], "pawns": {}},
+...         {"kind": "backward", "legs": [["T20", "T15"]], "pawns": {}}]
+>>> p = Picker(opts, "red", {"red": ["START", "T5", "T20"]})
 >>> sorted(p.sources())
-['T5', 'red:START']
->>> p.tap("T5").what, p.targets()
-('selected', ['T10'])
->>> p.tap("T10")[:2]
+['T20', 'T5', 'red:START']
+>>> p.tap("T5")[:2]
 ('done', (0,))
+>>> p.reset(); p.tap("T20").what, p.targets()
+('selected', ['T15', 'T25'])
+>>> p.tap("T25")[:2]
+('done', (2,))
 """
 
 from __future__ import annotations
@@ -174,5 +182,22 @@ class Picker:
             return Tap("deselected")
         if board_key in self.sources():
             self.selected = board_key
-            return Tap("selected")
+            return self._only_way() or Tap("selected")
         return Tap("refused", reason="not_there" if self.selected else "cannot_move")
+
+    def _only_way(self) -> Tap | None:
+        """The selected pawn's move when it has one destination and that move ends the
+        option (its last leg, the only option left through it): taken at this one tap,
+        Undo one tap away. None where the next tap still has something to choose."""
+        n = len(self.chosen)
+        through = [(i, p) for i, p in self._alive() if p[n][0] == self.selected]
+        if len({i for i, _p in through}) != 1:
+            return None
+        index, path = through[0]
+        if len(path) != n + 1:  # a leg of a split comes after this one
+            return None
+        assert self.selected is not None
+        # (a Sorry! onto a triangle may be tapped at two squares: one destination still)
+        self.chosen.append((self.selected, sorted(path[n][1])[0]))
+        self.selected = None
+        return Tap("done", (index,))
