@@ -77,17 +77,27 @@ def test_the_companion_draws_with_one_button_and_shows_what_is_left(board):
 
 def test_tap_a_pawn_then_its_destination(board):
     d, door = board
+    show(d, door, card="7", options=SEVEN)
+    view = d.app.screen("board").ids.board
+    assert sorted(view.sources) == ["T10", "red:S2"]
+    assert view.targets == []
+    tap_key(d, "T10")
+    assert view.selected == "T10" and view.targets == ["T13", "T14", "T15", "T16", "T17"]
+    assert d.label("board", "message_label") == "Now tap where it goes"
+    tap_key(d, "red:S2")  # another pawn: the choice moves to it
+    assert view.selected == "red:S2"
+    tap_key(d, "T10")
+    assert door.calls == []
+    tap_key(d, "T17")
+    assert door.calls == [("move", [["T10", "T17"]])]
+
+
+def test_a_pawn_with_one_destination_moves_at_its_tap(board):
+    d, door = board
     show(d, door, card="1", options=ONE)
     view = d.app.screen("board").ids.board
     assert sorted(view.sources) == ["T10", "red:S2", "red:START"]
-    assert view.targets == []
-    tap_key(d, "T10")
-    assert view.selected == "T10" and view.targets == ["T11"]
-    assert d.label("board", "message_label") == "Now tap where it goes"
-    tap_key(d, "red:START")  # another pawn: the choice moves to it
-    assert view.selected == "red:START" and view.targets == ["T4"]
-    assert door.calls == []
-    tap_key(d, "T4")
+    tap_key(d, "red:START")  # its one move: made at this tap (issue 35)
     assert door.calls == [("move", [["START", "T4"]])]
 
 
@@ -97,9 +107,10 @@ def test_a_tap_no_option_allows_is_refused_in_one_sentence_with_its_why(board):
     tap_key(d, "T30")  # Ben's pawn: nothing of Ana's card starts there
     assert d.label("board", "message_label") == (
         "No move of the 1 starts there: tap a highlighted pawn, or pick a move below.")
+    show(d, door, card="7", options=SEVEN)
     tap_key(d, "T10")
     tap_key(d, "T40")  # not where T10 can go
-    assert "cannot end there with the 1" in d.label("board", "message_label")
+    assert "cannot end there with the 7" in d.label("board", "message_label")
     assert door.calls == []
     d.tap_id("board", "why_button")
     assert d.label("board", "why_label").startswith("If any move exists")
@@ -114,9 +125,7 @@ def test_a_seven_split_by_two_taps_per_leg_in_either_order(board):
     tap_key(d, "red:HOME")
     assert view.legs == [["red:S2", "red:HOME"]] and view.sources == ["T10"]
     assert d.label("board", "message_label") == "Now the other pawn of the split"
-    tap_key(d, "T10")
-    assert view.targets == ["T13"]
-    tap_key(d, "T13")
+    tap_key(d, "T10")  # its one place left (T13): the split is made at this tap
     assert door.calls == [("move", [["T10", "T13"], ["S2", "HOME"]])]
 
 
@@ -191,8 +200,7 @@ def test_a_refusal_of_the_game_is_shown_and_nothing_else(board):
     d, door = board
     door.refuse = "that move is not listed for this card"
     show(d, door, card="1", options=ONE)
-    tap_key(d, "T10")
-    tap_key(d, "T11")
+    tap_key(d, "T10")  # its one move, refused by the game
     assert d.label("board", "message_label") == "That move is not listed for this card."
     assert door.calls == []
     assert d.app.screen("board").ids.board.selected == ""  # the taps start again
