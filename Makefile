@@ -97,7 +97,9 @@ fuzz: $(STAMP) $(MO) bench-tools
 # them only into screenshots/ (ignored by git, so a CI clone stays clean); this target
 # draws them afresh and copies them to docs/screenshots/<W>x<H>/ for the README.
 SHOT_TESTS := tests/ui/test_ui_screens.py tests/ui/test_ui_board_layouts.py \
-	tests/ui/test_ui_board_answers.py
+	tests/ui/test_ui_board_answers.py tests/ui/test_ui_block_button.py \
+	tests/ui/test_ui_tap_again.py tests/ui/test_ui_teach_reach.py \
+	tests/ui/test_ui_table_uncut.py
 screenshots: $(STAMP) $(MO)
 	rm -rf screenshots
 	$(BIN)/python -m pytest -q $(SHOT_TESTS)

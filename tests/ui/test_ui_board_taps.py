@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from board_play import Scorekeeper, tap_key
+from layout_helpers import picture, shot_path
 from test_ui_board_whole_game import play_to_the_end, start_by_touch
 from ui_helpers import REPO
 
@@ -31,7 +32,7 @@ def test_a_pawn_with_one_destination_moves_at_one_tap_and_undo_is_one_tap(driver
     assert sorted(pawns(d, "red")) == ["START", "START", "START", "T4"]
     undo = d.app.screen("board").ids.board_undo
     assert undo.text.startswith("Undo: Ana"), undo.text
-    d.screenshot("board-one-tap-en")
+    picture(d, shot_path((800, 480), "board-one-tap", "en"))
     d.tap(undo)
     assert pawns(d, "red") == ["START"] * 4 and d.app.board.phase == "move"
 
