@@ -5,6 +5,8 @@ events, outcomes); it never decides a rule.
 
 from __future__ import annotations
 
+import contextlib
+
 from companion.errors import CompanionError
 from games.revenge.rules import (
     Awaiting,
@@ -121,11 +123,10 @@ def refusal(exc: CompanionError, lang: str) -> str:
     key = f"refusal_{exc.code}"
     if lang != "en" and exc.code and has(key, lang):
         params = dict(exc.params)
-        if isinstance(params.get("card"), str):  # a card code: its name in `lang`
-            try:
-                params["card"] = card_name(params["card"], lang)
-            except (KeyError, ValueError, CompanionError):
-                pass  # not a card's code: said as it came
+        code = params.get("card")
+        if isinstance(code, str):  # a card code: its name in `lang` (else said as it came)
+            with contextlib.suppress(KeyError, ValueError, CompanionError):
+                params["card"] = card_name(code, lang)
         text = tr(key, lang, **params)
     return sentence(text[:1].upper() + text[1:])
 

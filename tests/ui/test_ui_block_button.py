@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from kivy.core.window import Window
-from layout_helpers import SIZES, SCRATCH, picture, resize, size_id
+from layout_helpers import SCRATCH, SIZES, picture, resize, size_id
 from ui_helpers import setup_by_touch
 
 NAMES = ["Ana", "Ben", "Cy", "Dee"]

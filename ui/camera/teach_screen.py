@@ -20,7 +20,13 @@ from typing import Any
 
 from kivy.app import App
 from kivy.metrics import sp
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.screenmanager import Screen
 
 from camera.cards import PHOTOS_A_FACE
