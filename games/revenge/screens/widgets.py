@@ -215,6 +215,7 @@ class PlayerPanel(BoxLayout):
     crowded = BooleanProperty(False)
 
     def __init__(self, **kwargs: object) -> None:
+        self._cards: list[PawnCard] = []  # every pawn card made, the first len(homes) shown
         self._arrange_trigger = Clock.create_trigger(self._arrange, -1)
         super().__init__(**kwargs)
         for prop in ("size", "name", "homes", "is_turn"):
@@ -255,10 +256,6 @@ class PlayerPanel(BoxLayout):
         for row in rows:
             row.stacked, row.crowded = stacked, not fits_beside and not two_lines
             row.name_share = 1.0 if stacked else (share if fits_beside else NAME_SHARE)
-
-    def __init__(self, **kwargs: object) -> None:
-        self._cards: list[PawnCard] = []  # every pawn card made, the first len(homes) shown
-        super().__init__(**kwargs)
 
     def make_cards(self, count: int) -> None:
         """Have `count` pawn cards made (ahead of a game that shows them)."""
