@@ -92,9 +92,9 @@ def test_language_switches_everything_at_once(driver):
     assert d.label("table", "message_label") == "Il n'y a rien à rétablir."
     d.tap_code("play2")
     d.tap_code("switch")
-    assert d.label("table", "message_label") == (
-        "Ben doit encore 2 cartes numéro pour Jouez-en 2 : notez une carte numéro ou "
-        "terminez le Jouez-en 2."
+    assert d.label("table", "message_label") == (  # the card refused named, as in English
+        "Ben doit encore 2 cartes numéro pour Jouez-en 2 : impossible de jouer Changement "
+        "de direction maintenant ; notez une carte numéro ou terminez le Jouez-en 2."
     )
 
 
