@@ -1,0 +1,55 @@
+"""The synthetic board of games.board.camera.scenes: deterministic in its seeds, the board
+where its corners say, and the pawns where the position puts them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.board.camera.scenes import BoardScene
+from games.board.grid import spot
+
+SIZE = (480, 270)
+
+
+def _colour_at(image: np.ndarray, point: tuple[float, float]) -> np.ndarray:
+    x, y = (round(v) for v in point)
+    return image[y - 1:y + 2, x - 1:x + 2].reshape(-1, 3).mean(axis=0)
+
+
+def test_the_same_seeds_give_the_same_frames_and_others_differ():
+    a = BoardScene(seed=5, size=SIZE).record(2, seed=1)
+    b = BoardScene(seed=5, size=SIZE).record(2, seed=1)
+    c = BoardScene(seed=6, size=SIZE).record(2, seed=1)
+    assert len(a.frames) == len(b.frames) and all(
+        np.array_equal(x, y) for x, y in zip(a.frames, b.frames, strict=True))
+    assert a.truths == b.truths
+    assert not np.array_equal(a.frames[0], c.frames[0])
+
+
+def test_the_teach_photo_shows_each_seated_colours_pawns_in_its_start_only():
+    scene = BoardScene(seed=7, size=(640, 360), colors=("red", "yellow"))
+    photo = scene.teach_photo().astype(np.float32)
+    empty = scene.shoot([], scene.random_light(np.random.default_rng(0)),
+                        np.random.default_rng(0)).astype(np.float32)
+    change = {}
+    for color in ("red", "yellow", "blue", "green"):
+        x, y = spot("START", color)
+        centre = scene.to_image((x - 0.5, y - 0.5))  # a slot of the START circle
+        change[color] = np.abs(_colour_at(photo, centre) / photo.mean()
+                               - _colour_at(empty, centre) / empty.mean()).max()
+    assert min(change["red"], change["yellow"]) > 2 * max(change["blue"], change["green"]), \
+        change
+
+
+def test_a_move_is_filmed_with_its_truth_and_the_board_lies_at_its_corners():
+    scene = BoardScene(seed=8, size=SIZE)
+    rec = scene.record(6, seed=2)
+    assert rec.setup["game"] == "board" and len(rec.truths) == 6
+    for truth in rec.truths:
+        assert 0 <= truth.frame < len(rec.frames)
+        assert (truth.kind is None) == (truth.rest is None)
+        if truth.rest is not None:
+            assert truth.frame < truth.rest < len(rec.frames)
+    corners = scene.image_corners()
+    assert [round(v) for v in scene.to_image((0, 0))] == [round(v) for v in corners[0]]
+    assert [round(v) for v in scene.to_image((16, 16))] == [round(v) for v in corners[2]]
