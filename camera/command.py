@@ -11,29 +11,35 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from camera.cards import games
+from companion import plugins
 from companion.safe_text import quote_path
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("camera", help="teach the camera a deck, or watch a folder of frames")
-    verbs = p.add_subparsers(dest="camera_command", metavar="teach|watch")
+    verbs = p.add_subparsers(dest="camera_command")
     teach = verbs.add_parser("teach", help="teach a deck from a folder of photos")
     teach.add_argument("folder", metavar="FOLDER",
                        help="one sub-folder per card name with 1-3 photos of that face")
     teach.add_argument("--game", required=True, choices=sorted(games()))
     teach.add_argument("--out", required=True, metavar="MODEL", help="the model file to write")
-    teach.set_defaults(run=run_teach)
+    teach.set_defaults(run=needs_extra(_teach))
     watch = verbs.add_parser("watch", help="print the cards a folder of frames shows played")
     watch.add_argument("frames", metavar="FRAMES", help="a folder of PNG or JPEG frames")
     watch.add_argument("--model", required=True, metavar="MODEL")
     watch.add_argument("--fps", type=float, default=10.0)
     watch.add_argument("--json", action="store_true",
                        help="one JSON object a line (the default, kept for scripts)")
-    watch.set_defaults(run=run_watch)
+    watch.set_defaults(run=needs_extra(_watch))
+    for game in plugins.names():  # each game's own verbs (a board watched, ...)
+        module = plugins.layer(game, "camera_commands")
+        if module is not None:
+            module.register(verbs)
+    verbs.metavar = "|".join(verbs.choices)
     p.set_defaults(run=lambda args: _usage(p))
 
 
@@ -42,13 +48,14 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
-def _fail(message: str) -> int:
+def fail(message: str) -> int:
+    """One sentence on standard error, exit status 2."""
     print(f"sorry-companion camera: {message}", file=sys.stderr)
     return 2
 
 
 @contextlib.contextmanager
-def _native_noise_dropped() -> Iterator[None]:
+def native_noise_dropped() -> Iterator[None]:
     """libpng prints its own "libpng error: ..." to file descriptor 2 before OpenCV says a
     picture cannot be read: the command's one sentence would come second. For the command's
     run, descriptor 2 goes to /dev/null and Python's sys.stderr to a copy of the real one,
@@ -71,7 +78,7 @@ def _native_noise_dropped() -> Iterator[None]:
         real.close()
 
 
-def _extra_missing() -> str | None:
+def extra_missing() -> str | None:
     from camera.extra import MissingExtra, require
 
     try:
@@ -81,37 +88,35 @@ def _extra_missing() -> str | None:
     return None
 
 
-def run_teach(args: argparse.Namespace) -> int:
-    with _native_noise_dropped():
-        return _teach(args)
-
-
-def run_watch(args: argparse.Namespace) -> int:
-    with _native_noise_dropped():
-        return _watch(args)
+def needs_extra(body: Callable[[argparse.Namespace], int]
+                ) -> Callable[[argparse.Namespace], int]:
+    """A camera command's run: only its own words reach the terminal, and without the
+    extra it says in one sentence how to install it."""
+    def run(args: argparse.Namespace) -> int:
+        with native_noise_dropped():
+            missing = extra_missing()
+            return fail(missing) if missing else body(args)
+    return run
 
 
 def _teach(args: argparse.Namespace) -> int:
-    missing = _extra_missing()
-    if missing:
-        return _fail(missing)
     from camera.model import save
     from camera.teach import TeachError, photos_in, teach
 
     out = Path(args.out)
     if out.is_dir():
-        return _fail(f"{quote_path(str(out))} is a folder; give the model file's name, e.g. "
+        return fail(f"{quote_path(str(out))} is a folder; give the model file's name, e.g. "
                      f"{quote_path(str(out / 'deck.npz'))}")
     if not out.parent.is_dir() and str(out.parent):
-        return _fail(f"the folder {quote_path(str(out.parent))} does not exist; create it or "
+        return fail(f"the folder {quote_path(str(out.parent))} does not exist; create it or "
                      "choose another")
     try:
         taught = teach(photos_in(args.folder, args.game), args.game)
         save(taught.model, out)
     except TeachError as exc:
-        return _fail(f"{exc}; no model was written")
+        return fail(f"{exc}; no model was written")
     except OSError as exc:
-        return _fail(f"could not write {quote_path(str(out))}: {exc.strerror or exc}; no model "
+        return fail(f"could not write {quote_path(str(out))}: {exc.strerror or exc}; no model "
                      "was written")
     for line in taught.report():
         print(line)
@@ -119,20 +124,17 @@ def _teach(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    missing = _extra_missing()
-    if missing:
-        return _fail(missing)
     from camera.model import ModelError, load
     from camera.sources import FolderSource, SourceError
     from camera.watcher import Watcher
 
     if not args.fps > 0:
-        return _fail(f"--fps must be more than 0, not {args.fps}")
+        return fail(f"--fps must be more than 0, not {args.fps}")
     try:
         model = load(args.model)
         source = FolderSource(args.frames)
     except (ModelError, SourceError) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     watcher = Watcher(model)
     try:
         for frame in source.frames():
@@ -140,5 +142,5 @@ def _watch(args: argparse.Namespace) -> int:
             if seen is not None:
                 print(json.dumps(seen.to_json()), flush=True)
     except SourceError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     return 0

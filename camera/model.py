@@ -11,16 +11,15 @@ import json
 import math
 import os
 import re
-import tempfile
 import zipfile
 import zlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.lib import format as npformat
 
+from camera.archive import write_npz
 from camera.cards import MAX_PHOTOS_A_FACE, card_names, games
 from camera.faces import ORB_FEATURES, TaughtFace
 from camera.files import NoSuchFile, UnusableFile, read_regular
@@ -91,18 +90,7 @@ def save(model: Model, path: str | os.PathLike[str]) -> None:
         arrays[f"grey{i}"] = face.grey
         arrays[f"points{i}"] = face.points
         arrays[f"descriptors{i}"] = face.descriptors
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=".model-", suffix=".npz", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            np.savez_compressed(out, **arrays)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_npz(path, arrays)
 
 
 def load(path: str | os.PathLike[str]) -> Model:

@@ -180,17 +180,19 @@ class Light:
 
 @dataclass(frozen=True)
 class Truth:
-    """What the K-th draw of a recording was: its card, the frame it was drawn at, the
-    position before it, the option played (None: a forfeit), the first frame the board
-    lay still as that option's (None: a forfeit) and, for a staged wrong move, the first
-    frame the wrong board lay still."""
+    """What the K-th draw of a recording was: its card, the frame it was drawn at, whose
+    turn, the position before it, the option played (None: a forfeit), the first frame the
+    board lay still as that option's (None: a forfeit), the first frame of the hand that
+    moves its pawns, and for a staged wrong move the first frame the wrong board lay still."""
 
     card: str
     frame: int
+    color: str
     pawns: dict[str, list[str]]
     kind: str | None
     legs: list[list[str]] | None
     rest: int | None
+    start: int | None = None
     staged: int | None = None
 
     def draw_line(self) -> dict[str, Any]:
@@ -219,7 +221,7 @@ class BoardScene:
         self.colors = tuple(c for c in g.COLORS if c in colors)
         w, h = size
         rng = np.random.default_rng([seed, 21])
-        board_px = rng.uniform(0.8, 0.93) * h
+        board_px = rng.uniform(0.72, 0.84) * h
         self.cell = max(6, round(board_px / GRID * 1.3))  # a little finer than the camera
         self.print_ = render_print(seed if printing is None else printing, self.cell)
         base = rng.integers(40, 130, 3).astype(np.float32)
@@ -228,7 +230,7 @@ class BoardScene:
         noise = cv2.GaussianBlur(rng.normal(0, 14, (h, w)).astype(np.float32), (0, 0), 3)
         self.table = np.clip(base[None, None, :] + (grain + noise)[:, :, None], 0, 255
                              ).astype(np.uint8)
-        angle = math.radians(90 * int(rng.integers(4)) + rng.uniform(-7, 7))
+        angle = math.radians(90 * int(rng.integers(4)) + rng.uniform(-6, 6))
         cx, cy = w / 2 + rng.uniform(-0.05, 0.05) * w, h / 2 + rng.uniform(-0.02, 0.02) * h
         half = board_px / 2
         corners = []
@@ -236,7 +238,7 @@ class BoardScene:
             x, y = ux * half, uy * half
             corners.append((cx + x * math.cos(angle) - y * math.sin(angle),
                             cy + x * math.sin(angle) + y * math.cos(angle)))
-        keystone = rng.uniform(-0.03, 0.03, (4, 2)) * board_px
+        keystone = rng.uniform(-0.025, 0.025, (4, 2)) * board_px
         self.corners = np.array(corners, np.float32) + keystone.astype(np.float32)
         n = GRID * self.cell
         self.homography = cv2.getPerspectiveTransform(
@@ -360,10 +362,10 @@ class BoardScene:
     def random_light(self, rng: np.random.Generator) -> Light:
         glare = None
         if rng.random() < 0.4:
-            glare = (rng.uniform(0.3, 0.7), rng.uniform(0.3, 0.7), rng.uniform(0.1, 0.3))
-        return Light(float(rng.uniform(0.75, 1.2)),
+            glare = (rng.uniform(0.3, 0.7), rng.uniform(0.3, 0.7), rng.uniform(0.08, 0.25))
+        return Light(float(rng.uniform(0.7, 1.05)),
                      tuple(float(v) for v in rng.uniform(0.9, 1.1, 3)),  # type: ignore[arg-type]
-                     tuple(float(v) for v in rng.uniform(-0.25, 0.25, 2)),  # type: ignore[arg-type]
+                     tuple(float(v) for v in rng.uniform(-0.2, 0.2, 2)),  # type: ignore[arg-type]
                      glare)
 
     # --- pawns ---
@@ -406,6 +408,10 @@ class BoardScene:
         """A game of `draws` cards played on the board, from a position some moves into
         the game (played by the rules, choosing options at random), filmed at 5 fps."""
         return _Recorder(self, seed, staged, disturb).play(draws)
+
+
+def _won(position: Position) -> bool:
+    return any(all(loc == g.HOME for loc in ps) for ps in position.pawns_json().values())
 
 
 class _Recorder:
@@ -535,10 +541,13 @@ class _Recorder:
         turn = 0
         for _ in range(int(rng.integers(0, 40))):  # into the game, unfilmed
             position, turn = self._advance(position, turn, None)
+        self.out.setup["first"] = players[turn % len(players)]
         self.pawns = scene.pawns_at(position.pawns_json(), rng)
         self._still(int(rng.integers(4, 8)))
         for _ in range(draws):
             position, turn = self._advance(position, turn, self.out)
+            if _won(position):  # the game is over: so is the recording
+                break
         return self.out
 
     def _advance(self, position: Position, turn: int, out: Recording | None
@@ -559,11 +568,8 @@ class _Recorder:
             self._film(position, card, color, option)
         if option is not None:
             position = position.with_pawns(option.board)
-            if any(all(loc == g.HOME for loc in ps) for ps in position.pawns_json().values()):
+            if out is None and _won(position):  # a game won unfilmed: another one
                 position = Position.start(position.edition, position.settings, position.colors)
-                if out is not None:  # a new game set up by hand, unfilmed
-                    self.pawns = self.scene.pawns_at(position.pawns_json(), rng)
-                    self._still(3)
         again = (option is not None and option.draw_again) or (
             option is None and position.edition == "classic" and card == "2")
         return position, turn if again else turn + 1
@@ -579,14 +585,16 @@ class _Recorder:
                     self._disturb(DISTURBANCES[int(rng.integers(len(DISTURBANCES)))])
         if option is None:
             self._still(int(rng.integers(6, 10)))
-            self.out.truths.append(Truth(card, frame, before, None, None, None))
+            self.out.truths.append(Truth(card, frame, color, before, None, None, None))
             return
         self.edge = self._edge_point()
+        start = len(self.out.frames)
         staged_rest = self._move(option, before, color)
         rest = len(self.out.frames)
         self._still(int(rng.integers(8, 14)))
-        self.out.truths.append(Truth(card, frame, before, option.kind,
-                                     [list(leg) for leg in option.legs], rest, staged_rest))
+        self.out.truths.append(Truth(card, frame, color, before, option.kind,
+                                     [list(leg) for leg in option.legs], rest, start,
+                                     staged_rest))
 
     def _transfers(self, option: Option, before: dict[str, list[str]], color: str
                    ) -> list[tuple[str, str, str]]:

@@ -1,0 +1,272 @@
+"""Which option of the card drawn the board shows, once it rests (needs the extra).
+
+Every frame costs one small grey copy, the lamp divided out (camera.light), compared with
+the one before: anything moving (a hand, an arm, a pawn carried) resets the rest. Only a
+still board is read (games.board.camera.read), and only while a drawn card waits for its
+move; the reading is then laid beside every board the card allows and the board before
+it, each scored by the locations that disagree (a doubtful reading counts half):
+
+- the board before fits best: the player is still thinking (or nudged a pawn): nothing;
+- something that is no pawn lies on a square (a hand resting, a pawn held): wait;
+- one option fits and every other board is at least a location away: that move, logged;
+- two or more options fit about as well: unsure, those options asked;
+- nothing fits (a pawn one square off, the bumped pawn not yet in its START): wait, and
+  once the board has been still for MISMATCH_SECONDS, say what differs from the nearest
+  option, once, until the board changes.
+
+A START or HOME is counted from its pawns' hue against the still board before the move
+(the count there is known), so its printing and the lamp on it cancel out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from camera.light import light_free
+from games.board.camera import cells
+from games.board.camera.model import BoardModel, homography_for
+from games.board.camera.read import Reading, read
+from games.board.grid import key, unkey
+from games.board.rules import geometry as g
+from games.board.rules.moves import Option, generate
+from games.board.rules.places import color_name, place
+from games.board.rules.position import Position
+
+MOTION_SIZE = (96, 54)
+MOTION_LEVEL = 0.10  # a small pixel changed by this share of the brightness around it moved
+MOTION_SHARE = 0.003  # this share of the small picture moved: something moves
+LIGHT_SIGMA = 6.0  # small pixels over which the light is taken as even
+STILL_FRAMES = 1  # frames like the one before: the board rests
+MISMATCH_SECONDS = 2.0
+FIT = 0.5  # a board fits a reading that disagrees by less than this
+APART = 1.0  # another board this much worse: the fit is sure
+NEAR = 1.0  # an option within this of the best is a candidate when unsure
+ZONE_SLACK = 0.3  # of a pawn: a START's or HOME's count off by less is no disagreement
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What the board shows for the draw `draw`, at frame `frame`: one option (logged),
+    several (unsure), or a mismatch sentence."""
+
+    frame: int
+    draw: int
+    option: Option | None = None
+    candidates: tuple[Option, ...] = ()
+    mismatch: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.mismatch is not None:
+            return {"frame": self.frame, "draw": self.draw, "mismatch": self.mismatch}
+        if self.option is not None:
+            return {"frame": self.frame, "draw": self.draw, "kind": self.option.kind,
+                    "legs": [list(leg) for leg in self.option.legs]}
+        return {"frame": self.frame, "draw": self.draw, "legs": None,
+                "candidates": [{"kind": o.kind, "legs": [list(leg) for leg in o.legs]}
+                               for o in self.candidates]}
+
+
+@dataclass
+class _Board:
+    """A board to compare readings with: each square's colour ("" empty) and each
+    START's and HOME's count."""
+
+    squares: dict[str, str]
+    counts: dict[str, int]
+
+    @staticmethod
+    def of(pawns: dict[str, Any], colors: tuple[str, ...]) -> _Board:
+        squares = dict.fromkeys(cells.squares(colors), "")
+        counts = dict.fromkeys(cells.zones(colors), 0)
+        for color, locations in pawns.items():
+            for location in locations:
+                k = key(location, color)
+                if k in squares:
+                    squares[k] = color
+                else:
+                    counts[k] += 1
+        return _Board(squares, counts)
+
+
+@dataclass
+class _Draw:
+    """A drawn card waiting for its move."""
+
+    index: int
+    color: str
+    before: _Board
+    options: tuple[Option, ...]
+    boards: list[_Board]
+    baseline: dict[str, float] | None = None  # zone pixels on the still board before
+    said: bool = False  # a mismatch was said for this rest
+    done: bool = False
+    still_since: int = 0
+    costs: list[float] = field(default_factory=list)
+
+
+class BoardWatcher:
+    """Feed frames in time order; tell it each card drawn (`drawn`); `feed` returns a
+    Judgement when the board shows a move, an unsure one, or none for long enough."""
+
+    def __init__(self, model: BoardModel, fps: float) -> None:
+        self.model, self.fps = model, fps
+        self.frame = -1
+        self._previous: Any = None
+        self._still = 0
+        self._homography: Any = None
+        self._draw: _Draw | None = None
+        self._wait = max(1, round(MISMATCH_SECONDS * fps))
+        self.readings = 0
+
+    def drawn(self, index: int, position: Position, card: str, color: str) -> bool:
+        """The card `card` drawn for `color` in `position` (the board as it stands);
+        False when the card has no option (forfeited: nothing to watch)."""
+        options = generate(position, card, color)
+        colors = self.model.colors
+        self._draw = None
+        if not options:
+            return False
+        self._draw = _Draw(index, color, _Board.of(position.pawns_json(), colors), options,
+                           [_Board.of(dict(o.pawns), colors) for o in options])
+        return True
+
+    def feed(self, frame: Any) -> Judgement | None:
+        self.frame += 1
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        small = light_free(cv2.resize(grey, MOTION_SIZE, interpolation=cv2.INTER_AREA),
+                           LIGHT_SIGMA)
+        previous, self._previous = self._previous, small
+        if previous is None:
+            return None
+        moved = float(np.mean(np.abs(small - previous) > MOTION_LEVEL)) >= MOTION_SHARE
+        self._still = 0 if moved else self._still + 1
+        pending = self._draw
+        if pending is None or pending.done:
+            return None
+        if moved:
+            pending.said = False
+            pending.still_since = self.frame + 1
+            return None
+        if self._still < STILL_FRAMES:
+            return None
+        return self._judge(pending, frame)
+
+    def _rectified(self, frame: Any) -> Any:
+        if self._homography is None:
+            h, w = frame.shape[:2]
+            self._homography = homography_for(self.model, w, h)
+        return cv2.warpPerspective(frame, self._homography, (cells.SIZE, cells.SIZE),
+                                   flags=cv2.INTER_LINEAR)
+
+    def _judge(self, pending: _Draw, frame: Any) -> Judgement | None:
+        self.readings += 1
+        picture = self._rectified(frame)
+        reading = read(picture, self.model.taught)
+        if reading.unknown():
+            return None  # a hand, a pawn held, something on a square: not a board yet
+        zones = reading.pixels
+        counts = self._counts(pending, zones)
+        before = _cost(reading, counts, pending.before)
+        costs = [_cost(reading, counts, b) for b in pending.boards]
+        order = sorted(range(len(costs)), key=costs.__getitem__)
+        best = order[0]
+        if before < FIT and before <= costs[best]:
+            pending.baseline = zones  # the board as it was: the counts there are known
+            return None
+        others = sorted([before, *(costs[i] for i in order[1:])])
+        if costs[best] < FIT and others[0] - costs[best] >= APART:
+            pending.done = True
+            return Judgement(self.frame, pending.index, option=pending.options[best])
+        near = [pending.options[i] for i in order if costs[i] < costs[best] + NEAR
+                and costs[i] < APART]
+        if len(near) >= 2:
+            pending.done = True
+            return Judgement(self.frame, pending.index, candidates=tuple(near))
+        if pending.said or self.frame - pending.still_since + 1 < self._wait:
+            return None
+        pending.said = True
+        if costs[best] < APART:  # one option nearly fits, and stays so: ask
+            pending.done = True
+            return Judgement(self.frame, pending.index, candidates=(pending.options[best],))
+        return Judgement(self.frame, pending.index, mismatch=difference(
+            reading, counts, pending.boards[best], pending.options[best]))
+
+    def _counts(self, pending: _Draw, zones: dict[str, float]) -> dict[str, float]:
+        """Each START's and HOME's count: from the still board before the move when one
+        was seen (its counts known), else from one pawn's worth of pixels alone."""
+        per_pawn = self.model.per_pawn
+        out = {}
+        for board_key, pixels in zones.items():
+            color = unkey(board_key)[0] or ""
+            if pending.baseline is None:
+                out[board_key] = pixels / per_pawn[color]
+            else:
+                out[board_key] = pending.before.counts[board_key] + (
+                    pixels - pending.baseline[board_key]) / per_pawn[color]
+        return out
+
+
+def _cost(reading: Reading, counts: dict[str, float], board: _Board) -> float:
+    """How far a reading is from a board: a location a disagreement (a doubtful reading
+    half of one), a START or HOME by how many pawns it is off."""
+    cost = 0.0
+    for board_key, seen in reading.squares.items():
+        if seen != board.squares[board_key]:
+            cost += 0.5 if board_key in reading.doubtful else 1.0
+    for board_key, n in board.counts.items():
+        cost += max(0.0, abs(counts[board_key] - n) - ZONE_SLACK)
+    return cost
+
+
+def difference(reading: Reading, counts: dict[str, float], board: _Board, option: Option
+               ) -> str:
+    """What the board shows that `option` would not, in one sentence in the table's words."""
+    missing = [(k, c) for k, c in board.squares.items() if c and reading.squares[k] != c]
+    extra = [(k, c) for k, c in reading.squares.items() if c and board.squares[k] != c]
+    for k, color in missing:
+        off = [e for e, c in extra if c == color]
+        where = _on(k, color)
+        if off:
+            return f"{_whose(color)} pawn should be {where}, not {_away(off[0], k, color)}"
+        return f"{_whose(color)} pawn should be {where}"
+    if extra:
+        k, color = extra[0]
+        return f"there should be no {color_name(color)} pawn {_on(k, color)}"
+    for board_key, n in board.counts.items():
+        seen = round(counts[board_key])
+        if seen != n:
+            owner, location = unkey(board_key)
+            assert owner is not None
+            if location == g.START and owner in option.bumped and seen < n:
+                return f"{_whose(owner)} bumped pawn should be back in its START"
+            return (f"{_whose(owner)} {location} should hold {n} "
+                    f"pawn{'s' if n != 1 else ''}, not {seen}")
+    return "the board does not match the move the card allows"
+
+
+def _whose(color: str) -> str:
+    name = color_name(color)
+    return f"{name[:1].upper()}{name[1:]}'s"
+
+
+def _on(board_key: str, color: str) -> str:
+    location = unkey(board_key)[1]
+    return f"{'in' if location in (g.START, g.HOME) else 'on'} {place(location, owner=color)}"
+
+
+def _away(seen: str, expected: str, color: str) -> str:
+    """Where a pawn stands instead, in words: so many squares short or too far when both
+    are track squares, else the place itself."""
+    a, b = unkey(seen)[1], unkey(expected)[1]
+    if a.startswith("T") and b.startswith("T"):
+        ahead = (int(b[1:]) - int(a[1:])) % g.TRACK_LEN
+        if ahead <= 10:
+            return f"{ahead} square{'s' if ahead != 1 else ''} short"
+        behind = g.TRACK_LEN - ahead
+        if behind <= 10:
+            return f"{behind} square{'s' if behind != 1 else ''} too far"
+    return _on(seen, color)
