@@ -20,6 +20,8 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 from ui_helpers import REPO
 
+from companion.config import WINDOW_SECONDS
+from companion.windows import DEFAULT_SECONDS
 from ui.app import BACKGROUND
 from ui.layout import DISPLAYS, MIN_TARGET_PX, min_text_px
 from ui.widgets import FitLabel, TapButton
@@ -196,6 +198,7 @@ def picture(d: Any, path: Path, *, settled: bool = False) -> Path:
             "tapped buttons to be released",
         )
         d.frames(2)
+    countdown = countdown_as_at_a_table(d)
     root = d.app.root
     path.parent.mkdir(parents=True, exist_ok=True)
     width, height = Window.size
@@ -223,4 +226,23 @@ def picture(d: Any, path: Path, *, settled: bool = False) -> Path:
     for at, i in placed:
         if at > -1:
             Window.canvas.insert(at, layers[i])
+    if countdown is not None:
+        d.app.model.remaining = countdown
+        d.app.model._tick()
     return path
+
+
+def countdown_as_at_a_table(d: Any) -> Any:
+    """A test's windows last an hour (ui_helpers.LONG_WINDOW), so none closes by itself
+    while it taps; a picture shows the countdown a table sees as a window opens (5 s, not
+    "3 600 s"). Returns the countdown's own source, for picture() to put back (None: the
+    countdown shown is already one a table may see)."""
+    model = getattr(d.app, "model", None)
+    left = None if model is None or not model.countdown else model.remaining()
+    if left is None or left <= WINDOW_SECONDS[1]:
+        return None
+    real = model.remaining
+    model.remaining = lambda: DEFAULT_SECONDS
+    model._tick()
+    d.frames(1)
+    return real

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from kivy.core.window import Window
-from layout_helpers import SCRATCH, SIZES, picture, resize, size_id
+from layout_helpers import SCRATCH, SIZES, countdown_as_at_a_table, picture, resize, size_id
 from ui_helpers import setup_by_touch
 
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
@@ -54,3 +54,16 @@ def test_the_block_button_is_as_tall_as_the_steal_buttons_at_every_size(
         if block < max(calls) - 0.5 or block <= close:
             short.append(f"{size_id(size)}: block {block:.0f} px, steal {calls}, close {close}")
     assert not short, "\n".join(short)
+
+
+def test_a_picture_shows_the_countdown_a_table_sees(driver, window_back):
+    """The tests' windows last an hour, so the 800x480 block window's picture read "3 600 s"
+    in French; a picture shows what a table sees as the window opens (5 s)."""
+    d = driver(language="fr")
+    setup_by_touch(d, NAMES[:3], pawns=4, variant="standard")
+    for card in ("10", "10", "1"):
+        d.tap_code(card)
+    d.tap(d.app.screen("table").ids.press_grid.children[-1])  # Ana calls: the block window
+    assert d.label("table", "countdown") == "3\u00a0600 s"  # never closes during the test
+    assert countdown_as_at_a_table(d) is not None
+    assert d.label("table", "countdown") == "5 s"

@@ -67,7 +67,8 @@ def test_a_window_closed_by_its_timer_reaches_the_screen(driver):
         d.tap_code(card)
     assert d.app.screen("table").window_shown
     d.wait_for(
-        lambda: "Cy keeps the round" in d.label("table", "message_label"),
+        # the whole line: while the window is open it says "If no one calls, Cy keeps ..."
+        lambda: d.label("table", "message_label") == "Cy keeps the round.",
         "the timer closing the steal window",
     )
     assert not d.app.screen("table").window_shown

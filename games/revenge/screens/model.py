@@ -84,6 +84,8 @@ class TableModel(GameModel):
     window_title = StringProperty("")
     window_detail = StringProperty("")
     window_close_text = StringProperty("")
+    # what the open window's countdown leads to, on the message line while it says nothing
+    unanswered = StringProperty("")
     countdown = StringProperty("")
     pressers = ListProperty([])
     owed = NumericProperty(0)
@@ -285,11 +287,13 @@ class TableModel(GameModel):
         if w is None:
             self._replaced = None
             self.window_title = self.window_detail = self.window_close_text = ""
+            self.unanswered = ""
             self.pressers = []
             self._stop_countdown()
             return
         if w.kind is Awaiting.STEAL:
             self.window_title = tr("steal_banner", lang, name=state.name(w.scorer))
+            self.unanswered = tr("unanswered_steal", lang, name=state.name(w.scorer))
             self.window_detail = ""
             self.window_close_text = tr("no_call", lang)
             button = "sorry_button"
@@ -299,10 +303,13 @@ class TableModel(GameModel):
                 self.window_title = tr(
                     "block_banner_steal", lang, caller=state.name(w.caller), victim=victim
                 )
+                self.unanswered = tr("unanswered_steal_call", lang,
+                                     caller=state.name(w.caller), victim=victim)
             else:
                 self.window_title = tr(
                     "block_banner_flip", lang, scorer=state.name(w.scorer), victim=victim
                 )
+                self.unanswered = tr("unanswered_flip", lang, victim=victim)
             detail = tr("can_block", lang, victim=victim)
             if self._replaced is not None and self._replaced[0] is w:
                 detail += "  ·  " + tr(
