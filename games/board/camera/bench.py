@@ -110,7 +110,8 @@ def score(truths: Sequence[Any], judged: Sequence[Any], tag: str = "") -> Score:
             out.cases.append(f"{tag} draw {k}: logged at {first.frame}, rest {truth.rest}")
         else:
             out.counts["right"] += 1
-        out.delays.append(first.frame - truth.rest)
+        if first.option is not None:
+            out.delays.append(first.frame - truth.rest)
     return out
 
 

@@ -220,7 +220,8 @@ def refined_hues(rectified: Any, colors: tuple[str, ...]) -> dict[str, float]:
         part = hsv[y0:y1, x0:x1][cells.mask(key(g.START, color))]
         hue = part[:, 0].astype(np.float32)
         d = (hue - HUES[color] + 90) % 180 - 90
-        ok = (np.abs(d) <= HUE_REACH * 1.5) & (part[:, 1] >= SATURATED) & (part[:, 2] >= BRIGHT)
+        ok = ((np.abs(d) <= HUE_REACH[color] * 1.5) & (part[:, 1] >= SATURATED)
+              & (part[:, 2] >= BRIGHT))
         if ok.sum() >= PAWN_PIXELS:
             out[color] = float((HUES[color] + np.median(d[ok])) % 180)
     return out

@@ -27,14 +27,21 @@ from games.board.rules import geometry as g
 
 # The pawns' hue on OpenCV's 0-180 scale, before teaching refines it from the START
 HUES = {"red": 0.0, "yellow": 27.0, "green": 60.0, "blue": 112.0}
-HUE_REACH = 11.0  # a pixel this close in hue to a pawn's, saturated and bright enough, is it
+# a pixel this close in hue to a pawn's, saturated and bright enough, is of that pawn:
+# narrow for red and yellow, as skin lies between them (hue 9-13)
+HUE_REACH = {"red": 6.0, "yellow": 8.0, "green": 14.0, "blue": 14.0}
 SATURATED = 140  # of 255: a pawn's plastic (a pale print is less)
 BRIGHT = 45  # of 255: darker, a pixel's hue is noise
 CHANGED = 0.25  # a pixel changed: this share of the taught brightness (the lamp taken out)
 EMPTY_BELOW = 0.12  # of a square's read pixels changed: empty; above OCCUPIED_FROM: a pawn
 OCCUPIED_FROM = 0.2
+COVERED = 0.35  # of a square's read pixels changed, of no pawn's hue: something lies on it
 VOTES = 0.08  # of a square's read pixels of one pawn's hue: that pawn's colour
+# ... where the print beneath was already of that hue (a red pawn on a red slide): more,
+# as a print of a strong colour changes most with the lamp and the camera's compression
+SAME_VOTES = 0.25
 UNKNOWN = "?"
+NEAR = 3  # pixels: the taught neighbourhood a pixel must leave to have changed
 SOFTEN = 1.0  # pixels: both pictures softened alike, so a sharper lens or focus is no change
 CLIPPED = 250  # a channel this bright may have been brighter: the camera cut it
 
@@ -47,7 +54,7 @@ def hue_classes(picture: Any, hues: dict[str, float]) -> Any:
     out = np.full(hue.shape, -1, np.int8)
     for i, color in enumerate(g.COLORS):
         d = np.abs(hue - hues[color])
-        near = (np.minimum(d, 180 - d) <= HUE_REACH) & ok
+        near = (np.minimum(d, 180 - d) <= HUE_REACH[color]) & ok
         out[near] = i
     return out
 
@@ -60,6 +67,7 @@ class Reading:
     squares: dict[str, str] = field(default_factory=dict)
     doubtful: set[str] = field(default_factory=set)
     pixels: dict[str, float] = field(default_factory=dict)
+    lit: Any = None  # the picture read, in the taught light
 
     def unknown(self) -> list[str]:
         return [k for k, v in self.squares.items() if v == UNKNOWN]
@@ -89,13 +97,21 @@ class Taught:
     colors: tuple[str, ...]
 
     def __post_init__(self) -> None:
-        near = np.ones((3, 3), np.uint8)
+        near = np.ones((NEAR, NEAR), np.uint8)
         soft = cv2.GaussianBlur(self.reference, (0, 0), SOFTEN)
         self.low = cv2.erode(soft, near)
         self.high = cv2.dilate(soft, near)
         self.scale = self.reference + 24.0
         self.clipped = self.high >= CLIPPED
         self.classes = hue_classes(np.clip(self.reference, 0, 255).astype(np.uint8), self.hues)
+
+    def refresh(self, lit: Any, board_keys: list[str]) -> None:
+        """Take these locations' look again from `lit` (a still picture in the taught
+        light, showing them empty): the print as the camera sees it now."""
+        for board_key in board_keys:
+            x0, y0, x1, y1 = cells.box(board_key)
+            self.reference[y0:y1, x0:x1] = lit[y0:y1, x0:x1]
+        self.__post_init__()
 
 
 def changes(picture: Any, taught: Taught) -> tuple[Any, Any]:
@@ -113,7 +129,7 @@ def read(picture: Any, taught: Taught) -> Reading:
     lit, changed = changes(picture, taught)
     classes = hue_classes(np.clip(lit, 0, 255).astype(np.uint8), taught.hues)
     reference_classes, colors = taught.classes, taught.colors
-    out = Reading()
+    out = Reading(lit=lit)
     for board_key in cells.squares(colors):
         x0, y0, x1, y1 = cells.box(board_key)
         moved = changed[y0:y1, x0:x1]
@@ -127,12 +143,17 @@ def read(picture: Any, taught: Taught) -> Reading:
         new = np.bincount(here[moved & (here != under) & (here >= 0)], minlength=4)
         same = np.bincount(here[moved & (here == under) & (here >= 0)], minlength=4)
         area = moved.size
-        color = _vote(new, area) or _vote(same, area)
+        color = _vote(new, area, VOTES) or _vote(same, area, SAME_VOTES)
+        unsure = color is None and share >= OCCUPIED_FROM and _vote(same, area, VOTES)
+        if unsure:  # much changed, in the hue of the print beneath: a pawn of it, maybe
+            color = unsure
         owner = unkey(board_key)[0]
         if owner is not None and color not in (None, owner):
             color = None  # a safety square holds its own colour's pawns only
-        out.squares[board_key] = color or UNKNOWN
-        if share < OCCUPIED_FROM:
+        if color is None and share < COVERED:  # a little changed, of no pawn's hue
+            color = ""
+        out.squares[board_key] = UNKNOWN if color is None else color
+        if share < OCCUPIED_FROM or color == "" or unsure:
             out.doubtful.add(board_key)
     for board_key in cells.zones(colors):
         color, location = unkey(board_key)
@@ -145,7 +166,7 @@ def read(picture: Any, taught: Taught) -> Reading:
     return out
 
 
-def _vote(votes: Any, area: int) -> str | None:
-    """The colour with most of `votes` (a count per colour), if enough for a pawn."""
+def _vote(votes: Any, area: int, enough: float) -> str | None:
+    """The colour with most of `votes` (a count per colour), if `enough` of the area."""
     best = int(np.argmax(votes))
-    return g.COLORS[best] if votes[best] >= VOTES * area else None
+    return g.COLORS[best] if votes[best] >= enough * area else None

@@ -48,7 +48,7 @@ JITTER = 0.07  # cells: how far off its square's centre a pawn is put down
 SLOTS = ((-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5))
 # how often an option of each kind is picked, beside the others (the bench covers the rare)
 KIND_WEIGHT = {"start": 2.0, "forward": 1.0, "backward": 1.5, "split": 2.0, "switch": 3.0,
-               "sorry": 3.0, "decline": 0.3}
+               "sorry": 3.0, "decline": 0.0}  # a decline is tapped: no camera sees it
 STAGED = 0.08  # the share of moves first put down wrong, then right
 DISTURBANCES = ("pass", "rest", "light", "nudge", "hold", "cup", "card")
 
@@ -430,15 +430,36 @@ class _Recorder:
         self.pawns: list[Pawn] = []
         self.edge = self._edge_point()
         self._found: tuple[Option, ...] = ()  # the options of the card being played
+        self.hand_seen: list[bool] = []  # per frame: a hand over the board
 
     # --- filming ---
 
     def _shoot(self, hand_at: tuple[float, float] | None = None, held: str | None = None
                ) -> None:
         hand = None if hand_at is None else (hand_at, self.edge, self.skin)
+        self.hand_seen.append(hand_at is not None and self._in_view(hand_at))
         self.out.frames.append(self.scene.shoot(self.pawns, self.light, self.rng, hand=hand,
                                                 held=held, things=self.things,
                                                 quality=self.quality, blur=self.blur))
+
+    def _in_view(self, at: tuple[float, float]) -> bool:
+        """Whether a hand at `at` (or its sleeve, back to the edge point it comes from)
+        lies over the board: its fingers and the sleeve's width reach 0.07 of the
+        frame's height around the line from `at` to the edge point."""
+        reach = 0.07 * self.scene.size[1]
+        board = self.scene.corners.reshape(-1, 1, 2)
+        ex, ey = self.edge
+        return any(cv2.pointPolygonTest(board, (float(at[0] + (ex - at[0]) * t),
+                                                float(at[1] + (ey - at[1]) * t)), True)
+                   > -reach for t in np.linspace(0.0, 1.0, 24))
+
+    def _rest(self) -> int:
+        """The first frame of the run of frames with no hand over the board that ends
+        now: the board at rest."""
+        n = len(self.hand_seen)
+        while n > 0 and not self.hand_seen[n - 1]:
+            n -= 1
+        return n
 
     def _still(self, n: int) -> None:
         for _ in range(n):
@@ -590,8 +611,9 @@ class _Recorder:
         self.edge = self._edge_point()
         start = len(self.out.frames)
         staged_rest = self._move(option, before, color)
-        rest = len(self.out.frames)
-        self._still(int(rng.integers(8, 14)))
+        rest = self._rest()
+        same = dict(option.pawns) == {c: tuple(ps) for c, ps in before.items()}
+        self._still(int(rng.integers(12, 16) if same else rng.integers(8, 14)))
         self.out.truths.append(Truth(card, frame, color, before, option.kind,
                                      [list(leg) for leg in option.legs], rest, start,
                                      staged_rest))
@@ -613,8 +635,8 @@ class _Recorder:
                 gone[color].remove(src)
                 new[color].remove(dst)
                 out.append((color, src, dst))
-            elif src == dst:
-                continue
+            elif src == dst:  # back 4 onto a slide that slides it back: lifted, put back
+                out.append((color, src, dst))
         for c in gone:
             for src, dst in zip(gone[c], new[c], strict=False):
                 out.append((c, src, dst))
@@ -639,7 +661,7 @@ class _Recorder:
             self._leave(at)
         if wrong is None:
             return None
-        staged_rest = len(self.out.frames)
+        staged_rest = self._rest()
         self._still(int(rng.integers(20, 26)))
         c, _src, dst = transfers[0]
         at = self._carry(self._pawn_on(c, wrong), dst)

@@ -46,6 +46,7 @@ FIT = 0.5  # a board fits a reading that disagrees by less than this
 APART = 1.0  # another board this much worse: the fit is sure
 NEAR = 1.0  # an option within this of the best is a candidate when unsure
 ZONE_SLACK = 0.3  # of a pawn: a START's or HOME's count off by less is no disagreement
+REFRESH = 2  # squares at most whose look is taken again at a draw
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ class Judgement:
                                for o in self.candidates]}
 
 
-@dataclass
+@dataclass(eq=True)
 class _Board:
     """A board to compare readings with: each square's colour ("" empty) and each
     START's and HOME's count."""
@@ -103,6 +104,7 @@ class _Draw:
     boards: list[_Board]
     baseline: dict[str, float] | None = None  # zone pixels on the still board before
     said: bool = False  # a mismatch was said for this rest
+    moved: bool = False  # something moved since the card was drawn
     done: bool = False
     still_since: int = 0
     costs: list[float] = field(default_factory=list)
@@ -120,7 +122,9 @@ class BoardWatcher:
         self._homography: Any = None
         self._draw: _Draw | None = None
         self._wait = max(1, round(MISMATCH_SECONDS * fps))
+        self._rest_reading: Reading | None = None  # the board at rest now, if read
         self.readings = 0
+        self.refreshed = 0  # squares whose look was taken again
 
     def drawn(self, index: int, position: Position, card: str, color: str) -> bool:
         """The card `card` drawn for `color` in `position` (the board as it stands);
@@ -130,9 +134,27 @@ class BoardWatcher:
         self._draw = None
         if not options:
             return False
-        self._draw = _Draw(index, color, _Board.of(position.pawns_json(), colors), options,
-                           [_Board.of(dict(o.pawns), colors) for o in options])
+        before = _Board.of(position.pawns_json(), colors)
+        self._refresh(before)
+        self._draw = _Draw(index, color, before, options,
+                           [_Board.of(dict(o.pawns), colors) for o in options],
+                           baseline=None if self._rest_reading is None
+                           else self._rest_reading.pixels)
         return True
+
+    def _refresh(self, board: _Board) -> None:
+        """The board at rest as the draw says it stands: squares it shows a pawn on that
+        the draw says are empty (a print the lamp or the camera now shows otherwise)
+        are taken again, when every pawn and count is where the draw says and at most
+        REFRESH such squares differ: anything more is a board not as said."""
+        reading = self._rest_reading
+        if reading is None:
+            return
+        extra = [k for k, seen in reading.squares.items() if seen != board.squares[k]]
+        if not extra or len(extra) > REFRESH or any(board.squares[k] for k in extra):
+            return
+        self.model.taught.refresh(reading.lit, extra)
+        self.refreshed += len(extra)
 
     def feed(self, frame: Any) -> Judgement | None:
         self.frame += 1
@@ -145,15 +167,27 @@ class BoardWatcher:
         moved = float(np.mean(np.abs(small - previous) > MOTION_LEVEL)) >= MOTION_SHARE
         self._still = 0 if moved else self._still + 1
         pending = self._draw
-        if pending is None or pending.done:
-            return None
         if moved:
-            pending.said = False
-            pending.still_since = self.frame + 1
+            self._rest_reading = None
+            if pending is not None:
+                pending.said = False
+                pending.moved = True
+                pending.still_since = self.frame + 1
             return None
         if self._still < STILL_FRAMES:
             return None
+        if pending is None or pending.done:
+            if self._still == STILL_FRAMES:  # the board at rest between draws: its counts
+                self._read_rest(frame)
+            return None
         return self._judge(pending, frame)
+
+    def _read_rest(self, frame: Any) -> None:
+        """The board at rest between draws, with nothing on a square: the board the next
+        draw is judged from (its line gives the counts there)."""
+        reading = read(self._rectified(frame), self.model.taught)
+        self.readings += 1
+        self._rest_reading = None if reading.unknown() else reading
 
     def _rectified(self, frame: Any) -> Any:
         if self._homography is None:
@@ -169,13 +203,21 @@ class BoardWatcher:
         if reading.unknown():
             return None  # a hand, a pawn held, something on a square: not a board yet
         zones = reading.pixels
+        self._rest_reading = reading
         counts = self._counts(pending, zones)
         before = _cost(reading, counts, pending.before)
         costs = [_cost(reading, counts, b) for b in pending.boards]
         order = sorted(range(len(costs)), key=costs.__getitem__)
         best = order[0]
         if before < FIT and before <= costs[best]:
-            pending.baseline = zones  # the board as it was: the counts there are known
+            pending.baseline = zones  # the board as it was: its counts known
+            same = [o for o, b in zip(pending.options, pending.boards, strict=True)
+                    if b == pending.before]
+            if same and pending.moved and self._rested(pending):
+                # a move that leaves the board as it was (4 back onto a slide that slides
+                # it back, an 11 declined), after a hand went over it: asked
+                pending.done = True
+                return Judgement(self.frame, pending.index, candidates=tuple(same))
             return None
         others = sorted([before, *(costs[i] for i in order[1:])])
         if costs[best] < FIT and others[0] - costs[best] >= APART:
@@ -186,7 +228,7 @@ class BoardWatcher:
         if len(near) >= 2:
             pending.done = True
             return Judgement(self.frame, pending.index, candidates=tuple(near))
-        if pending.said or self.frame - pending.still_since + 1 < self._wait:
+        if pending.said or not self._rested(pending):
             return None
         pending.said = True
         if costs[best] < APART:  # one option nearly fits, and stays so: ask
@@ -194,6 +236,10 @@ class BoardWatcher:
             return Judgement(self.frame, pending.index, candidates=(pending.options[best],))
         return Judgement(self.frame, pending.index, mismatch=difference(
             reading, counts, pending.boards[best], pending.options[best]))
+
+    def _rested(self, pending: _Draw) -> bool:
+        """Whether the board has been still for MISMATCH_SECONDS."""
+        return self.frame - pending.still_since + 1 >= self._wait
 
     def _counts(self, pending: _Draw, zones: dict[str, float]) -> dict[str, float]:
         """Each START's and HOME's count: from the still board before the move when one

@@ -1,0 +1,36 @@
+"""The board watcher (games.board.camera.watch) on recordings of our own generator at a
+small size: each move logged right within 5 frames of rest, nothing for a forfeit, a
+hand, a nudge or the light; and a board no option gives said in the table's words."""
+
+from __future__ import annotations
+
+from games.board.camera.bench import run_recording
+from games.board.camera.read import Reading
+from games.board.camera.watch import _Board, difference
+from games.board.rules.moves import generate
+from games.board.rules.position import Position
+
+
+def test_every_move_of_a_recording_is_logged_right_and_nothing_else():
+    score, frame_ms, frames = run_recording(0, seed=4, size=(480, 270), draws=12)
+    assert score.moves >= 5 and score.right == score.moves, score.cases
+    assert score.phantom == 0 and score.stray == 0, score.cases
+    assert max(score.delays) <= 5 and len(frame_ms) == frames
+
+
+def _reading_of(pawns: dict[str, list[str]], colors: tuple[str, ...]) -> Reading:
+    board = _Board.of(pawns, colors)
+    return Reading(squares=dict(board.squares),
+                   pixels={k: float(n) for k, n in board.counts.items()})
+
+
+def test_a_pawn_one_square_short_is_said_in_the_tables_words():
+    position = Position.parse({"edition": "classic", "pawns": {
+        "red": ["START", "START", "START", "T5"], "blue": ["START"] * 4}})
+    (option,) = generate(position, "5", "red")
+    assert option.legs == (("T5", "T10"),)
+    board = _Board.of(dict(option.pawns), ("red", "blue"))
+    reading = _reading_of({"red": ["START", "START", "START", "T9"], "blue": ["START"] * 4},
+                          ("red", "blue"))
+    said = difference(reading, {k: float(n) for k, n in board.counts.items()}, board, option)
+    assert said == "Red's pawn should be on square 2 of red's long slide, not 1 square short"
