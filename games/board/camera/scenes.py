@@ -404,10 +404,11 @@ class BoardScene:
     # --- a game played ---
 
     def record(self, draws: int, seed: int, *, staged: float = STAGED,
-               disturb: bool = True) -> Recording:
-        """A game of `draws` cards played on the board, from a position some moves into
-        the game (played by the rules, choosing options at random), filmed at 5 fps."""
-        return _Recorder(self, seed, staged, disturb).play(draws)
+               disturb: bool = True, into: bool = True) -> Recording:
+        """A game of `draws` cards played on the board, filmed at 5 fps: from a position
+        some moves into the game (played by the rules, choosing options at random), or
+        from its start when not `into`."""
+        return _Recorder(self, seed, staged, disturb).play(draws, into)
 
 
 def _won(position: Position) -> bool:
@@ -550,7 +551,7 @@ class _Recorder:
 
     # --- the game ---
 
-    def play(self, draws: int) -> Recording:
+    def play(self, draws: int, into: bool) -> Recording:
         rng, scene = self.rng, self.scene
         edition = scene.edition
         settings = Settings.parse(None, edition)
@@ -560,7 +561,7 @@ class _Recorder:
                           "players": players, "colors": list(scene.colors),
                           "first": players[0]}
         turn = 0
-        for _ in range(int(rng.integers(0, 40))):  # into the game, unfilmed
+        for _ in range(int(rng.integers(0, 40)) if into else 0):  # unfilmed
             position, turn = self._advance(position, turn, None)
         self.out.setup["first"] = players[turn % len(players)]
         self.pawns = scene.pawns_at(position.pawns_json(), rng)

@@ -126,13 +126,14 @@ class BoardWatcher:
         self.readings = 0
         self.refreshed = 0  # squares whose look was taken again
 
-    def drawn(self, index: int, position: Position, card: str, color: str) -> bool:
+    def drawn(self, index: int, position: Position | None, card: str, color: str) -> bool:
         """The card `card` drawn for `color` in `position` (the board as it stands);
-        False when the card has no option (forfeited: nothing to watch)."""
-        options = generate(position, card, color)
-        colors = self.model.colors
+        False when the card has no option (forfeited: nothing to watch), or when
+        `position` is None (no card waits: nothing to watch either)."""
         self._draw = None
-        if not options:
+        options = () if position is None else generate(position, card, color)
+        colors = self.model.colors
+        if position is None or not options:
             return False
         before = _Board.of(position.pawns_json(), colors)
         self._refresh(before)
