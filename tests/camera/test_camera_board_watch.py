@@ -34,3 +34,20 @@ def test_a_pawn_one_square_short_is_said_in_the_tables_words():
                           ("red", "blue"))
     said = difference(reading, {k: float(n) for k, n in board.counts.items()}, board, option)
     assert said == "Red's pawn should be on square 2 of red's long slide, not 1 square short"
+
+
+def test_a_board_moved_a_little_since_teaching_is_found_again_by_itself():
+    from games.board.camera.model import teach
+    from games.board.camera.run import DrawLine, watch
+    from games.board.camera.scenes import BoardScene
+
+    scene = BoardScene(seed=12, size=(480, 270), edition="2016", colors=("red", "green"))
+    model = teach(scene.teach_photo(), "2016", scene.colors)
+    moved = scene.moved(seed=1, by=0.05)
+    rec = moved.record(8, seed=1, staged=0.0)
+    lines = [DrawLine(t.frame, t.card, Position.parse({"edition": "2016", "pawns": t.pawns}))
+             for t in rec.truths]
+    judged = list(watch(rec.frames, model, rec.setup, lines, 5.0))
+    played = [(t.kind, t.legs) for t in rec.truths if t.kind is not None]
+    assert played and [(j.option.kind, [list(x) for x in j.option.legs])
+                       for j in judged if j.option is not None] == played

@@ -20,7 +20,6 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-import cv2
 import numpy as np
 
 from camera.archive import write_npz
@@ -150,9 +149,3 @@ def _number(value: Any, low: float, high: float) -> float:
             or not math.isfinite(value) or not low <= value <= high:
         raise ValueError("not a number in range")
     return float(value)
-
-
-def homography_for(model: BoardModel, width: int, height: int) -> Any:
-    """From a `width` x `height` frame's pixels to the rectified board's."""
-    return cv2.getPerspectiveTransform(model.corners_for(width, height),
-                                       cells.corners_cells())

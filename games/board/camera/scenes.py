@@ -21,6 +21,7 @@ below 1000; `make bench` uses 1280x720 and seeds from 10_000, which the tests ne
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -252,6 +253,24 @@ class BoardScene:
         self.discard = (w * (0.06 if rng.random() < 0.5 else 0.86), h * 0.4)
         self._cache: tuple[Any, Image] | None = None
         self._fields: dict[tuple[Any, ...], Any] = {}
+
+    def moved(self, seed: int, by: float = 0.03) -> BoardScene:
+        """The same board and table after the board (or the camera) moved a little
+        between games: shifted up to `by` of its side and turned up to 2 degrees."""
+        rng = np.random.default_rng([self.seed, seed, 7])
+        out = copy.copy(self)
+        centre = self.corners.mean(axis=0)
+        side = float(np.linalg.norm(self.corners[1] - self.corners[0]))
+        turn = math.radians(float(rng.uniform(-2, 2)))
+        rotation = np.array([[math.cos(turn), -math.sin(turn)],
+                             [math.sin(turn), math.cos(turn)]], np.float32)
+        shift = rng.uniform(-by, by, 2).astype(np.float32) * side
+        out.corners = ((self.corners - centre) @ rotation.T + centre + shift).astype(np.float32)
+        n = GRID * self.cell
+        out.homography = cv2.getPerspectiveTransform(
+            np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32), out.corners)
+        out._cache = None
+        return out
 
     # --- where things are ---
 

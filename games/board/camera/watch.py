@@ -28,7 +28,8 @@ import numpy as np
 
 from camera.light import light_free
 from games.board.camera import cells
-from games.board.camera.model import BoardModel, homography_for
+from games.board.camera.find import NotFound, homography, outline
+from games.board.camera.model import BoardModel
 from games.board.camera.read import Reading, read
 from games.board.grid import key, unkey
 from games.board.rules import geometry as g
@@ -47,6 +48,8 @@ APART = 1.0  # another board this much worse: the fit is sure
 NEAR = 1.0  # an option within this of the best is a candidate when unsure
 ZONE_SLACK = 0.3  # of a pawn: a START's or HOME's count off by less is no disagreement
 REFRESH = 2  # squares at most whose look is taken again at a draw
+MOVED_AT_LEAST = 0.02  # of the side: less is the finder's own error (9 px at 1280 seen)
+MOVED_AT_MOST = 0.08  # of the board's side: farther is some other outline (a hand across)
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,7 @@ class BoardWatcher:
         self._previous: Any = None
         self._still = 0
         self._homography: Any = None
+        self.corners: Any = None  # where the board is watched: found again at the start
         self._draw: _Draw | None = None
         self._wait = max(1, round(MISMATCH_SECONDS * fps))
         self._rest_reading: Reading | None = None  # the board at rest now, if read
@@ -193,7 +197,8 @@ class BoardWatcher:
     def _rectified(self, frame: Any) -> Any:
         if self._homography is None:
             h, w = frame.shape[:2]
-            self._homography = homography_for(self.model, w, h)
+            self.corners = found_again(frame, self.model.corners_for(w, h))
+            self._homography = homography(self.corners)
         return cv2.warpPerspective(frame, self._homography, (cells.SIZE, cells.SIZE),
                                    flags=cv2.INTER_LINEAR)
 
@@ -255,6 +260,22 @@ class BoardWatcher:
                 out[board_key] = pending.before.counts[board_key] + (
                     pixels - pending.baseline[board_key]) / per_pawn[color]
         return out
+
+
+def found_again(frame: Any, taught: Any) -> Any:
+    """The board's corners in `frame`: found again when the board or the camera moved a
+    little since teaching (a corner more than MOVED_AT_LEAST of the board's side from its
+    taught place, none more than MOVED_AT_MOST), else the taught ones (finding them again
+    when nothing moved would only add the finder's own pixel or two of error)."""
+    try:
+        quad = outline(frame)
+    except NotFound:
+        return taught
+    side = float(np.linalg.norm(taught[1] - taught[0]))
+    turns = [np.roll(quad, -i, axis=0) for i in range(4)]
+    best = min(turns, key=lambda q: float(np.abs(q - taught).max()))
+    moved = float(np.abs(best - taught).max())
+    return best if MOVED_AT_LEAST * side < moved <= MOVED_AT_MOST * side else taught
 
 
 def _cost(reading: Reading, counts: dict[str, float], board: _Board) -> float:
