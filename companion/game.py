@@ -245,6 +245,18 @@ class Game(Generic[SetupT, StateT, EventT]):
         self._history, self._synced = history, depth
         return history
 
+    def view(self) -> tuple[StateT, History[StateT, EventT], Step[StateT, EventT] | None,
+                            Step[StateT, EventT] | None]:
+        """`state`, `history`, `undo_step` and `redo_step` in one call: what every Update
+        holds, read once per event."""
+        done, undone, history = self._done, self._undone, self._history
+        if history._len != len(done) or self._synced != len(done):
+            history = self.history
+        if done:
+            top = done[-1]
+            return top.after, history, top, undone[-1] if undone else None
+        return self.initial, history, None, undone[-1] if undone else None
+
     @property
     def depth(self) -> int:
         """len(steps), without copying them (steps is a copy: O(game) per call)."""

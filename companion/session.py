@@ -69,6 +69,9 @@ AnyUpdate = Update[object, JsonEvent]
 AnyResult = Result[object, JsonEvent]
 
 log = logging.getLogger(__name__)
+_new = tuple.__new__
+assert Update._fields == ("game_id", "game", "state", "result", "steps", "undo", "redo",
+                          "options", "summary", "damage", "unsaved")  # built by _notify
 # The history waits at most this long for events still being written (a Pi's SD card
 # syncs in 5-100 ms), so the game just finished is counted with its last round.
 READ_AFTER_WRITES_S = 2.0
@@ -180,13 +183,15 @@ class Session:
         """Tell every listener; `summary`: the state's, when the caller has it already."""
         game = self._game
         assert game is not None
-        state, rules = game.state, game.rules
-        update: AnyUpdate = Update(self._game_id, rules.name, state, result, game.history,
-                        game.undo_step, game.redo_step, tuple(rules.options(state)),
-                        rules.summary(state) if summary is None else summary, self._damage,
-                        unsaved)
+        state, history, undo, redo = game.view()
+        rules = game.rules
+        # built with tuple.__new__, every field given: Update's own __new__ is a Python call
+        update: AnyUpdate = _new(Update, (
+            self._game_id, rules.name, state, result, history, undo, redo,
+            tuple(rules.options(state)),
+            rules.summary(state) if summary is None else summary, self._damage, unsaved))
         self._update = update
-        for listener in list(self._listeners):
+        for listener in self._listeners.copy():
             listener(update)
         return update
 
@@ -369,7 +374,7 @@ class Session:
                 game.accept(result)
             else:
                 game.accept(result)
-            summary = game.rules.summary(game.state)
+            summary = game.rules.summary(result.state)  # (the state the result left)
             if summary.winner != winner_before:
                 self._record_result(summary.winner)
             self._notify(result, summary=summary)

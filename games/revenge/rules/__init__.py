@@ -14,6 +14,7 @@ screens, voice, lamps and LED board (cards, events, state, what happened), so th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from companion.rules import GameSummary, Rules
@@ -85,8 +86,8 @@ class RevengeRules:
         return state.to_json()
 
     def summary(self, state: GameState) -> GameSummary:
-        winner = None if state.winner is None else state.name(state.winner)
-        return GameSummary(state.setup.players, winner, state.over)
+        winner = state.winner  # (asked once per event: one summary per table and winner)
+        return _summary(state.setup.players, None if winner is None else state.name(winner))
 
     def stats(self, steps: Sequence[Any]) -> dict[str, dict[str, int]]:
         return counters(steps)
@@ -98,6 +99,12 @@ class RevengeRules:
     def rounds_played(self, steps: Sequence[Any]) -> int:
         """Rounds that ended in the effective history (the history's ROUNDS column)."""
         return len(progress_history(steps))
+
+
+@lru_cache(maxsize=64)
+def _summary(players: tuple[str, ...], winner: str | None) -> GameSummary:
+    """A state's summary: the same immutable value all game long, so built once."""
+    return GameSummary(players, winner, winner is not None)
 
 
 RULES: Rules[Setup, GameState, Event] = RevengeRules()  # mypy checks the class against it

@@ -610,9 +610,11 @@ def options(state: GameState) -> tuple[Event, ...]:
                      for s, t in zip(tb.tied, tb.totals, strict=True) if t is None)
     players = setup.players
     if window is None:  # the common case: no presses count, nothing to close
-        plays: tuple[Event, ...] = _legal_plays(players, turn, progress, hands,
-                                                draw_pile + discards, owed)
-        return plays + _END_PLAY2 if owed else plays
+        if not (hands[turn] or draw_pile or discards):  # _legal_plays, inline
+            return _END_PLAY2 if owed else ()
+        if owed:
+            return _NUMBERS_OR_END
+        return _turn_plays(players, turn, progress)
     # Logging a card closes the window first: one pawn card moves, the round ends (its
     # pile set aside, nothing owed), and if that reaches the goal the window decides the
     # game (R12) and no card can be logged.
@@ -641,14 +643,22 @@ def _legal_plays(players: tuple[str, ...], seat: int, progress: tuple[int, ...],
     return _turn_plays(players, seat, progress)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1024)
 def _turn_plays(players: tuple[str, ...], seat: int, progress: tuple[int, ...]
                 ) -> tuple[Play, ...]:
     """Every card, SORRY! once per player it may flip back (or once with no target when
-    nobody can be): built once per table, seat and progress, as a game comes back to
-    them again and again."""
+    nobody can be): looked up per table, seat and progress, as a game comes back to
+    them again and again; a new progress only finds which players have any (`_flips`)."""
+    return _flips(players, seat, tuple(p > 0 for p in progress))
+
+
+@lru_cache(maxsize=256)
+def _flips(players: tuple[str, ...], seat: int, started: tuple[bool, ...]
+           ) -> tuple[Play, ...]:
+    """`_turn_plays` by which players have progress (`started`): the Play objects are
+    built once per table and seat, not once per progress."""
     flips = tuple(Play(_SORRY, None, players[i])
-                  for i, p in enumerate(progress) if p > 0 and i != seat)
+                  for i, has in enumerate(started) if has and i != seat)
     return _PLAIN_PLAYS + (flips or _SORRY_UNTARGETED)
 
 
@@ -666,6 +676,7 @@ _PLAIN_PLAYS = tuple(Play(card) for card in ALL_CARDS if card is not _SORRY)
 _NUMBER_PLAYS = tuple(play for play in _PLAIN_PLAYS if play.card.is_number)
 _SORRY_UNTARGETED = (Play(_SORRY),)
 _END_PLAY2 = (EndPlay2(),)
+_NUMBERS_OR_END = _NUMBER_PLAYS + _END_PLAY2  # while a Play 2 is owed, no window open
 _CLOSE = Close()
 
 
