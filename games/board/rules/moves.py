@@ -867,6 +867,10 @@ def _reasons(fails: list[Blocked]) -> tuple[Blocked, ...]:
     return tuple(first.values())
 
 
+# What `_Analyses` keeps an analysis by: the position's pawns and colours, card, colour
+_Key = tuple[Board, tuple[str, ...], str, str]
+
+
 class _Analyses:
     """Each card worked out once per position (a turn asks for it at the draw, on the
     screen and at the move): the newest `size` kept, and `get` tells whether one is
@@ -877,10 +881,16 @@ class _Analyses:
         self.size = size
         # An OrderedDict: dropping the oldest is O(1) (a dict's next(iter()) walks over
         # every slot freed since it was last resized, which made each new key O(size)).
-        self._kept: OrderedDict[tuple[Position, str, str], _Analysis] = OrderedDict()
+        # Keyed by the pawns, colours, card and colour, all hashed in C (a Position's hash
+        # is a Python call, and a key is hashed twice per card worked out); the analysis
+        # found is of this very position only when its edition and settings agree too.
+        self._kept: OrderedDict[_Key, _Analysis] = OrderedDict()
 
     def get(self, position: Position, card: str, color: str) -> _Analysis | None:
-        return self._kept.get((position, card, color))
+        found = self._kept.get((position.pawns, position.colors, card, color))
+        if found is None or found.key[0] is position or found.key[0] == position:
+            return found
+        return None
 
     def cache_clear(self) -> None:
         self._kept.clear()
@@ -893,14 +903,17 @@ class _Analyses:
              reasons: bool = False) -> _Analysis:
         """The card worked out (`reasons`: why pawns cannot move too, in the same pass,
         when it is worked out now)."""
-        key = (position, card, color)
-        found = self._kept.get(key)
-        if found is None:
-            found = _work_out(key, [] if reasons else None)
-            if len(self._kept) >= self.size:
-                self._kept.popitem(last=False)  # the oldest
-            self._kept[key] = found
+        kept = self._kept
+        key = (position.pawns, position.colors, card, color)
+        found = kept.get(key)
+        if found is None or (found.key[0] is not position and found.key[0] != position):
+            new = found is None  # (else another edition's or settings' analysis, replaced)
+            found = _work_out((position, card, color), [] if reasons else None)
+            if new and len(kept) >= self.size:
+                kept.popitem(last=False)  # the oldest
+            kept[key] = found
         return found
+
 
 
 _board_of = itemgetter(5)  # an option's board, read in C
