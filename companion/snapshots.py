@@ -223,15 +223,22 @@ def _rows_sound(journal: Journal, game_id: int, seq: int) -> int | None:
     keeps its old CRC and would hide under the snapshot until History or the next start
     cut the game there (issue 21). Reading the rows costs two CRCs per event, a few ms per
     thousand on a Pi: the price of never hiding a damaged event."""
-    link, expected = journal_chain.start(game_id), 0
-    for row_seq, raw, crc, chain in journal.query(
-            "SELECT seq, CAST(json AS BLOB), crc, chain FROM events WHERE game_id = ? AND "
-            "seq <= ? ORDER BY seq", (game_id, seq)):
-        sound = _sound_link(link, expected, row_seq, raw, crc, chain)
-        if sound is None:
+    rows = journal.query(
+        "SELECT seq, CAST(json AS BLOB), crc, chain FROM events WHERE game_id = ? AND "
+        "seq <= ? ORDER BY seq", (game_id, seq))
+    if len(rows) != seq + 1:
+        return None
+    link = journal_chain.start(game_id)
+    crc32 = zlib.crc32
+    # _sound_link inline, and journal_chain.link (a CRC32 already in 32 bits needs no
+    # mask): two Python calls a row were most of the resume of a long game
+    for expected, (row_seq, raw, crc, chain) in enumerate(rows):
+        if row_seq != expected or not isinstance(raw, bytes) or crc32(raw) != crc:
             return None
-        link, expected = sound, expected + 1
-    return link if expected == seq + 1 else None
+        link = crc32(raw, link)
+        if chain is not None and chain != link:
+            return None
+    return link
 
 
 def _sound_link(before: int, expected: int, seq: object, raw: object, crc: object,
