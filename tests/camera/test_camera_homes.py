@@ -1,0 +1,145 @@
+"""The camera at a family's table (issue 37), on development homes drawn by
+bench.camera_homes (small sets; `make bench` scores the held-out homes): the first of two
+quick cards, a play after a child's hand rested on the pile or a person leaned in, and
+frames above 640x480 reduced once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+SEED = 7  # a development table of each home (the bench's held-out seeds start at 40_000)
+# a gingham table whose photos all show the card's outline (seed 7's cloth hides it in
+# both photos of the 8: that deck is refused, a face with no photo showing its card)
+GINGHAM_SEED = 20_001
+
+
+@pytest.fixture(scope="module")
+def gingham() -> Any:
+    """A gingham table seen 12 degrees off vertical, its deck (the board game's) taught
+    there from two photos a face."""
+    from bench.camera_homes import HOMES, HomeScene
+    from camera.cards import card_names
+    from camera.teach import teach
+
+    scene = HomeScene(HOMES["gingham"], seed=GINGHAM_SEED)
+    cards = card_names("board")
+    photos = scene.teach_photos(cards, 2, seed=0)
+    taught = teach({c: [(f"{c}#{i}", img) for i, img in enumerate(photos[c])]
+                    for c in cards}, "board")
+    assert not taught.unseen
+    return scene, taught.model
+
+
+def watched(model: Any, frames: list[Any]) -> list[Any]:
+    from camera.watcher import Watcher
+
+    watcher = Watcher(model)
+    return [s for s in (watcher.feed(f) for f in frames) if s is not None]
+
+
+def assert_each_logged_right(plays: list[Any], seen: list[Any]) -> None:
+    assert [s.card for s in seen] == [p.card for p in plays], (seen, plays)
+    for s, p in zip(seen, plays, strict=True):
+        # rest: the first frame with no hand in the picture; the pile may be still a
+        # frame or two before the leaving hand is out of the picture
+        assert p.rest - 2 <= s.frame <= p.rest + 5, (s, p)
+
+
+def test_the_taught_card_size_and_pile_spot_are_the_photos_cards() -> None:
+    """The size and spot are taken from the outline chosen in every photo, not from the
+    last photo's shapes (a name shared by two loops in camera.teach: on dev seed 30000,
+    sequence 12, a card size of 0.18 of the width for 0.31, and plays missed)."""
+    from bench.camera_scenes import Scene
+    from camera.cards import PHOTOS_A_FACE, card_names
+    from camera.teach import teach
+
+    scene = Scene(seed=30_012, size=(640, 480), printing=30_012)
+    cards = card_names("revenge")
+    photos = scene.teach_photos(cards, PHOTOS_A_FACE, seed=12)
+    model = teach({c: [(f"{c}#{i}", img) for i, img in enumerate(photos[c])]
+                   for c in cards}, "revenge").model
+    assert model.card_size == pytest.approx(scene.card_h / 640, rel=0.1)
+    x0, y0, x1, y1 = model.spot
+    assert x0 < scene.spot[0] / 640 < x1 and y0 < scene.spot[1] / 480 < y1
+    assert (x1 - x0) * 640 >= scene.card_h * 0.6
+
+
+def test_the_first_of_two_cards_laid_within_a_second_is_logged(gingham: Any) -> None:
+    """The next hand comes in at the edge while the first card rests: rest is judged on
+    the pile, not the whole view (it waited for the whole view, and logged the first of
+    two quick cards 1 time in 11)."""
+    scene, model = gingham
+    seq = scene.sequence(["5", "11", "2"], seed=3, disturb=False,
+                         lays=("quick", "quick second", "laid"))
+    assert seq.plays[1].rest - seq.plays[0].rest <= 10  # within a second at 10 fps
+    assert_each_logged_right(seq.plays, watched(model, seq.frames))
+
+
+BLIND_AFTER = ("the still picture to compare with is taken while the shadow or the hand is "
+               "still partly there, and its leaving passes for an arm: the next card is "
+               "logged after LONG_STILL (2 s) or missed (issue 37, not yet fixed)")
+
+
+@pytest.mark.parametrize(("disturbance", "calm"), [
+    ("child", None), ("shadow", None),
+    ("rest", 0), ("exposure", 0), ("refocus", 0),
+    pytest.param("child", 0, marks=pytest.mark.xfail(strict=True, reason=BLIND_AFTER)),
+    pytest.param("shadow", 0, marks=pytest.mark.xfail(strict=True, reason=BLIND_AFTER)),
+])
+def test_after_a_disturbance_it_watches_again_within_a_second(
+        gingham: Any, disturbance: str, calm: int | None) -> None:
+    """A child's hand resting on the pile for 2-4 s, a person's shadow swaying over it
+    while auto-exposure follows, an arm resting, an exposure step, the focus hunting:
+    nothing is logged for it, and the next card is logged within 5 frames of its rest.
+    `calm` 0: the next hand comes as the disturbance ends (the exposure still settling,
+    the focus still hunting), so its card rests within about a second of the end (a still
+    picture with the hand in it became the one to compare with, and every later still
+    picture passed for an arm: nothing more was logged)."""
+    scene, model = gingham
+    seq = scene.sequence(["7", "3", "12"], seed=5, disturb=False, before=(disturbance,),
+                         calm=calm)
+    assert [d for d, _frame in seq.disturbances] == [disturbance] * 3
+    assert_each_logged_right(seq.plays, watched(model, seq.frames))
+
+
+def test_frames_above_640_wide_are_reduced_once_and_still_read(tmp_path: Any) -> None:
+    """A 1280x720 camera: its deck taught from full-size photos, its frames decoded from
+    JPEG files at half size (camera.sources) and watched at 640 wide."""
+    import cv2
+
+    from bench.camera_homes import HOMES, HomeScene
+    from camera.cards import card_names
+    from camera.sources import FolderSource
+    from camera.teach import teach
+    from camera.watcher import reduced
+
+    big = HomeScene(HOMES["walnut"], seed=SEED)
+    assert big.size == (1280, 720)
+    cards = card_names("board")
+    photos = big.teach_photos(cards, 1, seed=0)
+    model = teach({c: [(c, photos[c][0])] for c in cards}, "board").model
+    seq = big.sequence(["8", "4"], seed=2, disturb=False)
+    for i, frame in enumerate(seq.frames):
+        cv2.imwrite(str(tmp_path / f"{i:04d}.jpg"), frame)
+    decoded = list(FolderSource(tmp_path).frames())
+    assert decoded[0].shape == (720, 1280, 3) and decoded[1].shape == (360, 640, 3)
+    assert reduced(decoded[0]).shape == (360, 640, 3)
+    assert_each_logged_right(seq.plays, watched(model, decoded))
+
+
+def test_the_bench_gives_a_log_before_the_next_card_rests_to_the_play_before() -> None:
+    """The first of two quick cards is logged as the next hand comes (at its start): that
+    log is the first card's, not a wrong or phantom one of the second."""
+    from bench.camera_homes import HomePlay
+    from bench.camera_table import verdicts
+    from camera.watcher import Seen
+
+    plays = [HomePlay("5", 7, 14, "quick"), HomePlay("11", 15, 22, "quick second"),
+             HomePlay("2", 31, 40)]
+    seen = [Seen(15, "5", 1.0, ("5",)), Seen(23, "11", 1.0, ("11",)), Seen(39, "2", 1.0, ("2",))]
+    got, early = verdicts(plays, seen)
+    assert [(v.outcome, v.delay, v.phantoms) for v in got] == [
+        ("right", 1, 0), ("right", 1, 0), ("right", -1, 0)]
+    assert early == 0
