@@ -63,7 +63,10 @@ SEGMENTS = 28  # circles drawn every frame: round enough at these sizes, cheap t
 RING = {"joint": "miter", "cap": "none"}
 TAP_REACH = 1.6  # cells: correcting, a finger may miss the pawn it takes by half this
 ANY_REACH = 0.75  # cells: a tap on no highlighted place still names the place under it
-DRAG_MIN = 1.0  # cells: correcting the board, a finger must travel this far to move a pawn
+# cells: correcting the board, a finger must travel this far to move a pawn: under the one
+# cell between two squares' centres (at exactly 1.0 a drag to the next square was a tap when
+# rounding made it 0.99999 cell, as on a 434 px board)
+DRAG_MIN = 0.9
 # between the board and its widget's edges: at 800x480 the board met the screen's left edge,
 # where its outer squares lost their border and the leftmost column looked cut narrow
 EDGE_DP = 3
