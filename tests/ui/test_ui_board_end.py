@@ -8,9 +8,8 @@ at 480x800 (a 2016 game) the figures' "Pions …" header cut."""
 from __future__ import annotations
 
 import pytest
-from board_play import Scorekeeper, key_window
+from board_play import Scorekeeper, drag_pawn
 from kivy.core.window import Window
-from kivy.tests.common import UnitTestTouch
 from layout_helpers import picture, problems, resize, set_text_size, shot_path
 from test_ui_board_whole_game import start_by_touch
 
@@ -25,22 +24,11 @@ def window_back():
     Window.size = (800, 480)
 
 
-def correct(d, color: str, frm: str, to: str) -> None:
-    """Drag one of `color`'s pawns from `frm` to `to` while correcting the board."""
-    (x0, y0), (x1, y1) = key_window(d, f"{color}:{frm}"), key_window(d, f"{color}:{to}")
-    touch = UnitTestTouch(x0, y0)
-    touch.touch_down()
-    touch.touch_move((x0 + x1) / 2, (y0 + y1) / 2)
-    touch.touch_move(x1, y1)
-    touch.touch_up()
-    d.frames(2)
-
-
 def play_to_anas_win(d) -> None:
     pawns = len(next(p for p in d.app.board.state["players"] if p["color"] == "red")["pawns"])
     d.tap_id("board", "correct_button")
     for to in ["HOME"] * (pawns - 1) + ["S5"]:  # four pawns (classic) or three (2016)
-        correct(d, "red", "START", to)
+        drag_pawn(d, "red:START", f"red:{to}")
     d.tap_id("board", "correct_button")
     red = next(p for p in d.app.board.state["players"] if p["color"] == "red")
     assert sorted(red["pawns"]) == ["HOME"] * (pawns - 1) + ["S5"], red["pawns"]
