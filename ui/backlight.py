@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 BACKLIGHTS = Path("/sys/class/backlight")
-DIM_SHARE = 0.2  # a dimmed screen keeps a fifth of its brightness
+DIM_SHARE = 0.5  # a dimmed screen keeps half its brightness: plainly dim, still read
 
 
 class Backlight:

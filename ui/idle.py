@@ -27,7 +27,11 @@ from ui.backlight import Backlight, find_backlight
 
 AWAKE, DIM, ASLEEP = "awake", "dim", "asleep"
 TICK_S = 5.0  # how often the idle time is looked at
-DIM_ALPHA = 0.65  # the black layer's opacity when dim (asleep: 1)
+DIM_ALPHA = 0.5  # the black layer's opacity when dim (asleep: 1): half as bright, readable
+# the least time the screen stays dim before it goes dark, whatever the configured minutes
+# and however late a look at the idle time comes: a dim screen is a warning a family must
+# get to see (a look that found it past both times took it straight to black)
+MIN_DIM_S = 120.0
 _WOKE = "idle.woke"  # touch.ud mark: this touch only woke the screen
 
 
@@ -85,6 +89,7 @@ class ScreenRest:
         self.busy, self.clock = busy, clock
         self.state = AWAKE
         self.last_use = clock()
+        self.dimmed_at = self.last_use  # when the screen last dimmed
         self._lock = threading.Lock()
         self._ticks: Any = None
         self._window: Any = None
@@ -107,9 +112,14 @@ class ScreenRest:
         else:
             return
         with self._lock:
+            if target == ASLEEP and self.dim_after_s and self.state != ASLEEP and (
+                    self.state != DIM or now - self.dimmed_at < MIN_DIM_S):
+                target = DIM  # dim first, for MIN_DIM_S at least
             if target == self.state or (self.state == ASLEEP and target == DIM):
                 return
             self.state = target
+            if target == DIM:
+                self.dimmed_at = now
         self.shade.show(target)
 
     def use(self) -> bool:

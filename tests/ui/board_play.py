@@ -29,6 +29,28 @@ def tap_key(d: Any, board_key: str) -> None:
     tap_at(d, *key_window(d, board_key))
 
 
+def drag_pawn(d: Any, frm: str, to: str) -> None:
+    """Correcting the board: a finger takes the pawn on board key `frm` to `to`."""
+    from kivy.tests.common import UnitTestTouch
+
+    (x0, y0), (x1, y1) = key_window(d, frm), key_window(d, to)
+    touch = UnitTestTouch(x0, y0)
+    touch.touch_down()
+    touch.touch_move((x0 + x1) / 2, (y0 + y1) / 2)
+    touch.touch_move(x1, y1)
+    touch.touch_up()
+    d.frames(2)
+
+
+def open_list(d: Any) -> int:
+    """Portrait: the moves are listed behind one button (games.board.screens.board_screen
+    `list_folded`); a finger opens the list to pick a row. The taps it took (0 or 1)."""
+    if not d.buttons(code="list"):
+        return 0
+    d.tap_code("list")
+    return 1
+
+
 class Scorekeeper:
     """`ways`: how a move is picked, as often as a person might (board, list, "Move");
     `on_board_only`: always on the board, as the README counts the taps."""
@@ -126,12 +148,14 @@ class Scorekeeper:
             if not moved():
                 # the taps fit several options (an 11 forward onto a pawn and the switch
                 # with it): the list shows them, and the row is tapped
+                self.touches["move"] += open_list(d)
                 scroll_to(d, f"opt{index}")
                 d.tap_code(f"opt{index}")
                 self.touches["move"] += 1
         else:
             self.taps["list"] += 1
             self.touches["move"] += 1
+            self.touches["move"] += open_list(d)
             scroll_to(d, f"opt{index}")
             d.tap_code(f"opt{index}")
         self.kinds[option["kind"]] = self.kinds.get(option["kind"], 0) + 1

@@ -26,7 +26,8 @@ def test_a_board_game_resumes_where_it_was(driver, tmp_path):
     d = driver(data)
     assert d.screen == "resume"
     desc = d.label("resume", "resume_desc")
-    assert desc.startswith(f"Board game: Ana, Ben, {before['turn']} to play\nResumed after “")
+    # whose turn said once, apart from the players (it read "Ana, Ben, Ana to play")
+    assert desc.startswith(f"Board game with Ana, Ben: {before['turn']}'s turn\nResumed after “")
     assert desc.split("“")[1].split(" ")[0] in ("Ana", "Ben")  # who did the last saved step
     d.tap_id("resume", "resume_button")
     assert d.screen == "board"

@@ -4,8 +4,23 @@ and the options remembered, and the history, rules and settings one tap away."""
 
 from __future__ import annotations
 
+import pytest
 from board_screen_helpers import ScriptDoor
+from kivy.core.window import Window
+from layout_helpers import SIZES, picture, problems, resize, set_text_size, shot_path, size_id
 from ui_helpers import setup_by_touch, to_board_setup, type_name
+
+from companion.config import Config, LedBoardConfig
+
+# no GPIO on this machine and no LED board plugged in
+STATUS = {"en": "Buttons: none, touch only  ·  LED board: not found",
+          "fr": "Boutons : aucun, tactile seulement  ·  Panneau LED : introuvable"}
+
+
+@pytest.fixture
+def window_back():
+    yield
+    Window.size = (800, 480)
 
 
 def tabs(d):
@@ -96,3 +111,30 @@ def test_a_board_setup_the_game_refuses_is_said_on_the_first_screen(driver):
     assert d.screen == "start"
     assert d.label("start", "start_message") == (
         "The 1939 deck is not allowed with the adult variation.")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_status_line_the_readme_promises_is_on_the_first_screen(driver, window_back, lang):
+    """The README says that without GPIO "the status line says 'Buttons: none, touch
+    only'": it was on the table only, not on the first screen a family sees (issue 35.9).
+    A machine with no GPIO and no LED board plugged in, at every display, both text sizes."""
+    d = driver(language=lang, config=Config(ledboard=LedBoardConfig(enabled=True)),
+               start_hardware=True)
+    words = STATUS[lang]
+    d.wait_for(lambda: d.app.status == words, f"{words!r}, not {d.app.status!r}")
+    assert d.screen == "start"
+    status = d.app.screen("start").ids.start_status
+    found = []
+    for text_size in ("normal", "large"):
+        set_text_size(d, text_size)
+        for size in SIZES:
+            resize(d, size)
+            if not (d.visible(status) and status.text == words) or status.clipped:
+                found.append(f"{size_id(size)} {text_size}: {status.text!r} "
+                             f"in {[round(v) for v in status.size]}")
+            found += [f"{size_id(size)} {text_size}: {p}" for p in problems(d)]
+            if size in ((800, 480), (480, 800)):
+                picture(d, shot_path(size, "start-status", lang, text_size), settled=True)
+    assert not found, "\n".join(found)
+    d.tap_id("start", "start_button")  # no names: the message takes the line's place
+    assert d.label("start", "start_message") and not d.visible(status)

@@ -7,12 +7,13 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from kivy.core.image import Image as CoreImage
 from ui_helpers import pixel_spread, press_gpio, setup_by_touch
 
 from companion.config import Config, DisplayConfig, GpioConfig, LedBoardConfig
 from games.revenge.rules import Press
 from ui.backlight import Backlight, find_backlight
-from ui.idle import ASLEEP, AWAKE, DIM, BacklightShade, OverlayShade, ScreenRest
+from ui.idle import ASLEEP, AWAKE, DIM, MIN_DIM_S, BacklightShade, OverlayShade, ScreenRest
 
 MINUTE = 60.0
 CONFIG = Config(display=DisplayConfig(dim_after=2, sleep_after=10),
@@ -65,10 +66,41 @@ def test_the_waking_touch_does_not_log_a_card(driver):
     assert d.app.session.state.total == 7
 
     idle(d, rest, 10)
+    assert rest.state == DIM  # one look past both minutes: dim first (issue 35.9)
+    idle(d, rest, MIN_DIM_S / MINUTE)
     assert rest.state == ASLEEP
     assert pixel_spread(d.screenshot("idle-asleep")) == 0  # all black
     d.tap(seven)
     assert rest.state == AWAKE and d.app.session.state.total == 7
+
+
+def mean_grey(path: Path) -> float:
+    import numpy as np  # the camera's extra, pinned in requirements.txt
+
+    image = CoreImage.load(str(path), keep_data=True)
+    data = np.frombuffer(image.image._data[0].data, dtype=np.uint8)
+    step = 4 if image.image._data[0].fmt in ("rgba", "bgra") else 3
+    pixels = data[: len(data) // step * step].reshape(-1, step)[:, :3]
+    return float(pixels.mean())
+
+
+def test_the_screen_stays_dim_a_while_and_readable_before_it_goes_dark(driver):
+    """Issue 35.9: dimming went straight to black between two looks. A look at the idle
+    time that comes past both minutes (a busy or suspended table) dims first; the screen
+    stays dim MIN_DIM_S (2 min) at least, at half its brightness (it kept 35 %)."""
+    d = driver(config=CONFIG)
+    setup_by_touch(d, ["Ana", "Ben"], pawns=4, variant="standard")
+    rest = rest_on_manual_clock(d)
+    awake = mean_grey(d.screenshot("idle-awake"))
+    idle(d, rest, 10.5)  # past the dim (2) and the dark (10) minutes in one look
+    assert rest.state == DIM
+    assert mean_grey(d.screenshot("idle-dim-late")) >= 0.45 * awake
+    idle(d, rest, 1.9)
+    assert rest.state == DIM
+    idle(d, rest, 0.1)
+    assert rest.state == ASLEEP
+    d.tap(d.button(code="7"))  # the waking touch wakes only
+    assert rest.state == AWAKE and d.app.session.state.total == 0
 
 
 def test_a_key_wakes_without_acting_and_an_open_window_keeps_the_screen_on(driver,
@@ -131,7 +163,7 @@ def test_a_backlight_is_dimmed_and_put_back(tmp_path: Path):
     for state in (DIM, ASLEEP, AWAKE):
         shade.show(state)
         levels.append((folder / "brightness").read_text().strip())
-    assert levels == ["40", "0", "200"] and shown == []
+    assert levels == ["100", "0", "200"] and shown == []  # dim: half (issue 35.9)
     (folder / "brightness").chmod(0o444)
     folder.chmod(0o555)
     try:

@@ -83,11 +83,16 @@ ROW = 54  # an option row (board.kv OptionRow)
 PAD_COLS = 6  # 11 cards and "no playable card": two rows of 48 px or more
 # the action area's least height per phase (dp), the rest going to the answer
 ACTION_MIN = {"correcting": 52, "card": 2 * 50 + 3, "draw": 56, "single": 64 + 3 + ROW,
-              "move": 2 * ROW + 3, "over": 200}
+              "move": 2 * ROW + 3, "folded": 56, "over": 200}
 
 
 class BoardScreen(Screen):
     why_shown = BooleanProperty(False)
+    # Portrait, a card with several moves: the list is behind one button, so the board takes
+    # the screen's width (under it, the list had a row and a half at 480x800 in large text
+    # and the board 290-336 px); the button shows the list in the board's place, whole.
+    list_folded = BooleanProperty(False)
+    list_open = BooleanProperty(False)
     # the least height the action area keeps while an answer takes the rest (dp)
     action_min = NumericProperty(ROW * 2)
     panel_reserve = NumericProperty(dp(PANEL_FIXED + ROW * 2))
@@ -103,6 +108,10 @@ class BoardScreen(Screen):
                    discarding=self._rebuild_trigger, correcting=self._rebuild_trigger,
                    lang=self._rebuild_trigger, why_text=self._hide_why,
                    asked=self._light_asked)
+        fold = Clock.create_trigger(self._fold, -1)
+        model.bind(phase=fold, rows=fold, single=fold, correcting=fold)
+        self.bind(size=fold, list_folded=self._rebuild_trigger,
+                  list_open=self._rebuild_trigger)
         self._built: tuple[Any, ...] = ()
         self._panels: dict[str, Any] = {}
         self._rows: list[OptionRow] = []  # made once, reused: making widgets costs frames
@@ -186,6 +195,17 @@ class BoardScreen(Screen):
         one.add_widget(button)
         return one
 
+    def _make_list(self) -> TapButton:
+        button = TapButton(code="list", max_font_size=24, bold=True, bg=GO_RGBA)
+        button.bind(on_release=lambda _b: self.open_list())
+        return button
+
+    def _make_list_back(self) -> TapButton:
+        button = TapButton(code="list_back", size_hint_y=None, height=dp(52),
+                           max_font_size=20)
+        button.bind(on_release=lambda _b: self.close_list())
+        return button
+
     def _make_options(self) -> ScrollView:
         rows = BoxLayout(orientation="vertical", size_hint_y=None, spacing=3)
         rows.bind(minimum_height=rows.setter("height"))
@@ -208,10 +228,29 @@ class BoardScreen(Screen):
     def play_again(self) -> None:
         self.model.play_again()
 
+    def _fold(self, *_: Any) -> None:
+        """The list folded where the screen is portrait and the card has several moves;
+        a new card, or a new list, shows the board again."""
+        m = self.model
+        folded = (self.height > self.width and m.phase == "move" and not m.single
+                  and not m.correcting and len(m.rows) > 1)
+        rows = tuple(r["index"] for r in m.rows)
+        if not folded or rows != getattr(self, "_folded_rows", None):
+            self.list_open = False
+        self._folded_rows = rows
+        self.list_folded = folded
+
+    def open_list(self) -> None:
+        self.list_open = True
+
+    def close_list(self) -> None:
+        self.list_open = False
+
     def _rebuild(self, *_: Any) -> None:
         m = self.model
         shape = (m.phase, m.correcting, m.lang, tuple(r["index"] for r in m.rows), m.single,
-                 tuple(r["text"] for r in m.rows), m.adult, m.discarding)
+                 tuple(r["text"] for r in m.rows), m.adult, m.discarding, self.list_folded,
+                 self.list_open)
         if shape == self._built:
             return
         self._built = shape
@@ -224,8 +263,9 @@ class BoardScreen(Screen):
             if trigger is not None:
                 trigger.cancel()
         lang = m.lang
+        folded = self.list_folded and not self.list_open
         phase = ("correcting" if m.correcting else "single" if m.phase == "move" and m.single
-                 else m.phase)
+                 else "folded" if m.phase == "move" and folded else m.phase)
         self.action_min = ACTION_MIN.get(phase, ACTION_MIN["move"])
         if m.correcting:
             help_label = self._panel("help")
@@ -247,11 +287,19 @@ class BoardScreen(Screen):
             button = self._panel("draw")
             button.text = bt("b_draw", lang)
             box.add_widget(button)
+        elif m.phase == "move" and folded:
+            button = self._panel("list")
+            button.text = bt("b_list", lang, n=len(m.rows))
+            box.add_widget(button)
         elif m.phase == "move":
             if m.single:
                 one = self._panel("move")
                 one.children[0].text = bt("b_move_one", lang)
                 box.add_widget(one)
+            if self.list_open:
+                back = self._panel("list_back")
+                back.text = bt("b_list_back", lang)
+                box.add_widget(back)
             box.add_widget(self._fill_options())
         elif m.phase == "over":
             figures = self.app.session.game_stats()

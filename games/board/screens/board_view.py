@@ -28,6 +28,7 @@ from kivy.graphics import (
     Rectangle,
     Triangle,
 )
+from kivy.metrics import dp
 from kivy.properties import (
     BooleanProperty,
     DictProperty,
@@ -62,7 +63,13 @@ SEGMENTS = 28  # circles drawn every frame: round enough at these sizes, cheap t
 RING = {"joint": "miter", "cap": "none"}
 TAP_REACH = 1.6  # cells: correcting, a finger may miss the pawn it takes by half this
 ANY_REACH = 0.75  # cells: a tap on no highlighted place still names the place under it
-DRAG_MIN = 1.0  # cells: correcting the board, a finger must travel this far to move a pawn
+# cells: correcting the board, a finger must travel this far to move a pawn: under the one
+# cell between two squares' centres (at exactly 1.0 a drag to the next square was a tap when
+# rounding made it 0.99999 cell, as on a 434 px board)
+DRAG_MIN = 0.9
+# between the board and its widget's edges: at 800x480 the board met the screen's left edge,
+# where its outer squares lost their border and the leftmost column looked cut narrow
+EDGE_DP = 3
 
 
 def _tint(rgba: tuple[float, ...], amount: float) -> tuple[float, float, float, float]:
@@ -171,7 +178,7 @@ class BoardView(Widget):
 
     @property
     def side(self) -> float:
-        return float(min(self.width, self.height))
+        return float(max(0.0, min(self.width, self.height) - 2 * dp(EDGE_DP)))
 
     @property
     def cell(self) -> float:
@@ -233,9 +240,11 @@ class BoardView(Widget):
         Rectangle(pos=(0, 0), size=(self.side, self.side))
         Color(*GRID_LINE)
         edges: list[float] = []
+        inside = (0.5, self.side - 0.5)  # a line on the texture's edge is half drawn, or not
         for n in range(g.TRACK_LEN):
             x, y = self.to_px(layout.spot(f"T{n}"))
-            x0, y0, x1, y1 = x - c / 2, y - c / 2, x + c / 2, y + c / 2
+            x0, y0, x1, y1 = (min(max(v, inside[0]), inside[1])
+                              for v in (x - c / 2, y - c / 2, x + c / 2, y + c / 2))
             edges += [x0, y0, x1, y0, x1, y0, x1, y1, x1, y1, x0, y1, x0, y1, x0, y0]
         Mesh(vertices=[v for i in range(0, len(edges), 2) for v in (edges[i], edges[i + 1], 0, 0)],
              indices=list(range(len(edges) // 2)), mode="lines")

@@ -113,10 +113,12 @@ class BoardModel(GameModel):
 
         self.left_rows = [{"card": card_label(c, lang), "n": int(remaining.get(c, 0))}
                           for c in CARDS if c in remaining]
-        self.left_text = (
-            bt("b_left", lang, n=st.get("draw_pile", 0)) if snap.companion_draws else ""
+        over = bool(st.get("winner")) and st.get("turn") is None  # play_on: others go on first
+        self.left_text = (  # no deck to count once the game is over
+            bt("b_left", lang, n=st.get("draw_pile", 0)) if snap.companion_draws and not over
+            else ""
         )
-        if st.get("winner") and st.get("turn") is None:  # play_on: the others go on first
+        if over:
             self.phase = "over"
             self.winner_text = bt("b_won", lang, name=st["winner"])
         elif st.get("card") is not None:
@@ -147,9 +149,9 @@ class BoardModel(GameModel):
             return bt("b_step_place", lang, color=color_name(color, lang),
                       frm=loc_name(step["from"], lang, color),
                       to=loc_name(step["to"], lang, color))
-        name = step.get("name", "")
-        move = describe({"legs": step.get("legs") or []}, lang, self.color_of(name))
-        return bt("b_step_move", lang, name=name, move=move)
+        # the move's squares are the message line's ("Ana: from START to ..."): on a button
+        # of two short lines they were cut, so the button names whose move it takes back
+        return bt("b_step_move_short", lang, name=step.get("name", ""))
 
     def color_of(self, name: str) -> str | None:
         """The colour `name` plays (None: no such player)."""
@@ -172,12 +174,14 @@ class BoardModel(GameModel):
             "won": "b_won",
         }
         if what in texts:
-            self.message = bt(texts[what], lang, name=name, card=card)
+            said = bt(texts[what], lang, name=name, card=card)
+            # the game over, the turn bar says who won: not twice
+            self.message = "" if what == "won" and self.phase == "over" else said
             self.why_text = why(
                 {"kind": what if what != "won" else "forward", "why": last.get("why")}, lang
             ) if what != "won" else ""
             if self.speak is not None:
-                self.speak(self.message, lang)
+                self.speak(said, lang)
         elif what == "moved":
             self.message = bt("b_step_move", lang, name=name,
                               move=describe(last, lang, self.color_of(name)))

@@ -67,8 +67,10 @@ class BoardSlice:
 
         position = get("board").state_json(state)
         players = ", ".join(p["name"] for p in position["players"])
-        turn = position.get("turn")
-        return bt("b_resume", lang, players=players, turn=turn or "")
+        turn, winner = position.get("turn"), position.get("winner")
+        if turn is None and winner:
+            return bt("b_resume_over", lang, players=players, name=winner)
+        return bt("b_resume", lang, players=players, name=turn or "")
 
     def leaderboard(self, grid: Any, leaders: list[Any], lang: str) -> None:
         from kivy.factory import Factory
