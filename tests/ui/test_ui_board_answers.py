@@ -26,7 +26,7 @@ from games.board.rules.moves import blocked, generate
 from games.board.rules.position import Position
 from games.board.screens.board_view import BoardView
 from games.board.screens.door import BoardSnapshot
-from games.board.screens.session_door import SessionDoor
+from games.board.screens.snapshot import option_dict
 
 OTHERS = {"blue": ["START", "T30", "T14", "HOME"]}
 
@@ -50,7 +50,7 @@ def forfeit() -> BoardSnapshot:
 def _options(pawns: dict[str, list[str]], card: str) -> BoardSnapshot:
     _p, found = _engine(pawns, card)
     return BoardSnapshot(position(pawns, card=card),
-                         [SessionDoor.option_dict(Move.of(o)) for o in found],
+                         [option_dict(Move.of(o)) for o in found],
                          companion_draws=True)
 
 
@@ -69,7 +69,7 @@ def sized(driver):
         door = ScriptDoor(forfeit())
         d = driver(board_door=door, language=lang)
         d.app.show("board")
-        d.app.board.refresh()
+        d.app.models["board"].refresh()
         resize(d, size)
         return d, door
 
@@ -97,7 +97,7 @@ def test_every_answer_is_read_in_full_at_every_display(sized, size, lang):
     for name, scene in SCENES.items():
         show(d, door, scene())
         if name != "forfeit":  # an option's why, asked: the decline's for the 11
-            rows = d.app.board.rows
+            rows = d.app.models["board"].rows
             asked = rows[-1]["index"] if name == "eleven-decline" else 0
             assert name != "eleven-decline" or rows[-1]["kind"] == "decline"
             d.app.screen("board").explain(asked)
@@ -110,11 +110,11 @@ def test_every_answer_is_read_in_full_at_every_display(sized, size, lang):
         assert not small_texts(d), small_texts(d)
         picture(d, SCRATCH / size_id(size) / f"board-{name}-{lang}.png")
         if name == "seven-split":  # a split pressed in the list: its squares on the board
-            d.app.board.show_option(1)
+            d.app.models["board"].show_option(1)
             d.frames(2)
             assert len(d.app.screen("board").ids.board.preview) == 2
             picture(d, SCRATCH / size_id(size) / f"board-seven-pressed-{lang}.png")
-            d.app.board.show_option(None)
+            d.app.models["board"].show_option(None)
 
 
 def test_the_players_questions_are_answered_the_moment_they_arise(sized):
