@@ -25,16 +25,17 @@ def window_back():
 
 
 def play_to_anas_win(d) -> None:
-    pawns = len(next(p for p in d.app.board.state["players"] if p["color"] == "red")["pawns"])
+    board = d.app.models["board"]
+    pawns = len(next(p for p in board.state["players"] if p["color"] == "red")["pawns"])
     d.tap_id("board", "correct_button")
     for to in ["HOME"] * (pawns - 1) + ["S5"]:  # four pawns (classic) or three (2016)
         drag_pawn(d, "red:START", f"red:{to}")
     d.tap_id("board", "correct_button")
-    red = next(p for p in d.app.board.state["players"] if p["color"] == "red")
+    red = next(p for p in d.app.models["board"].state["players"] if p["color"] == "red")
     assert sorted(red["pawns"]) == ["HOME"] * (pawns - 1) + ["S5"], red["pawns"]
     keeper = Scorekeeper(d, 3)
     for _turn in range(MAX_TURNS):
-        phase = d.app.board.phase
+        phase = d.app.models["board"].phase
         if phase == "over":
             return
         if phase in ("card", "draw"):
@@ -69,5 +70,5 @@ def test_the_end_of_a_board_game_says_it_once_and_shows_only_what_is_left_to_do(
     assert not problems(d, (BoardView,)), problems(d, (BoardView,))
     picture(d, shot_path(size, f"board-over-{edition}", lang, text_size))
     d.tap_id("board", "board_undo")  # the win taken back: the game goes on
-    assert d.app.board.phase == "move"
+    assert d.app.models["board"].phase == "move"
     assert d.buttons(code="correct")

@@ -38,7 +38,7 @@ def test_a_seven_in_portrait_large_text_shows_a_wide_board_and_then_every_move(
         drag_pawn(d, "red:START", square)
     d.tap_id("board", "correct_button")
     d.tap_code("card:7")
-    options = d.app.board.snap.options
+    options = d.app.models["board"].snap.options
     assert len(options) == 8, [o["kind"] for o in options]
     screen = d.app.screen("board")
     board = screen.ids.board
@@ -61,8 +61,8 @@ def test_a_seven_in_portrait_large_text_shows_a_wide_board_and_then_every_move(
     assert len(whole) >= 4, f"{len(whole)} moves read at once"
     assert not problems(d, (BoardView,)), problems(d, (BoardView,))
     picture(d, shot_path(SIZE, "board-seven-list", "fr", "large"))
-    before = d.app.board.state
+    before = d.app.models["board"].state
     scroll_to(d, rows[-1].code)  # the last move, a short scroll away
     d.tap(rows[-1])
-    assert d.app.board.state != before and d.app.board.phase in ("card", "over")
+    assert d.app.models["board"].state != before and d.app.models["board"].phase in ("card", "over")
     assert not screen.list_open and board.side >= 0.9 * SIZE[0]
