@@ -28,7 +28,7 @@ readonly IMAGE_SIZE=4G
 # What a Raspberry Pi OS Lite image brings that the install relies on (apt and gpgv, which
 # apt needs; python3; sudo), and what this machine needs to boot and be driven.
 readonly PACKAGES=(
-    systemd-sysv udev dbus kmod linux-image-arm64 ca-certificates sudo python3 gpgv
+    systemd-sysv udev dbus kmod linux-image-arm64 ca-certificates sudo python3 gpgv passwd
 )
 
 stamp=$(cat "$0" "$HERE/agent.py" <(printf '%s\n' "${WANTED[@]}") | sha256sum | cut -c1-16)
