@@ -35,7 +35,7 @@ checks, in order:
 
 Raspberry-Pi-only steps (python3-lgpio, quiet boot in /boot/firmware, GPIO buttons) are
 skipped by install.sh and named in its output. Prints one line per check and writes the
-summary to deploy/pi-vm/last-run.md and deploy/README.md. Needs root; runs qemu and the
+summary (per suite) to deploy/pi-vm/last-run.md and deploy/README.md. Needs root; runs qemu and the
 build under nice 19.
 
 Not proven here (said in deploy/README.md): the touch is an absolute pointer (QEMU 7.2 has
@@ -94,7 +94,9 @@ BROKEN_VERSION = "0.1.0+pivm.broken"
 GUEST_CONFIG = "/etc/sorry-companion/config.toml"
 # The app under emulation starts far slower than on a Pi: a drop-in gives it time.
 SLOW_START = "[Service]\nTimeoutStartSec=900\n"
-GUIDE_MARK = "Last result, "
+# Each suite's last result stands between its own two marks, in last-run.md and in
+# deploy/README.md, so a Trixie run and a Bookworm run each keep their table.
+RESULT_MARKS = ("<!-- pi-vm {suite} -->", "<!-- /pi-vm {suite} -->")
 # The app's screenshot is drawn offscreen on this machine, the screendump by Mesa in the
 # emulated machine: close, not equal (the last Bookworm run measured 0.9 % of the start
 # screen's pixels off). A share of pixels differing by more than 48 in a channel.
@@ -134,6 +136,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     stop_after: str | None = None
     suite: str = "trixie"
+    commit: str = "?"
 
     def check(self, name: str, ok: bool, detail: str) -> bool:
         minutes = (time.monotonic() - self.started) / 60
@@ -152,26 +155,39 @@ class Report:
         minutes = (time.monotonic() - self.started) / 60
         passed = sum(check[1] for check in self.checks)
         load = os.getloadavg()
-        lines = [f"# Last `make pi-vm` run: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
+        lines = [f"Last `make pi-vm` run on Debian {self.suite} arm64: "
+                 f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
                  "",
                  f"{passed} of {len(self.checks)} checks passed in {minutes:.1f} min on "
                  f"{os.cpu_count()} cores (load at the end {load[0]:.1f}, qemu TCG under "
-                 f"nice 19), Debian {self.suite} arm64.", "",
+                 f"nice 19), commit {self.commit}.", "",
                  "| check | result | done at | load | detail |", "| --- | --- | --- | --- | --- |"]
         lines += [f"| {name} | {'pass' if ok else 'FAIL'} | {at:.1f} min | {load1:.1f} | "
                   f"{detail} |" for name, ok, detail, at, load1 in self.checks]
         if self.notes:
             lines += ["", *[f"- {note}" for note in self.notes]]
-        RESULT.write_text("\n".join(lines) + "\n")
-        guide = REPO / "deploy" / "README.md"
-        text = guide.read_text()
-        start = text.index(GUIDE_MARK)
-        end = text.index("\n### ", start)
-        body = "\n".join([GUIDE_MARK + lines[0].split(": ", 1)[1], *lines[1:]])
-        guide.write_text(text[:start] + body + "\n" + text[end:])
+        for path in (RESULT, REPO / "deploy" / "README.md"):
+            put_between_marks(path, self.suite, "\n".join(lines))
+
+
+def put_between_marks(path: Path, suite: str, body: str) -> None:
+    """`body` in place of what stands between the suite's marks in `path` (both marks
+    must be there: the file says where its tables go)."""
+    text = path.read_text()
+    opening, closing = (mark.format(suite=suite) for mark in RESULT_MARKS)
+    start = text.index(opening) + len(opening)
+    end = text.index(closing, start)
+    path.write_text(text[:start] + "\n" + body + "\n" + text[end:])
 
 
 # --- host preparation ---
+
+def tree_commit() -> str:
+    """The commit the releases are made from ("-dirty" when the tree has changes)."""
+    done = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"],
+                          capture_output=True, text=True)
+    return done.stdout.strip() or "unknown (not a git checkout)"
+
 
 def ensure_tools() -> None:
     missing = sorted({pkg for tool, pkg in TOOLS.items() if shutil.which(tool) is None})
@@ -547,7 +563,7 @@ def main() -> int:
         print("pi-vm: run it as root (it installs qemu and builds a system image).",
               file=sys.stderr)
         return 2
-    report = Report(stop_after=args.stop_after, suite=args.suite)
+    report = Report(stop_after=args.stop_after, suite=args.suite, commit=tree_commit())
     ensure_tools()
     work = Path(tempfile.mkdtemp(prefix="sorry-pi-vm.", dir="/var/tmp"))
     log(f"work folder {work}; the releases")
