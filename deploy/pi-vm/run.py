@@ -51,6 +51,8 @@ usb-serial cannot carry another USB id).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import functools
 import json
 import os
@@ -63,6 +65,7 @@ import sys
 import tempfile
 import time
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -166,8 +169,21 @@ class Report:
                   f"{detail} |" for name, ok, detail, at, load1 in self.checks]
         if self.notes:
             lines += ["", *[f"- {note}" for note in self.notes]]
-        for path in (RESULT, REPO / "deploy" / "README.md"):
-            put_between_marks(path, self.suite, "\n".join(lines))
+        CACHE.mkdir(parents=True, exist_ok=True)
+        with locked(CACHE / "results.lock"):  # a run of the other suite writes them too
+            for path in (RESULT, REPO / "deploy" / "README.md"):
+                put_between_marks(path, self.suite, "\n".join(lines))
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Held while the block runs: two runs at once (one per suite) take turns."""
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def put_between_marks(path: Path, suite: str, body: str) -> None:
@@ -184,9 +200,13 @@ def put_between_marks(path: Path, suite: str, body: str) -> None:
 
 def tree_commit() -> str:
     """The commit the releases are made from ("-dirty" when the tree has changes)."""
-    done = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"],
-                          capture_output=True, text=True)
-    return done.stdout.strip() or "unknown (not a git checkout)"
+    head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True).stdout.strip()
+    changed = subprocess.run(  # the result files are written by the runs themselves
+        ["git", "-C", str(REPO), "status", "--porcelain", "--", ".",
+         f":!{RESULT.relative_to(REPO)}", ":!deploy/README.md"],
+        capture_output=True, text=True).stdout.strip()
+    return (head + ("-dirty" if changed else "")) or "unknown (not a git checkout)"
 
 
 def ensure_tools() -> None:
@@ -210,8 +230,12 @@ def install_packages(suite: str) -> list[str]:
 
 
 def build_base(suite: str, packages: list[str]) -> None:
-    subprocess.run([*NICE, "bash", str(HERE / "build-base.sh"), str(CACHE), suite, *packages],
-                   check=True)
+    """Once per suite at a time: a second run of the same suite waits for the first's build
+    (and then finds the base up to date) instead of building over it."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with locked(CACHE / f"{suite}.lock"):
+        subprocess.run([*NICE, "bash", str(HERE / "build-base.sh"), str(CACHE), suite,
+                        *packages], check=True)
 
 
 def make_release(work: Path, version: str | None = None, broken: bool = False) -> Path:
