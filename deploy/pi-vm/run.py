@@ -543,9 +543,20 @@ START = Look("the start screen", "start-en.png")
 RESUME = Look("the resume offer", "resume-en.png", (0, 270, 1280, 720))  # below the names
 TABLE = Look("the game's card pad", "table-en.png", (604, 100, 1280, 620))
 MENU = Look("the menu", "menu-en.png", (0, 0, 1280, 660))  # above the version line
+# The start screen once the players are named: below their name buttons (and no refusal
+# line over the bottom row); the name keyboard by its Cancel and OK row (its title and
+# keys' letters change with the seat and the shift).
+START_NAMED = Look("the start screen, named", "start-en.png", (0, 340, 1280, 720))
+KEYBOARD = Look("the name keyboard", "name-en.png", (0, 650, 1280, 720))
 TURN_OFF = Look("the turn-off question", "menu-turn-off-en.png", (80, 90, 1200, 630))
 # Where a finger taps, from those screenshots (1280x720).
 START_GAME = (993, 684)
+# The start screen refuses a game with a seat unnamed: each of the two seats is named by
+# taps on the name keyboard (no letter twice in a row: a key's bounce time drops that).
+NAME_SEATS = ((631, 178), (631, 290))
+NAMES = ("ana", "bob")
+KEYS = {"a": (68, 317), "b": (697, 452), "n": (812, 452), "o": (1082, 183)}
+NAME_OK = (852, 684)
 RESUME_GAME = (640, 395)
 MENU_BUTTON = (1223, 25)
 MENU_TURN_OFF = (1107, 588)
@@ -864,6 +875,20 @@ def tap_to(machine: Machine, where: tuple[int, int], look: Look, shot: Path) -> 
     return "" if came else f"{look.name} did not come within {waited:.0f} s ({share:.1%} off)"
 
 
+def name_seats(machine: Machine, shot: Path) -> str:
+    """Each seat named by taps, as a family does; "" when done, else what went wrong."""
+    for seat, name in zip(NAME_SEATS, NAMES, strict=True):
+        problem = tap_to(machine, seat, KEYBOARD, shot)
+        if problem:
+            return problem
+        for letter in name:
+            machine.tap(*KEYS[letter])
+        problem = tap_to(machine, NAME_OK, START_NAMED, shot)
+        if problem:
+            return problem
+    return ""
+
+
 def check_resume(machine: Machine, report: Report, work: Path) -> None:
     """A game started and played by taps on the screen (the virtio tablet), the machine
     killed with SIGKILL 0.5 s after one more tap (its event in flight), booted again: the
@@ -871,12 +896,15 @@ def check_resume(machine: Machine, report: Report, work: Path) -> None:
     it when Resume is tapped (the next tap's event lands in the same game)."""
     began = time.monotonic()
     plays = ("2", "3", "0", "4")
-    machine.tap(*START_GAME)
-    came, share, _ = wait_for_screen(machine, TABLE, work / "table.ppm")
-    game, confirmed = wait_events(machine, 1)
-    problem = "" if came and confirmed >= 1 else (
-        f"no game after tapping Start the game ({TABLE.name} {share:.1%} off, "
-        f"{confirmed} events)")
+    problem = name_seats(machine, work / "name.ppm")
+    game, confirmed = 0, 0
+    if not problem:
+        machine.tap(*START_GAME)
+        came, share, _ = wait_for_screen(machine, TABLE, work / "table.ppm")
+        game, confirmed = wait_events(machine, 1)
+        problem = "" if came and confirmed >= 1 else (
+            f"no game after tapping Start the game ({TABLE.name} {share:.1%} off, "
+            f"{confirmed} events)")
     for card in plays if not problem else ():
         machine.tap(*CARDS[card])
         game, now = wait_events(machine, confirmed + 1)
