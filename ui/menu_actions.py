@@ -5,9 +5,9 @@ Back up copies every game (and the choices) to the first USB stick found in
 on a thread of its own (a stick syncs slowly), and says where it wrote, or that no stick is
 there. Turn off asks first, lets the journal writer finish, then calls
 `companion.system.poweroff` (`systemctl poweroff`, allowed to the service user by one
-polkit rule that deploy/install.sh installs); anywhere but on the table's Pi it says it
-cannot and how to stop instead. Every outcome is one sentence, handed to `say` (on the
-Kivy thread).
+polkit rule that deploy/install.sh installs); in a desktop's window (not the table's own
+machine) it says it cannot and how to stop instead. Every outcome is one sentence,
+handed to `say` (on the Kivy thread).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from companion.config import Config, on_raspberry_pi
 from companion.version import running_version, waiting_update
 from ui.abandon import ConfirmView
 from ui.i18n import tr
+from ui.kivy_settings import drawing_without_x
 
 FLUSH_FIRST_S = 5.0  # the journal writer's last events are written first: a backup, a power-off
 Say = Callable[[str], None]
@@ -74,10 +75,18 @@ def back_up_to_stick(app: Any, say: Say) -> threading.Thread | None:
     return thread
 
 
+def the_tables_machine() -> bool:
+    """A Pi, or any machine where the app draws straight on the screen (the installed
+    service: SDL's KMS/DRM driver, no desktop), such as the emulated arm64 machine of
+    `make pi-vm`: there is no window to close there, and install.sh's polkit rule allows
+    the power-off. A desktop's window is the one place that cannot turn off."""
+    return on_raspberry_pi() or drawing_without_x()
+
+
 def ask_turn_off(app: Any, say: Say) -> ConfirmView | None:
-    """Ask, then turn the Pi off; on a desktop, say it cannot (and how to stop)."""
+    """Ask, then turn the table off; in a desktop's window, say it cannot (and how to stop)."""
     lang = app.lang
-    if not on_raspberry_pi():
+    if not the_tables_machine():
         say(tr("power_not_pi", lang))
         return None
 

@@ -105,6 +105,22 @@ def test_turn_off_asks_first_then_powers_off_once(driver, tmp_path, media, monke
     assert [e["type"] for e in stored.events] == ["setup", "play"]
 
 
+def test_turn_off_off_a_pi_drawing_straight_on_the_screen_asks_then_powers_off(
+    driver, tmp_path, media, monkeypatch
+):
+    """The installed service on a machine that is not a Pi (make pi-vm's emulated arm64
+    machine) has no window to close: Turn off must ask and power off there too."""
+    calls: list[str] = []
+    monkeypatch.setattr(menu_actions, "on_raspberry_pi", lambda: False)
+    monkeypatch.setenv("SDL_VIDEODRIVER", "kmsdrm")  # as deploy/sorry-companion.service sets
+    monkeypatch.setattr(system, "poweroff", lambda: calls.append("poweroff"))
+    d = app_on(driver, tmp_path, media)
+    d.tap_id("menu", "menu_power")
+    d.tap(d.button(code="confirm_give_up"))
+    assert calls == ["poweroff"]
+    assert note(d) == tr("power_going", "en")
+
+
 def test_a_refused_power_off_is_one_sentence(driver, tmp_path, media, monkeypatch):
     def refuse() -> None:
         raise system.PowerOffError("the system refused to turn the table off (access denied)")
