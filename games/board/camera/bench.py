@@ -2,8 +2,9 @@
 wrong boards reported, frames from rest to log, and CPU ms per 1280x720 frame, here and
 under the Pi model (needs the extra).
 
-Scenes, printings and games use seeds from 10_000 on: the tests and the development runs
-(`python -m games.board.camera.bench --seed S`, seeds below 10_000) never see them. Each
+Scenes, printings and games use seeds from 20_000 on (BOARD_BENCH_SEED): the tests and
+the development runs (`python -m games.board.camera.bench --seed S`, seeds below 20_000)
+never see them. Each
 scene's board is taught from its one teach photo; its recording is then watched as
 `camera watch-board` watches a folder (games.board.camera.run, the same code, the frames
 handed over in memory rather than written as files). BOARD_BENCH_MOVES sets how many
@@ -27,7 +28,9 @@ Row, measure, met, percentile = _bench.Row, _bench.measure, _bench.met, _bench.p
 
 MOVES = int(os.environ.get("BOARD_BENCH_MOVES", "500"))
 SIZE = tuple(int(v) for v in os.environ.get("BOARD_BENCH_SIZE", "1280x720").split("x"))
-SEED = 10_000
+# seeds from 10_000 were the first held-out set: their failures were read to find the
+# board's edge taken at a line inside it, so they are development seeds now
+SEED = int(os.environ.get("BOARD_BENCH_SEED", "20000"))
 DRAWS = 14  # cards a recording
 FPS = 5.0
 LOG_WITHIN = 5  # frames after rest (BOARD-CAMERA.md)

@@ -33,6 +33,7 @@ PAWN_PIXELS = 0.18 * cells.CELL ** 2
 SEEN = 0.5
 SAMPLES = 48  # places along each side where its edge is found at full size
 REACH = 0.02  # of a side's length: how far across it the edge is looked for
+EDGE_CONTRAST = 10.0  # Lab units from the table's colour to the board's: less is no edge
 
 
 class NotFound(ValueError):
@@ -134,8 +135,10 @@ def _four_sides(contour: Any) -> Any:
 
 def _refined(lab: Any, table: Any, quad: Any) -> Any:
     """The corners again, at the photo's full size: across each side, at SAMPLES places,
-    the edge is where the colour's distance from the table's changes most; a line
-    through those places is the side, and the corners where the sides meet."""
+    the edge is where the colour's distance from the table's first rises half way from
+    the table's to the board's, coming from the table (the strongest change may be a
+    line printed inside, a slide, a pawn's shadow); a line through those places is the
+    side, and the corners where the sides meet."""
     distance = np.linalg.norm(lab - table, axis=2).astype(np.float32)
     distance = cv2.GaussianBlur(distance, (0, 0), 1.0)
     lines = []
@@ -151,12 +154,37 @@ def _refined(lab: Any, table: Any, quad: Any) -> Any:
         ys = a[1] + np.outer(along, b - a)[:, 1:] + across[None, :] * normal[1]
         profile = cv2.remap(distance, xs.astype(np.float32), ys.astype(np.float32),
                             cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        step = np.abs(np.diff(profile, axis=1))
-        at = across[:-1][np.argmax(step, axis=1)] + 0.25
-        points = (a + np.outer(along, b - a) + at[:, None] * normal).astype(np.float32)
+        at = _outer_edges(profile, across)
+        keep = np.isfinite(at)
+        if keep.sum() < SAMPLES // 3:
+            return quad
+        points = (a + np.outer(along, b - a)[keep] + at[keep, None] * normal).astype(
+            np.float32)
         vx, vy, x0, y0 = cv2.fitLine(points, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     return _meeting(lines) if _meeting(lines) is not None else quad
+
+
+def _outer_edges(profile: Any, across: Any) -> Any:
+    """Per row of `profile` (distances from the table's colour sampled across a side,
+    at the offsets `across`), the offset where it first rises half way from its table
+    end to its board end, coming from the table end; NaN where it shows no edge."""
+    ends = 6
+    out = np.full(profile.shape[0], np.nan, np.float32)
+    for i, row in enumerate(profile):
+        outward = row[:ends].mean() > row[-ends:].mean()
+        line = row[::-1] if outward else row
+        offsets = across[::-1] if outward else across
+        low, high = float(np.median(line[:ends])), float(np.median(line[-ends:]))
+        if high - low < EDGE_CONTRAST:
+            continue
+        half = (low + high) / 2
+        j = int(np.argmax(line >= half))
+        if j == 0:
+            continue
+        t = (half - line[j - 1]) / max(1e-6, float(line[j] - line[j - 1]))
+        out[i] = offsets[j - 1] + t * (offsets[j] - offsets[j - 1])
+    return out
 
 
 def _meeting(lines: list[tuple[Any, Any]]) -> Any:
