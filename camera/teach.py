@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,8 @@ from companion.safe_text import quote_path
 
 ALIKE_ADVICE = ("more light on the pile, the camera closer or straight above it, or "
                 "teach those faces again")
+# what to do about a photo in which no card is found (the teach screen says the same)
+UNSEEN_ADVICE = "move the card a little or lay a plain sheet under it, and photograph it again"
 
 
 class TeachError(ValueError):
@@ -30,11 +32,15 @@ class TeachError(ValueError):
 class Taught:
     model: Model
     alike: list[tuple[str, str, float]]  # faces too alike to tell apart, with their score
+    unseen: list[str] = field(default_factory=list)  # photos with no card found: not used
 
     def report(self) -> list[str]:
         cards = self.model.cards()
         lines = [f"taught {len(cards)} faces of the {self.model.game} game from "
                  f"{len(self.model.faces)} photos"]
+        for name in self.unseen:
+            lines.append(f"no card was found in {quote_path(name)}, so it was not used: "
+                         f"{UNSEEN_ADVICE}")
         for a, b, score in self.alike:
             lines.append(f"{a} and {b} look too alike to tell apart ({score:.2f}): "
                          f"{ALIKE_ADVICE}")
@@ -42,24 +48,33 @@ class Taught:
 
 
 def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
-    """A model from (name, image) photos per card; TeachError names a missing card, a photo
-    that could not be read (image None) or one where no card was found."""
+    """A model from (name, image) photos per card. A photo in which no card is found is
+    left out and named (`Taught.unseen`): one such photo never loses the deck. TeachError
+    names a missing card, a photo that could not be read (image None) or a card none of
+    whose photos shows it."""
     faces: list[TaughtFace] = []
     quads: list[Any] = []
+    unseen: list[str] = []
     size: tuple[int, int] | None = None
     for card in card_names(game):
         got = list(photos.get(card, ()))
         if not got:
             raise TeachError(f"there is no photo of the card {card}: add one to the folder "
                              f"{folder_name(card)}")
+        found = []
         for name, image in got:
             if image is None:
                 raise TeachError(f"{quote_path(name)} cannot be read as a PNG or JPEG photo")
             quad = find_card(image)
             if quad is None:
-                raise TeachError(f"no card was found in {quote_path(name)}: lay the card "
-                                 "alone on the table where the camera looks, and "
-                                 "photograph it again")
+                unseen.append(name)
+            else:
+                found.append((image, quad))
+        if not found:
+            names = ", ".join(quote_path(name) for name, _image in got)
+            raise TeachError(f"no card was found in any photo of the card {card} ({names}): "
+                             f"{UNSEEN_ADVICE}")
+        for image, quad in found:
             faces.append(teach_face(card, image, quad))
             h, w = image.shape[:2]
             size = size or (w, h)
@@ -67,7 +82,7 @@ def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
     assert size is not None
     long_edges = [max(np.linalg.norm(q[2] - q[1]), np.linalg.norm(q[1] - q[0])) for q in quads]
     model = Model(game, faces, spot_from(quads, *size), float(np.median(long_edges)) / size[0])
-    return Taught(model, too_alike(faces))
+    return Taught(model, too_alike(faces), unseen)
 
 
 def photos_in(folder: str | Path, game: str) -> dict[str, list[tuple[str, Any]]]:

@@ -63,6 +63,30 @@ def test_teach_refuses_a_bad_folder_in_one_sentence_and_writes_nothing(
     assert not out.exists() and not list(tmp_path.glob(".model-*"))
 
 
+def test_teach_names_a_photo_with_no_card_and_still_teaches_from_the_others(
+        teach_folder: Path, tmp_path: Path, scene: Any) -> None:
+    """One photo in which no card is found (here: the bare table) never loses the deck:
+    it is named and left out, and the face is taught from its other photo."""
+    import shutil
+
+    import cv2
+
+    from camera.model import load
+
+    folder = tmp_path / "photos"
+    shutil.copytree(teach_folder, folder)
+    cv2.imwrite(str(folder / "3" / "photo1.jpg"), scene.table)
+    out = tmp_path / "deck.npz"
+    done = cli("camera", "teach", str(folder), "--game", "board", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("taught 11 faces of the board game from 11 photos")
+    unseen = [line for line in done.stdout.splitlines() if line.startswith("no card was")]
+    assert len(unseen) == 1 and "3/photo1.jpg'" in unseen[0], done.stdout
+    assert unseen[0].endswith("so it was not used: move the card a little or lay a plain "
+                              "sheet under it, and photograph it again")
+    assert load(out).cards().count("3") == 1
+
+
 def test_watch_prints_each_card_as_json_at_its_frame(scene: Any, model: Any,
                                                      tmp_path: Path) -> None:
     import cv2

@@ -74,7 +74,9 @@ def test_every_face_is_asked_photographed_and_the_deck_saved_then_one_face_retau
     assert teach.prompt.startswith("Lay a 7 on the pile")
     lay("empty")
     d.tap_id("camera_teach", "teach_take")
-    assert teach.message == "No card is seen: lay the 7 alone inside the frame and try again."
+    assert teach.message == ("I cannot see the card: move it a little or lay a plain sheet "
+                             "under it.")
+    assert teach.prompt.startswith("Lay a 7 on the pile")  # the same photo asked again
     before = model_file.stat().st_mtime_ns
     lay("7")
     d.tap_id("camera_teach", "teach_take")

@@ -155,7 +155,7 @@ class TeachScreen(Screen):
             self.message = tr("teach_no_frame", lang)
             return
         if find_card(frame) is None:
-            self.message = tr("teach_no_card", lang, card=self._name(card))
+            self.message = tr("teach_no_card", lang)  # retaken at once: never a lost deck
             return
         folder = photo_folder(self._data_dir(), self.game) / folder_name(card)
         if self.shot == 0:  # taught (again): the new photos replace the old
