@@ -19,6 +19,8 @@ from bench import RUNS, Row
 MODULES = ("bench.core", "bench.board", "bench.ui", "bench.board_ui", "bench.hardware",
            "bench.camera", "games.board.camera.bench")
 
+           "bench.camera", "bench.camera_table")
+
 
 def child(module: str, mode: str, *args: str) -> int:
     """One measurement: the module's figures as one JSON line on stdout."""

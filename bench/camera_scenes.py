@@ -180,9 +180,14 @@ class Scene:
             self._faces[card] = render_face(card, self.printing)
         return self._faces[card]
 
-    def _lay(self, canvas: Image, card: str, pose: Pose) -> None:
+    def face_mask(self, card: str) -> Image:
+        """Where the face of `card` is card and not table (255): its whole rectangle."""
+        return np.full((FACE[1], FACE[0]), 255, np.uint8)
+
+    def _lay(self, canvas: Image, card: str, pose: Pose, cover: Image | None = None) -> None:
         """Draw `card` at `pose` on `canvas` (table pixels), with a soft shadow; only the
-        card's own box is computed, so a frame costs little however big it is."""
+        card's own box is computed, so a frame costs little however big it is. `cover`
+        (one channel, if given) gets 255 where the card lies."""
         fw, fh = FACE
         scale = self.card_h / fh
         m = cv2.getRotationMatrix2D((fw / 2, fh / 2), pose.angle, scale)
@@ -200,11 +205,13 @@ class Scene:
         box = (x1 - x0, y1 - y0)
         face = self.face(card)
         warped = cv2.warpAffine(face, m, box, flags=cv2.INTER_AREA)
-        mask = cv2.warpAffine(np.full(face.shape[:2], 255, np.uint8), m, box)
+        mask = cv2.warpAffine(self.face_mask(card), m, box)
         roi = canvas[y0:y1, x0:x1]
         shadow = np.roll(np.roll(cv2.GaussianBlur(mask, (0, 0), 3), 3, 0), 2, 1)
         roi[:] = (roi * (1 - 0.35 / 255 * shadow[:, :, None].astype(np.float32))).astype(np.uint8)
         np.copyto(roi, warped, where=mask[:, :, None] > 127)
+        if cover is not None:
+            cover[y0:y1, x0:x1][mask > 127] = 255
 
     def _hand(self, canvas: Image, at: tuple[float, float], edge: tuple[float, float],
               skin: tuple[int, int, int]) -> None:

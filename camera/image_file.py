@@ -23,9 +23,15 @@ from companion.safe_text import quote_path
 SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")  # PNG, JPEG
 
 
-def read_image(path: str | os.PathLike[str], what: str = "frame") -> Any:
+REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
+           4: cv2.IMREAD_REDUCED_COLOR_4}  # by how much a picture may be decoded smaller
+
+
+def read_image(path: str | os.PathLike[str], what: str = "frame", reduce: int = 1) -> Any:
     """The picture in `path` as a BGR array; UnusableFile saying why it cannot be one.
-    `what`: "frame" or "photo", as the sentence names it."""
+    `what`: "frame" or "photo", as the sentence names it; `reduce` (1, 2 or 4): decoded
+    that many times smaller each way (a JPEG's decoder then skips the detail: about 3
+    times quicker at 2)."""
     data = read_regular(path, MAX_IMAGE_BYTES, f"a {what}")
     unreadable = f"{quote_path(os.fspath(path))} cannot be read as a PNG or JPEG {what}"
     if not data.startswith(SIGNATURES):
@@ -34,7 +40,7 @@ def read_image(path: str | os.PathLike[str], what: str = "frame") -> Any:
         raise RuntimeError("cv2 was loaded before camera set OpenCV's image limits; "
                            "import camera before cv2")
     try:
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), REDUCED[reduce])
     except cv2.error as exc:
         if "validateInputImageSize" not in str(exc):
             raise UnusableFile(unreadable) from None

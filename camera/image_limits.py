@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 MAX_SIZE = (1920, 1080)  # width, height of the largest frame or photo
+WATCH_WIDTH = 640  # the watcher reduces wider frames to this width (camera.watcher.reduced)
 # the largest PNG of that size (16-bit RGBA, stored uncompressed), with room for its chunks
 MAX_IMAGE_BYTES = MAX_SIZE[0] * MAX_SIZE[1] * 8 + (1 << 16)
 OPENCV_LIMITS = {

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
+from camera.image_limits import WATCH_WIDTH
 from companion.safe_text import quote_path
 
 PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg")
@@ -51,16 +52,21 @@ class FolderSource:
         from camera.image_file import read_image
 
         size: tuple[int, int] | None = None
+        reduce = 1  # frames after the first are decoded this many times smaller
         for path in self.files:
             if self._closed:
                 return
             try:
-                image = read_image(path, "frame")
+                image = read_image(path, "frame", reduce)
             except UnusableFile as exc:
                 raise SourceError(str(exc)) from None
             h, w = image.shape[:2]
-            size = size or (w, h)
-            if (w, h) != size:
+            if size is None:
+                size = (w, h)
+                reduce = decode_reduction(w)
+            elif (w, h) != ((size[0] + reduce - 1) // reduce, (size[1] + reduce - 1) // reduce):
+                if reduce > 1:  # its own size, to name it (read again whole: this once)
+                    h, w = read_image(path, "frame").shape[:2]
                 raise SourceError(f"{quote_path(str(path))} is {w}x{h} but the frames before it "
                                   f"are {size[0]}x{size[1]}; the frames of one folder come "
                                   "from one camera, at one size")
@@ -68,6 +74,12 @@ class FolderSource:
 
     def close(self) -> None:
         self._closed = True
+
+
+def decode_reduction(width: int) -> int:
+    """By how much frames `width` wide are decoded smaller and still be at least
+    WATCH_WIDTH wide: 2 from 1280 (1920x1080 -> 960x540), else 1."""
+    return 2 if width >= 2 * WATCH_WIDTH else 1
 
 
 class OpenCVSource:

@@ -37,6 +37,7 @@ import numpy as np
 
 from camera.change import laid_card
 from camera.faces import Recogniser
+from camera.image_limits import WATCH_WIDTH
 from camera.light import light_free
 from camera.model import Model
 from camera.outline import LAID, laid_on
@@ -46,7 +47,8 @@ MOTION_SIZE = (80, 60)
 MOTION_LEVEL = 0.10  # a small pixel changed by this share of the mean brightness moved
 MOTION_SHARE = 0.004  # this share of the small picture changed: something moves
 CHANGE_SHARE = 0.01  # of the pile spot changed since the last judged picture: look again
-STILL_FRAMES = 3
+STILL_FRAMES = 2
+AROUND = 4  # small pixels around the pile spot where rest is judged
 LONG_STILL = 20
 EDGE_BAND = 3  # small pixels along the border where an arm shows
 # a sleeve crosses the border band where SLEEVE_WIDTH places along a side changed colour
@@ -108,28 +110,39 @@ class Watcher:
         self._under_grey: Any = None  # the pile before the top card was laid, grey
         self._judged_grey: Any = None  # the frame last judged, grey
         self._spot_small: tuple[int, int, int, int] = model.spot_pixels(*MOTION_SIZE)
+        # rest is judged here: the pile spot and a band around it (a hand reaching for
+        # the pile, or leaving it, moves there), not the whole view (a hand coming with
+        # the next card, a person leaning in at the far side)
+        sx0, sy0, sx1, sy1 = self._spot_small
+        w, h = MOTION_SIZE
+        self._around_small = (max(0, sx0 - AROUND), max(0, sy0 - AROUND),
+                              min(w, sx1 + AROUND), min(h, sy1 + AROUND))
+        self._motion_pixels = MOTION_SHARE * w * h
         self.recognitions = 0
 
     def feed(self, frame: Any) -> Seen | None:
         self.frame += 1
+        frame = reduced(frame)
         small = _small(frame)
         previous, self._previous = self._previous, small
         if previous is None or previous.shape != small.shape:
             self._still = 0
             return None
-        moved = float(np.mean(_changed(small, previous)))
-        self._still = self._still + 1 if moved < MOTION_SHARE else 0
+        x0, y0, x1, y1 = self._around_small
+        moved = int(np.count_nonzero(_changed(small[y0:y1, x0:x1], previous[y0:y1, x0:x1])))
+        self._still = self._still + 1 if moved < self._motion_pixels else 0
         if self._still < STILL_FRAMES:
             return None
         here = _Still(small, _colour(frame))
         if self._judged is None:  # the first still picture: what lies there already
             self._normals = [here]
             return self._judge(frame, small, log=False)
-        arm = all(here.arm_since(normal) for normal in self._normals)
-        if not arm:
+        clear = [not here.arm_since(normal, self._spot_small) for normal in self._normals]
+        arm = not any(clear)
+        if clear[0]:  # no arm over the pile: the picture to compare with from now on
             self._normals = [here]
-        elif self._still == LONG_STILL:  # something lies across from the edge: a normal too
-            self._normals = [self._normals[0], here]
+        elif self._still == LONG_STILL and arm:  # something lies across from the edge:
+            self._normals = [self._normals[0], here]  # a normal too, beside the clear one
         x0, y0, x1, y1 = self._spot_small
         spot = _changed(small, self._judged)[y0:y1, x0:x1]
         if float(np.mean(spot)) < CHANGE_SHARE:
@@ -213,6 +226,18 @@ def _top_changed(found: _Found) -> bool:
     return followed is not None and (not sure or look == LAID)
 
 
+def reduced(frame: Any) -> Any:
+    """The frame at most WATCH_WIDTH wide: a 1920x1080 camera's frames hold nothing more
+    for the watcher than 640-wide ones (the model's spot and card size are shares of the
+    frame) and cost 9 times as much to look at. Reduced once, by area (a whole factor for
+    the usual sizes, OpenCV's quick path); camera.sources may decode them reduced already."""
+    h, w = frame.shape[:2]
+    if w <= WATCH_WIDTH:
+        return frame
+    return cv2.resize(frame, (WATCH_WIDTH, max(1, round(h * WATCH_WIDTH / w))),
+                      interpolation=cv2.INTER_AREA)
+
+
 def _grey(frame: Any) -> Any:
     """The frame in grey, full size."""
     return frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -239,20 +264,32 @@ class _Still:
     grey: Any
     colour: Any
 
-    def arm_since(self, normal: _Still) -> bool:
-        """Whether something crosses the border band that was not there in `normal`, as
-        an arm coming in from the edge does: at SLEEVE_WIDTH places along a side, the
-        colour changed through the band's whole depth, each side's lamp change (its
-        median gain a channel) taken out. Not in the light-divided picture: a sleeve as
-        even as the table vanishes there (a card was then read through the resting
-        hand: a phantom play), and a lamp's change leaves a trace along the border
-        (dividing the light out there sees past the picture's edge) that passed for an
-        arm resting, so the next play waited LONG_STILL frames."""
-        for now, then in zip(_sides(self.colour), _sides(normal.colour), strict=True):
-            channels = now.shape[-1]
-            gain = np.median((now.reshape(-1, channels) + 1.0)
-                             / (then.reshape(-1, channels) + 1.0), axis=0)
-            crossed = (np.abs(now - then * gain).max(axis=2) > SLEEVE_LEVEL).all(axis=0)
-            if int(crossed.sum()) >= SLEEVE_WIDTH:
+    def arm_since(self, normal: _Still, spot: tuple[int, int, int, int]) -> bool:
+        """Whether something reaches from the border band into the pile `spot` (small
+        pixels) that was not there in `normal`, as an arm over the pile does: a region
+        whose colour changed (the lamp's change, its median gain a channel, taken out)
+        that crosses the band's whole depth at SLEEVE_WIDTH places of one side and runs
+        on into the spot. Not in the light-divided picture: a sleeve as even as the table
+        vanishes there (a card was then read through the resting hand: a phantom play).
+        Only an arm over the pile: a hand coming in at the edge with the next card, or a
+        person's shadow at the far side, leaves the card just laid to be judged (the
+        first of two quick cards waited for it and was logged 1 time in 11)."""
+        channels = self.colour.shape[-1]
+        gain = np.median((self.colour.reshape(-1, channels) + 1.0)
+                         / (normal.colour.reshape(-1, channels) + 1.0), axis=0)
+        changed = np.abs(self.colour - normal.colour * gain).max(axis=2) > SLEEVE_LEVEL
+        count, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=4)
+        if count < 2:
+            return False
+        x0, y0, x1, y1 = spot
+        in_spot = set(np.unique(labels[y0:y1, x0:x1]).tolist()) - {0}
+        if not in_spot:
+            return False
+        for side in _sides(labels):
+            crossing = side.min(axis=0) == side.max(axis=0)  # one region through the depth
+            names = side[0][crossing & (side[0] > 0)]
+            found, widths = np.unique(names, return_counts=True)
+            if any(int(n) in in_spot and int(c) >= SLEEVE_WIDTH
+                   for n, c in zip(found, widths, strict=True)):
                 return True
         return False
