@@ -43,23 +43,41 @@ def order_corners(points: Any) -> Quad:
 
 def find_card(image: Any) -> Quad | None:
     """The corners of the one card lying on the table in `image`, or None."""
+    found = card_shapes(image)
+    return found[0] if found else None
+
+
+def card_shapes(image: Any) -> list[Quad]:
+    """Every card-shaped outline in `image`, likeliest first: at the first edge level
+    that finds any, largest first, then those of the other levels; the region unlike the
+    table's colour when no outline is found. On a patterned cloth the largest is often
+    not the card (a block of checks, the white box printed on a face): camera.teach then
+    takes, in each photo, the shape whose size the deck's photos agree on."""
     h, w = image.shape[:2]
     scale = WORK_WIDTH / w
     small = cv2.resize(image, (WORK_WIDTH, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
-    corners = _outline(small)
-    if corners is None:
+    shapes = _outlines(small)
+    if not shapes:
         corners = _by_colour(small)
-    return None if corners is None else order_corners(corners / scale)
+        shapes = [] if corners is None else [corners]
+    return [order_corners(corners / scale) for corners in shapes]
 
 
-def _outline(small: Any) -> Any:
-    """The largest card-shaped closed edge, as 4 corners, or None."""
+def long_edge(quad: Quad) -> float:
+    q = np.asarray(quad, np.float32)
+    return max(float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4))
+
+
+def _outlines(small: Any) -> list[Any]:
+    """The card-shaped closed edges at each Canny level, each level's largest first, the
+    first level that finds any first; as 4 corners each."""
     grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
     sh, sw = grey.shape
+    out: list[Any] = []
     for low, high in CANNY_LEVELS:
         edges = cv2.dilate(cv2.Canny(grey, low, high), np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-        best: tuple[float, Any] | None = None
+        found: list[tuple[float, Any]] = []
         for contour in contours:
             hull = cv2.convexHull(contour)
             area = cv2.contourArea(hull)
@@ -69,11 +87,10 @@ def _outline(small: Any) -> Any:
             rw, rh = cv2.minAreaRect(hull)[1]
             ratio = min(rw, rh) / max(rw, rh, 1e-6)
             if (len(approx) == 4 and CARD_RATIO[0] <= ratio <= CARD_RATIO[1]
-                    and area >= FILLED * rw * rh and (best is None or area > best[0])):
-                best = (area, approx.reshape(4, 2).astype(np.float32))
-        if best is not None:
-            return best[1]
-    return None
+                    and area >= FILLED * rw * rh):
+                found.append((area, approx.reshape(4, 2).astype(np.float32)))
+        out += [quad for _area, quad in sorted(found, key=lambda f: -f[0])]
+    return out
 
 
 def _by_colour(small: Any) -> Any:

@@ -61,6 +61,7 @@ class Model:
     faces: list[TaughtFace]
     spot: tuple[float, float, float, float]
     card_size: float
+    aligned: bool = False  # its faces' greys laid on one another (camera.faces.aligned)
 
     def cards(self) -> list[str]:
         return sorted({f.card for f in self.faces}, key=card_names(self.game).index)
@@ -84,7 +85,8 @@ def spot_from(quads: list[Any], width: int, height: int) -> tuple[float, float, 
 
 def save(model: Model, path: str | os.PathLike[str]) -> None:
     header = {"format": FORMAT, "game": model.game, "spot": list(model.spot),
-              "card_size": model.card_size, "cards": [f.card for f in model.faces]}
+              "card_size": model.card_size, "cards": [f.card for f in model.faces],
+              "aligned": model.aligned}
     arrays: dict[str, Any] = {"header": np.frombuffer(json.dumps(header).encode(), np.uint8)}
     for i, face in enumerate(model.faces):
         arrays[f"grey{i}"] = face.grey
@@ -148,7 +150,8 @@ def _read(data: bytes) -> Model:
         if not (np.isfinite(pts).all() and (pts >= 0).all() and (pts[:, 0] <= w).all()
                 and (pts[:, 1] <= h).all()):
             raise _Damaged(f"the features of its photo {i + 1} lie outside the card")
-    return Model(header["game"], faces, header["spot"], header["card_size"])
+    return Model(header["game"], faces, header["spot"], header["card_size"],
+                 header["aligned"])
 
 
 def _checked_members(archive: zipfile.ZipFile) -> dict[str, zipfile.ZipInfo]:
@@ -225,7 +228,8 @@ def _header(archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo]) -> di
     if not (_fraction(card_size) and card_size > 0):
         raise _Damaged("its card size is not a share of the frame's width")
     return {"game": game, "cards": cards, "card_size": float(card_size),
-            "spot": (float(spot[0]), float(spot[1]), float(spot[2]), float(spot[3]))}
+            "spot": (float(spot[0]), float(spot[1]), float(spot[2]), float(spot[3])),
+            "aligned": header.get("aligned") is True}  # a model taught before: aligned at start
 
 
 def _check_face(i: int, shapes: dict[str, tuple[Any, Any]]) -> None:

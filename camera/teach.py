@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 
 from camera.cards import MAX_PHOTOS_A_FACE, card_names, folder_name
-from camera.faces import TaughtFace, teach_face, too_alike
+from camera.faces import TaughtFace, aligned, teach_face, too_alike
 from camera.files import UnusableFile
 from camera.image_file import read_image
-from camera.locate import find_card
+from camera.locate import card_shapes, long_edge
 from camera.model import Model, spot_from
 from camera.sources import PHOTO_SUFFIXES
 from companion.safe_text import quote_path
@@ -21,6 +21,7 @@ from companion.safe_text import quote_path
 ALIKE_ADVICE = ("more light on the pile, the camera closer or straight above it, or "
                 "teach those faces again")
 # what to do about a photo in which no card is found (the teach screen says the same)
+SIZE_AGREE = 0.15  # two photos' card outlines this close in size are the same card's
 UNSEEN_ADVICE = "move the card a little or lay a plain sheet under it, and photograph it again"
 
 
@@ -56,22 +57,27 @@ def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
     quads: list[Any] = []
     unseen: list[str] = []
     size: tuple[int, int] | None = None
+    shapes: dict[str, list[tuple[str, Any, list[Any]]]] = {}
     for card in card_names(game):
         got = list(photos.get(card, ()))
         if not got:
             raise TeachError(f"there is no photo of the card {card}: add one to the folder "
                              f"{folder_name(card)}")
-        found = []
         for name, image in got:
             if image is None:
                 raise TeachError(f"{quote_path(name)} cannot be read as a PNG or JPEG photo")
-            quad = find_card(image)
+        shapes[card] = [(name, image, card_shapes(image)) for name, image in got]
+    edge = _card_length(shapes.values())
+    for card, taken in shapes.items():
+        found = []
+        for name, image, quads in taken:
+            quad = _of_length(quads, edge, image.shape[1])
             if quad is None:
                 unseen.append(name)
             else:
                 found.append((image, quad))
         if not found:
-            names = ", ".join(quote_path(name) for name, _image in got)
+            names = ", ".join(quote_path(name) for name, _image, _quads in taken)
             raise TeachError(f"no card was found in any photo of the card {card} ({names}): "
                              f"{UNSEEN_ADVICE}")
         for image, quad in found:
@@ -81,8 +87,34 @@ def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
             quads.append(np.asarray(quad) * (size[0] / w))
     assert size is not None
     long_edges = [max(np.linalg.norm(q[2] - q[1]), np.linalg.norm(q[1] - q[0])) for q in quads]
-    model = Model(game, faces, spot_from(quads, *size), float(np.median(long_edges)) / size[0])
+    model = Model(game, aligned(faces), spot_from(quads, *size),
+                  float(np.median(long_edges)) / size[0], aligned=True)
     return Taught(model, too_alike(faces), unseen)
+
+
+def _card_length(taken: Iterable[list[tuple[str, Any, list[Any]]]]) -> float | None:
+    """The card's long edge (a share of the photo's width) that the deck's photos agree
+    on: every photo shows one card at the pile spot, seen by one camera, so the true
+    outline has the same size in all of them, while a patterned cloth's blocks vary.
+    The box printed on every face agrees too, but lies inside the card: so the largest
+    size that at least half as many photos agree on (within SIZE_AGREE) as the best."""
+    sizes = [[long_edge(q) / image.shape[1] for q in quads] for _n, image, quads in
+             (t for photos in taken for t in photos)]
+    agreed = {size: sum(any(abs(s / size - 1) <= SIZE_AGREE for s in photo)
+                        for photo in sizes) for photo in sizes for size in photo}
+    if not agreed:
+        return None
+    most = max(agreed.values())
+    return max(size for size, n in agreed.items() if 2 * n >= most)
+
+
+def _of_length(quads: list[Any], edge: float | None, width: int) -> Any:
+    """The likeliest of a photo's card shapes whose long edge is `edge` (a share of the
+    width) within SIZE_AGREE; None when none is."""
+    for quad in quads:
+        if edge is not None and abs(long_edge(quad) / width / edge - 1) <= SIZE_AGREE:
+            return quad
+    return None
 
 
 def photos_in(folder: str | Path, game: str) -> dict[str, list[tuple[str, Any]]]:

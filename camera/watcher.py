@@ -99,7 +99,8 @@ class Watcher:
 
     def __init__(self, model: Model, recogniser: Recogniser | None = None) -> None:
         self.model = model
-        self.recogniser = recogniser or Recogniser(model.faces, model.card_size)
+        self.recogniser = recogniser or Recogniser(model.faces, model.card_size,
+                                                   model.aligned)
         self.frame = -1
         self._previous: Any = None
         self._judged: Any = None  # the small picture last judged
