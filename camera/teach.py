@@ -70,8 +70,8 @@ def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
     edge = _card_length(shapes.values())
     for card, taken in shapes.items():
         found = []
-        for name, image, quads in taken:
-            quad = _of_length(quads, edge, image.shape[1])
+        for name, image, shapes_seen in taken:
+            quad = _of_length(shapes_seen, edge, image.shape[1])
             if quad is None:
                 unseen.append(name)
             else:
@@ -105,7 +105,7 @@ def _card_length(taken: Iterable[list[tuple[str, Any, list[Any]]]]) -> float | N
     if not agreed:
         return None
     most = max(agreed.values())
-    return max(size for size, n in agreed.items() if 2 * n >= most)
+    return float(max(size for size, n in agreed.items() if 2 * n >= most))
 
 
 def _of_length(quads: list[Any], edge: float | None, width: int) -> Any:

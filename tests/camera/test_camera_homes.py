@@ -47,6 +47,25 @@ def assert_each_logged_right(plays: list[Any], seen: list[Any]) -> None:
         assert p.rest - 2 <= s.frame <= p.rest + 5, (s, p)
 
 
+def test_the_taught_card_size_and_pile_spot_are_the_photos_cards() -> None:
+    """The size and spot are taken from the outline chosen in every photo, not from the
+    last photo's shapes (a name shared by two loops in camera.teach: on dev seed 30000,
+    sequence 12, a card size of 0.18 of the width for 0.31, and plays missed)."""
+    from bench.camera_scenes import Scene
+    from camera.cards import PHOTOS_A_FACE, card_names
+    from camera.teach import teach
+
+    scene = Scene(seed=30_012, size=(640, 480), printing=30_012)
+    cards = card_names("revenge")
+    photos = scene.teach_photos(cards, PHOTOS_A_FACE, seed=12)
+    model = teach({c: [(f"{c}#{i}", img) for i, img in enumerate(photos[c])]
+                   for c in cards}, "revenge").model
+    assert model.card_size == pytest.approx(scene.card_h / 640, rel=0.1)
+    x0, y0, x1, y1 = model.spot
+    assert x0 < scene.spot[0] / 640 < x1 and y0 < scene.spot[1] / 480 < y1
+    assert (x1 - x0) * 640 >= scene.card_h * 0.6
+
+
 def test_the_first_of_two_cards_laid_within_a_second_is_logged(gingham: Any) -> None:
     """The next hand comes in at the edge while the first card rests: rest is judged on
     the pile, not the whole view (it waited for the whole view, and logged the first of
