@@ -3,7 +3,8 @@
 Every frame costs one small grey copy (MOTION_SIZE) and two differences, a still one
 also a small colour copy and a look at its border band: that is all the camera spends
 while nothing happens. Recognition runs only when the picture has been still for
-STILL_FRAMES frames *and* differs from the last picture it judged:
+STILL_FRAMES frames *and* differs from the last picture it judged (or, when motion comes
+back after GLIMPSE still frames, on that last still one: the first of two quick cards):
 
 - anything moving (a hand, an arm, a card being slid) resets the stillness;
 - an arm resting over the pile (a still change that crosses the frame's border band)
@@ -48,6 +49,7 @@ MOTION_LEVEL = 0.10  # a small pixel changed by this share of the mean brightnes
 MOTION_SHARE = 0.004  # this share of the small picture changed: something moves
 CHANGE_SHARE = 0.01  # of the pile spot changed since the last judged picture: look again
 STILL_FRAMES = 2
+GLIMPSE = STILL_FRAMES - 1  # still frames then motion: judged as it goes (`Watcher.feed`)
 AROUND = 4  # small pixels around the pile spot where rest is judged
 LONG_STILL = 20
 EDGE_BAND = 3  # small pixels along the border where an arm shows
@@ -103,6 +105,7 @@ class Watcher:
                                                    model.aligned)
         self.frame = -1
         self._previous: Any = None
+        self._before: Any = None  # the frame before this one (reduced)
         self._judged: Any = None  # the small picture last judged
         self._normals: list[_Still] = []  # still pictures with no arm across the pile
         self._still = 0
@@ -126,14 +129,26 @@ class Watcher:
         frame = reduced(frame)
         small = _small(frame)
         previous, self._previous = self._previous, small
+        before, self._before = self._before, frame
         if previous is None or previous.shape != small.shape:
             self._still = 0
             return None
         x0, y0, x1, y1 = self._around_small
         moved = int(np.count_nonzero(_changed(small[y0:y1, x0:x1], previous[y0:y1, x0:x1])))
-        self._still = self._still + 1 if moved < self._motion_pixels else 0
+        if moved >= self._motion_pixels:
+            # the pile lay still for one frame only between two hands: the first of two
+            # quick cards, seen uncovered that once (a family lays the next within 0.2 s)
+            glimpse = self._still == GLIMPSE and self._judged is not None
+            self._still = 0
+            return self._rested(before, previous) if glimpse else None
+        self._still += 1
         if self._still < STILL_FRAMES:
             return None
+        return self._rested(frame, small)
+
+    def _rested(self, frame: Any, small: Any) -> Seen | None:
+        """What to do with `frame` (`small`: its small picture), which lies still: follow
+        or log the pile, or wait for an arm resting over it to leave."""
         here = _Still(small, _colour(frame))
         if self._judged is None:  # the first still picture: what lies there already
             self._normals = [here]
