@@ -66,9 +66,11 @@ class Verdict:
 
 
 def verdicts(plays: Sequence[Any], seen: Sequence[Any]) -> tuple[list[Verdict], int]:
-    """Each play's outcome (each play owns the frames from its start to the next play's),
-    and the phantoms logged before the first play."""
-    bounds = [p.start for p in plays] + [10**9]
+    """Each play's outcome, and the phantoms logged before the first play. Each play owns
+    the frames from its start to the next card's rest: no card is logged before it rests,
+    so a log while the next hand is on its way is this play's (the first of two quick
+    cards is logged as the next hand comes)."""
+    bounds = [p.start for p in plays[:1]] + [p.rest for p in plays[1:]] + [10**9]
     logged: list[list[Any]] = [[] for _ in plays]
     early = 0
     for s in seen:

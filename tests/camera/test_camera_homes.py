@@ -113,3 +113,17 @@ def test_frames_above_640_wide_are_reduced_once_and_still_read(tmp_path: Any) ->
     assert decoded[0].shape == (720, 1280, 3) and decoded[1].shape == (360, 640, 3)
     assert reduced(decoded[0]).shape == (360, 640, 3)
     assert_each_logged_right(seq.plays, watched(model, decoded))
+
+
+def test_the_bench_gives_a_log_before_the_next_card_rests_to_the_play_before() -> None:
+    """The first of two quick cards is logged as the next hand comes (at its start): that
+    log is the first card's, not a wrong or phantom one of the second."""
+    from bench.camera_homes import HomePlay
+    from bench.camera_table import verdicts
+    from camera.watcher import Seen
+
+    plays = [HomePlay("5", 7, 14, "quick"), HomePlay("11", 15, 22, "quick second")]
+    seen = [Seen(15, "5", 1.0, ("5",)), Seen(23, "11", 1.0, ("11",))]
+    got, early = verdicts(plays, seen)
+    assert [(v.outcome, v.delay, v.phantoms) for v in got] == [("right", 1, 0), ("right", 1, 0)]
+    assert early == 0
