@@ -22,6 +22,7 @@ from camera.cards import PHOTOS_A_FACE
 PLAYS = int(os.environ.get("CAMERA_HOME_PLAYS", "100"))
 PER_SEQUENCE = 20
 BIG = 1280 * 720  # frames larger than this get a third of the plays
+EARLY = 2  # frames before its rest a card may be logged (the leaving hand off the pile)
 
 
 @dataclass
@@ -67,10 +68,11 @@ class Verdict:
 
 def verdicts(plays: Sequence[Any], seen: Sequence[Any]) -> tuple[list[Verdict], int]:
     """Each play's outcome, and the phantoms logged before the first play. Each play owns
-    the frames from its start to the next card's rest: no card is logged before it rests,
-    so a log while the next hand is on its way is this play's (the first of two quick
-    cards is logged as the next hand comes)."""
-    bounds = [p.start for p in plays[:1]] + [p.rest for p in plays[1:]] + [10**9]
+    the frames from its start to EARLY frames before the next card's rest: no card is
+    logged before it rests (the pile may be still EARLY frames before the leaving hand is
+    out of the picture), so a log while the next hand is on its way is this play's (the
+    first of two quick cards is logged as the next hand comes)."""
+    bounds = [p.start for p in plays[:1]] + [p.rest - EARLY for p in plays[1:]] + [10**9]
     logged: list[list[Any]] = [[] for _ in plays]
     early = 0
     for s in seen:

@@ -122,8 +122,10 @@ def test_the_bench_gives_a_log_before_the_next_card_rests_to_the_play_before() -
     from bench.camera_table import verdicts
     from camera.watcher import Seen
 
-    plays = [HomePlay("5", 7, 14, "quick"), HomePlay("11", 15, 22, "quick second")]
-    seen = [Seen(15, "5", 1.0, ("5",)), Seen(23, "11", 1.0, ("11",))]
+    plays = [HomePlay("5", 7, 14, "quick"), HomePlay("11", 15, 22, "quick second"),
+             HomePlay("2", 31, 40)]
+    seen = [Seen(15, "5", 1.0, ("5",)), Seen(23, "11", 1.0, ("11",)), Seen(39, "2", 1.0, ("2",))]
     got, early = verdicts(plays, seen)
-    assert [(v.outcome, v.delay, v.phantoms) for v in got] == [("right", 1, 0), ("right", 1, 0)]
+    assert [(v.outcome, v.delay, v.phantoms) for v in got] == [
+        ("right", 1, 0), ("right", 1, 0), ("right", -1, 0)]
     assert early == 0
