@@ -22,6 +22,7 @@ from camera.cards import PHOTOS_A_FACE
 PLAYS = int(os.environ.get("CAMERA_HOME_PLAYS", "100"))
 PER_SEQUENCE = 20
 BIG = 1280 * 720  # frames larger than this get a third of the plays
+RETAKES = 3  # times a family takes a photo again when the card is not found in it
 EARLY = 2  # frames before its rest a card may be logged (the leaving hand off the pile)
 
 
@@ -107,7 +108,8 @@ class HomeRun:
     verdicts: list[Verdict] = field(default_factory=list)
     early_phantoms: int = 0
     photos: int = 0
-    unseen: int = 0  # teaching photos in which no card was found
+    retaken: int = 0  # teaching photos taken again: no card found in them at once
+    unseen: int = 0  # teaching photos left out: no card found after RETAKES
     untaught: int = 0  # sequences whose deck could not be taught
     frames: int = 0
     watch_ms: float = 0.0  # CPU spent watching
@@ -132,15 +134,26 @@ def run_home(home: Any, plays: int, seed: int, *, teach_photos: int = PHOTOS_A_F
         photos = scene.teach_photos(cards, teach_photos, seed=k)
         seq = scene.sequence(laid, seed=k)
         out.photos += sum(len(v) for v in photos.values())
-        try:
-            taught = teach({c: [(f"{c}#{i}", img) for i, img in enumerate(photos[c])]
-                            for c in cards}, game)
-        except TeachError as exc:
+        taught, why = None, ""
+        for retake in range(RETAKES + 1):
+            try:
+                taught = teach({c: [(f"{c}#{i}", img) for i, img in enumerate(photos[c])]
+                                for c in cards}, game)
+                missing = taught.unseen
+            except TeachError as exc:
+                taught, missing, why = None, list(exc.unseen), str(exc)
+            if not missing or retake == RETAKES:
+                break
+            for name in missing:  # the teach screen asks for it again, the card moved a little
+                card, i = name.rsplit("#", 1)
+                again = scene.teach_photos([card], 1, seed=(retake + 1) * 1000 + k)
+                photos[card][int(i)] = again[card][0]
+            out.retaken += len(missing)
+        if taught is None:
             out.untaught += 1
-            out.unseen += sum(len(v) for v in photos.values())
             out.verdicts += [Verdict(p, "missed", None, 0) for p in seq.plays]
             if show:
-                print(f"{home.name} sequence {k}: not taught: {exc}", flush=True)
+                print(f"{home.name} sequence {k}: not taught: {why}", flush=True)
             k += 1
             continue
         out.unseen += len(taught.unseen)
@@ -182,8 +195,8 @@ def conditions(runs: dict[str, HomeRun]) -> list[tuple[str, Tally, str]]:
                 add(t, v)
             if v.play.after:
                 add(kinds.setdefault(f"after: {v.play.after}", Tally()), v)
-        note = f"teaching: {run.unseen} of {run.photos} photos not found" + (
-            f", {run.untaught} decks not taught" if run.untaught else "")
+        note = (f"teaching: {run.retaken} of {run.photos} photos retaken, {run.unseen} left "
+                "out" + (f", {run.untaught} decks not taught" if run.untaught else ""))
         out.append((f"home: {name}", tally, note))
     out += [(name, kinds[name], "") for name in sorted(kinds)]
     out.append(("all plays", total, ""))

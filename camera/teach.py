@@ -26,7 +26,12 @@ UNSEEN_ADVICE = "move the card a little or lay a plain sheet under it, and photo
 
 
 class TeachError(ValueError):
-    """A teaching folder that cannot make a model, in one sentence."""
+    """A teaching folder that cannot make a model, in one sentence; `unseen`: the photos
+    in which no card was found, when a face was left with none (those to take again)."""
+
+    def __init__(self, message: str, unseen: Iterable[str] = ()) -> None:
+        super().__init__(message)
+        self.unseen = tuple(unseen)
 
 
 @dataclass(frozen=True)
@@ -68,19 +73,20 @@ def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
                 raise TeachError(f"{quote_path(name)} cannot be read as a PNG or JPEG photo")
         shapes[card] = [(name, image, card_shapes(image)) for name, image in got]
     edge = _card_length(shapes.values())
+    found: dict[str, list[tuple[Any, Any]]] = {}
     for card, taken in shapes.items():
-        found = []
         for name, image, shapes_seen in taken:
             quad = _of_length(shapes_seen, edge, image.shape[1])
             if quad is None:
                 unseen.append(name)
             else:
-                found.append((image, quad))
-        if not found:
+                found.setdefault(card, []).append((image, quad))
+    for card, taken in shapes.items():
+        if card not in found:
             names = ", ".join(quote_path(name) for name, _image, _quads in taken)
             raise TeachError(f"no card was found in any photo of the card {card} ({names}): "
-                             f"{UNSEEN_ADVICE}")
-        for image, quad in found:
+                             f"{UNSEEN_ADVICE}", unseen)
+        for image, quad in found[card]:
             faces.append(teach_face(card, image, quad))
             h, w = image.shape[:2]
             size = size or (w, h)
