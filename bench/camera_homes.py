@@ -406,11 +406,13 @@ class HomeScene(Scene):
 
     def sequence(self, cards: Sequence[str], seed: int, *,  # type: ignore[override]
                  disturb: bool = True, before: Sequence[str] = (),
-                 lays: Sequence[str] = ()) -> HomeSequence:
+                 lays: Sequence[str] = (), calm: int | None = None) -> HomeSequence:
         """Frames at 10 fps of `cards` laid one by one; with `disturb`, 0-2 disturbances
         (DISTURBANCES) before each card and each laid as LAYS weighs; `before`: these
         disturbances before every card as well; `lays`: how each card is laid (else
-        drawn). A "quick" card is followed by the next within a second."""
+        drawn). A "quick" card is followed by the next within a second. `calm`: still
+        frames after each disturbance (else 3-7): 0 brings the next hand as it ends, the
+        exposure still settling and the focus still hunting."""
         rng = np.random.default_rng([self.seed, self._salt, seed, 41])
         out = HomeSequence()
         w, h = self.size
@@ -530,7 +532,7 @@ class HomeScene(Scene):
                 top = (top[0], pose)
                 rebuild()
                 arm_path((pose.x, pose.y), edge, int(rng.integers(3, 6)), edge)
-            still(int(rng.integers(3, 8)))
+            still(int(rng.integers(3, 8)) if calm is None else calm)
 
         still(int(rng.integers(4, 8)))
         names, weights = list(DISTURBANCES), np.array(list(DISTURBANCES.values()), float)

@@ -77,15 +77,29 @@ def test_the_first_of_two_cards_laid_within_a_second_is_logged(gingham: Any) -> 
     assert_each_logged_right(seq.plays, watched(model, seq.frames))
 
 
-@pytest.mark.parametrize("disturbance", ["child", "shadow"])
-def test_after_a_hand_rested_on_the_pile_or_a_person_leaned_in_it_watches_again(
-        gingham: Any, disturbance: str) -> None:
-    """A child's hand resting on the pile for 2-4 s, or a person's shadow swaying over it
-    while auto-exposure follows: nothing is logged for it, and every later play is (a
-    still picture with the hand in it became the one to compare with, and every later
-    still picture passed for an arm: nothing more was logged)."""
+BLIND_AFTER = ("the still picture to compare with is taken while the shadow or the hand is "
+               "still partly there, and its leaving passes for an arm: the next card is "
+               "logged after LONG_STILL (2 s) or missed (issue 37, not yet fixed)")
+
+
+@pytest.mark.parametrize(("disturbance", "calm"), [
+    ("child", None), ("shadow", None),
+    ("rest", 0), ("exposure", 0), ("refocus", 0),
+    pytest.param("child", 0, marks=pytest.mark.xfail(strict=True, reason=BLIND_AFTER)),
+    pytest.param("shadow", 0, marks=pytest.mark.xfail(strict=True, reason=BLIND_AFTER)),
+])
+def test_after_a_disturbance_it_watches_again_within_a_second(
+        gingham: Any, disturbance: str, calm: int | None) -> None:
+    """A child's hand resting on the pile for 2-4 s, a person's shadow swaying over it
+    while auto-exposure follows, an arm resting, an exposure step, the focus hunting:
+    nothing is logged for it, and the next card is logged within 5 frames of its rest.
+    `calm` 0: the next hand comes as the disturbance ends (the exposure still settling,
+    the focus still hunting), so its card rests within about a second of the end (a still
+    picture with the hand in it became the one to compare with, and every later still
+    picture passed for an arm: nothing more was logged)."""
     scene, model = gingham
-    seq = scene.sequence(["7", "3", "12"], seed=5, disturb=False, before=(disturbance,))
+    seq = scene.sequence(["7", "3", "12"], seed=5, disturb=False, before=(disturbance,),
+                         calm=calm)
     assert [d for d, _frame in seq.disturbances] == [disturbance] * 3
     assert_each_logged_right(seq.plays, watched(model, seq.frames))
 
