@@ -587,9 +587,9 @@ class HomeScene(Scene):
 
 def plays_for(home: Home, k: int, n: int, seed: int) -> tuple[str, list[str]]:
     """Sequence `k` of `seed` in `home`: its game and the `n` cards laid."""
-    from camera.cards import card_names
+    from camera.cards import card_names, games
 
-    game = ("revenge", "board")[k % 2]
+    game = games()[k % len(games())]  # the camera's games in turn
     cards = list(card_names(game))
     rng = np.random.default_rng([seed, k, 37])
     return game, [cards[int(i)] for i in rng.integers(len(cards), size=n)]
