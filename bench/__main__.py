@@ -17,9 +17,7 @@ import traceback
 from bench import RUNS, Row
 
 MODULES = ("bench.core", "bench.board", "bench.ui", "bench.board_ui", "bench.hardware",
-           "bench.camera", "games.board.camera.bench")
-
-           "bench.camera", "bench.camera_table")
+           "bench.camera", "bench.camera_table", "games.board.camera.bench")
 
 
 def child(module: str, mode: str, *args: str) -> int:
