@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Generic, Literal, NamedTuple, TypeAlias, TypeVar, overload
+from typing import Any, Generic, Literal, NamedTuple, TypeAlias, TypeGuard, TypeVar, overload
 
 from companion import games
 from companion.errors import BadEvent, CompanionError, NothingToUndo
 from companion.members import members
-from companion.rules import AnyRules, Json, JsonEvent, Rules
+from companion.rules import AnyRules, Json, JsonEvent, Rules, json_object
 
 __all__ = [
     "AnyGame", "By", "CoreEvent", "Game", "Redo", "Result", "ResultKind", "Step",
@@ -95,6 +95,15 @@ class Result(NamedTuple, Generic[StateT_co, EventT_co]):
     step: Step[StateT_co, EventT_co] | None = None  # the new step, or the step undone/redone
 
 
+# A slice of steps (History's): typed bounds, where a bare `slice` holds three Any.
+Slice: TypeAlias = "slice[int | None, int | None, int | None]"
+
+
+def _steps_like(other: object) -> TypeGuard[Sequence[object]]:
+    """What a History compares equal to: another History, a tuple or a list of steps."""
+    return isinstance(other, (History, tuple, list))
+
+
 class History(Sequence[Step[StateT, EventT]]):
     """The effective steps, oldest first, as an immutable linked list: keeping the history
     in every Update costs O(1) per event, not a copy of the whole game. Reading it newest
@@ -141,15 +150,15 @@ class History(Sequence[Step[StateT, EventT]]):
     def __getitem__(self, index: int) -> Step[StateT, EventT]: ...
 
     @overload
-    def __getitem__(self, index: slice) -> tuple[Step[StateT, EventT], ...]: ...
+    def __getitem__(self, index: Slice) -> tuple[Step[StateT, EventT], ...]: ...
 
     def __getitem__(
-        self, index: int | slice
+        self, index: int | Slice
     ) -> Step[StateT, EventT] | tuple[Step[StateT, EventT], ...]:
         return self._tuple()[index]
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, History | tuple | list):
+        if _steps_like(other):
             return len(self) == len(other) and self._tuple() == tuple(other)
         return NotImplemented
 
@@ -170,13 +179,14 @@ class StoredReplay(NamedTuple):
 
 def rules_of(setup: object) -> AnyRules:
     """The rules a setup object belongs to (its `game`, else the default game)."""
-    return games.get(getattr(setup, "game", games.DEFAULT))
+    name: object = getattr(setup, "game", games.DEFAULT)
+    return games.get(name)
 
 
 def read_setup(obj: object) -> JsonEvent:
     """A setup object from its JSON object: the `"game"` key picks the rules (default
     "revenge", so every journal and transcript from before the board game still reads)."""
-    if not isinstance(obj, dict):
+    if not json_object(obj):
         raise BadEvent('each line must be a JSON object such as {"type": "play", "card": "7"}')
     if obj.get("type") != "setup":
         raise BadEvent("a game must start with its setup", code="no_setup")
@@ -186,7 +196,7 @@ def read_setup(obj: object) -> JsonEvent:
 
 def read_event(rules: Rules[SetupT, StateT, EventT], obj: object) -> EventT | CoreEvent:
     """Any event after the setup: undo and redo are the core's, the rest the game's."""
-    if isinstance(obj, dict):
+    if json_object(obj):
         kind = obj.get("type")
         if kind == "undo":
             return Undo()
@@ -404,7 +414,8 @@ class Game(Generic[SetupT, StateT, EventT]):
         """Replay a whole event list whose first event is the setup."""
         it = iter(events)
         first = next(it, None)
-        if first is None or not isinstance(getattr(first, "game", None), str):
+        name: object = getattr(first, "game", None)
+        if first is None or not isinstance(name, str):
             raise BadEvent("a game must start with its setup", code="no_setup")
         game: AnyGame = Game(first)
         for event in it:

@@ -32,8 +32,9 @@ def names() -> tuple[str, ...]:
     return plugins.names()
 
 
-def get(name: str = DEFAULT) -> AnyRules:
-    """The rules of the game called `name`; BadSetup for a name that is no game here."""
+def get(name: object = DEFAULT) -> AnyRules:
+    """The rules of the game called `name`; BadSetup for a name that is no game here (or
+    no name: a setup's "game" is read from JSON or from any object)."""
     if not isinstance(name, str) or name not in names():
         choices = ", ".join(f'"{n}"' for n in names())
         raise BadSetup(f"there is no game {str(name)[:40]!r} here; the games are {choices}",

@@ -26,6 +26,7 @@ from typing import (
     NamedTuple,
     Protocol,
     TypeAlias,
+    TypeGuard,
     TypeVar,
     runtime_checkable,
 )
@@ -35,12 +36,23 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AnyRules", "Countdown", "GameSummary", "Json", "JsonEvent", "Rules", "Transition",
+    "json_object",
 ]
 
 # A JSON object as stored and printed (journal lines, transcripts, `replay --json`). Its
 # values are the one Any of the seam: JSON is untyped by nature, and each game's parse_*
 # is where it becomes typed.
 Json: TypeAlias = dict[str, Any]
+
+
+def json_object(obj: object) -> TypeGuard[dict[str, object]]:
+    """Whether `obj` is a JSON object; its values read as objects (each looked at before
+    it is used), not as Any.
+
+    >>> json_object({"type": "undo"}), json_object([1])
+    (True, False)
+    """
+    return isinstance(obj, dict)
 
 
 class JsonEvent(Protocol):

@@ -26,7 +26,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -67,6 +67,9 @@ if TYPE_CHECKING:
 # their states and events as objects only (a game's own parts: companion.live.Live).
 AnyUpdate = Update[object, JsonEvent]
 AnyResult = Result[object, JsonEvent]
+# Game.view() of any game: its state, history, undo and redo steps
+GameView = tuple[object, Sequence[Step[object, JsonEvent]], Step[object, JsonEvent] | None,
+                 Step[object, JsonEvent] | None]
 
 log = logging.getLogger(__name__)
 _new = tuple.__new__
@@ -183,12 +186,13 @@ class Session:
         """Tell every listener; `summary`: the state's, when the caller has it already."""
         game = self._game
         assert game is not None
-        state, history, undo, redo = game.view()
+        view: GameView = game.view()  # any game's: its types as the core knows them
+        state, history, undo, redo = view
         rules = game.rules
+        options: tuple[JsonEvent, ...] = tuple(rules.options(state))
         # built with tuple.__new__, every field given: Update's own __new__ is a Python call
         update: AnyUpdate = _new(Update, (
-            self._game_id, rules.name, state, result, history, undo, redo,
-            tuple(rules.options(state)),
+            self._game_id, rules.name, state, result, history, undo, redo, options,
             rules.summary(state) if summary is None else summary, self._damage, unsaved))
         self._update = update
         for listener in self._listeners.copy():
@@ -258,7 +262,7 @@ class Session:
             if (abandon and self._journal is not None and old is not None and state is not None
                     and not self._game_over()):
                 self._journal.abandon(old)
-            game_id = (self._journal.start_game(game.setup.to_json())
+            game_id = (self._journal.start_game(setup.to_json())
                        if self._journal else None)
             self._game, self._game_id, self._damage = game, game_id, None
             if self._background is not None:
@@ -273,9 +277,10 @@ class Session:
         """Check every stored game's events now (Journal.check_rows), the open one aside
         (checked when it was opened): damage in any game, a finished one too, is set aside
         and said at once (the journal's `damage`), not when History replays that game."""
-        check = getattr(self._journal, "check_rows", None)
-        if check is not None:
-            check(frozenset() if self._game_id is None else frozenset({self._game_id}))
+        check: object = getattr(self._journal, "check_rows", None)
+        game_id = self._game_id
+        if callable(check):
+            check(frozenset[int]() if game_id is None else frozenset[int]((game_id,)))
 
     def preview(self) -> Preview | None:
         """The journal's unfinished game (the newest without a winner, not abandoned)."""
@@ -420,9 +425,7 @@ class Session:
 
     def _countdown(self, state: object) -> Countdown | None:
         """The window of `state` the rules time by the clock, if they have countdowns."""
-        countdown = getattr(self.rules, "countdown", None)
-        found: Countdown | None = None if countdown is None else countdown(state)
-        return found
+        return _countdown_of(self.rules, state)
 
     def hooks(self) -> _Hooks:
         """What the session's own helpers (window timer, background writer) may use of it.
@@ -503,6 +506,15 @@ class Session:
     def leaders(figures: list[GameStats]) -> list[PlayerStats]:
         """Totals per player over games, best first (companion.stats.aggregate)."""
         return aggregate(figures)
+
+
+def _countdown_of(rules: object, state: object) -> Countdown | None:
+    """`rules.countdown(state)` for rules that time windows (None for the others): read
+    with getattr, as an object, not by a runtime Protocol's isinstance (5-10 us, and the
+    window timer asks on every event)."""
+    countdown: object = getattr(rules, "countdown", None)
+    found: object = countdown(state) if callable(countdown) else None
+    return found if isinstance(found, Countdown) else None
 
 
 class _Hooks:

@@ -28,7 +28,8 @@ log = logging.getLogger(__name__)
 
 def _round(state: object) -> object:
     """The round a state is in, for games that have rounds (None: snapshots by count)."""
-    return getattr(state, "round", None)
+    found: object = getattr(state, "round", None)
+    return found
 
 
 class GameHost(Protocol):
