@@ -35,6 +35,7 @@ from companion.errors import JournalError, NoGame
 from companion.game import (
     AnyGame,
     By,
+    CoreEvent,
     Game,
     Redo,
     Result,
@@ -52,8 +53,9 @@ from companion.update import Listener, Update
 from companion.windows import WindowTimer
 
 __all__ = [
-    "AnyResult", "AnyUpdate", "By", "JournalLike", "JsonEvent", "Listener", "Live", "NoGame",
-    "Preview", "Result", "ResultKind", "Session", "Step", "Update", "typed_update",
+    "AnyResult", "AnyUpdate", "By", "CoreEvent", "JournalLike", "JsonEvent", "Listener", "Live",
+    "NoGame", "Preview", "Redo", "Result", "ResultKind", "Session", "Step", "Undo", "Update",
+    "typed_update",
 ]
 
 if TYPE_CHECKING:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.errors import IllegalEvent
+from games.board.rules import RULES, BoardSetup, Draw, Move, NoPlay, Place
 from games.board.screens.door import BoardSnapshot
 
 FULL_DECK = {"1": 5, "2": 4, "3": 4, "4": 4, "5": 4, "7": 4, "8": 4, "10": 4, "11": 4,
@@ -32,24 +33,31 @@ def position(pawns: dict[str, list[str]], *, turn: str | None = "Ana", card: str
 
 
 class ScriptDoor:
-    """Serves the snapshot a test sets and records every call the screen makes. It is no
-    engine: what a call leads to is the next snapshot the test sets."""
+    """A scripted board game (games.board.screens.door.BoardLive): serves the snapshot a
+    test sets and records every typed event the screen submits, as (what, fields). It is
+    no engine: what an event leads to is the next snapshot the test sets. `update` is None
+    (no engine's update to read); `state` is a real new game's, for the electronic deck to
+    deal from."""
+
+    update = None
 
     def __init__(self, snap: BoardSnapshot | None = None) -> None:
         self.snap = snap
         self.calls: list[tuple[Any, ...]] = []
         self.refuse: str | None = None
-        self._listeners: list[Callable[[], None]] = []
+        self._listeners: list[Callable[[Any], None]] = []
+        self.state = RULES.initial_state(RULES.parse_setup(
+            {"type": "setup", "game": "board", "players": ["Ana", "Ben"]}))
 
     def show(self, snap: BoardSnapshot) -> None:
         self.snap = snap
         for listener in list(self._listeners):
-            listener()
+            listener(None)
 
     def snapshot(self) -> BoardSnapshot | None:
         return self.snap
 
-    def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
+    def subscribe(self, listener: Callable[[Any], None]) -> Callable[[], None]:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
@@ -58,26 +66,17 @@ class ScriptDoor:
             raise IllegalEvent(self.refuse, code="scripted")
         self.calls.append(call)
 
-    def new_game(self, setup: dict[str, Any]) -> None:
-        self._call("new_game", setup)
+    def new_game(self, setup: BoardSetup, *, abandon: bool = False) -> None:
+        self._call("new_game", setup.to_json())
 
-    def play_again(self) -> None:
-        self._call("play_again")
-
-    def draw(self, card: str | None) -> None:
-        self._call("draw", card)
-
-    def move(self, option: dict[str, Any]) -> None:
-        self._call("move", option["legs"])
-
-    def no_play(self, card: str) -> None:
-        self._call("no_play", card)
-
-    def place(self, color: str, frm: str, to: str) -> None:
-        self._call("place", color, frm, to)
-
-    def undo(self) -> None:
-        self._call("undo")
-
-    def redo(self) -> None:
-        self._call("redo")
+    def submit(self, event: Any, by: str = "touch") -> None:
+        if isinstance(event, Draw):
+            self._call("draw", event.card)
+        elif isinstance(event, Move):
+            self._call("move", [list(leg) for leg in event.legs])
+        elif isinstance(event, NoPlay):
+            self._call("no_play", event.discard)
+        elif isinstance(event, Place):
+            self._call("place", event.color, event.src, event.dst)
+        else:
+            self._call(type(event).__name__.lower(),)  # undo, redo

@@ -26,7 +26,7 @@ from games.board.rules.moves import blocked, generate
 from games.board.rules.position import Position
 from games.board.screens.board_view import BoardView
 from games.board.screens.door import BoardSnapshot
-from games.board.screens.session_door import SessionDoor
+from games.board.screens.snapshot import option_dict
 
 OTHERS = {"blue": ["START", "T30", "T14", "HOME"]}
 
@@ -50,7 +50,7 @@ def forfeit() -> BoardSnapshot:
 def _options(pawns: dict[str, list[str]], card: str) -> BoardSnapshot:
     _p, found = _engine(pawns, card)
     return BoardSnapshot(position(pawns, card=card),
-                         [SessionDoor.option_dict(Move.of(o)) for o in found],
+                         [option_dict(Move.of(o)) for o in found],
                          companion_draws=True)
 
 

@@ -10,6 +10,7 @@ import time
 from board_screen_helpers import ScriptDoor, position
 from ui_helpers import to_board_setup, type_name
 
+from games.board.rules import RULES
 from games.board.screens.door import BoardSnapshot
 from ui.voice import Voice
 
@@ -34,11 +35,11 @@ def test_the_board_game_is_set_up_by_touch(driver):
     d.tap(d.button(code="slide_T9"))  # red's long slide is printed blue on this board
     assert d.button(code="slide_T9").text == "9\n■ blue"
     d.tap_id("board_setup", "board_start")
-    assert door.calls == [("new_game", {
+    assert door.calls == [("new_game", RULES.parse_setup({  # the form's setup, as read
         "type": "setup", "game": "board", "edition": "2016", "players": ["Ana", "Ben", "Cy"],
         "colors": ["red", "blue", "yellow"], "first": "Ana",
         "settings": {"start_move": "circle", "slide_colors": {"T9": "blue"}, "deck": "1939"},
-    })]
+    }).to_json())]
     assert d.screen == "board"
 
 
@@ -130,11 +131,13 @@ def test_back_to_the_board_game_from_the_new_game_form(driver):
 
 def test_play_again_on_the_game_over_screen(driver):
     won = {"red": ["HOME"] * 4, "blue": ["START"] * 4}
+    setup = RULES.parse_setup({"type": "setup", "game": "board", "players": ["Ana", "Ben"],
+                               "draws": "companion"})
     door = ScriptDoor(BoardSnapshot(position(won, turn=None, winner="Ana"),
-                                    last={"what": "won", "name": "Ana"}))
+                                    last={"what": "won", "name": "Ana"}, setup=setup))
     d = driver(board_door=door)
     d.app.board.refresh()
     d.app.show("board")
     d.frames(3)
     d.tap_code("play_again")
-    assert door.calls == [("play_again",)]
+    assert door.calls == [("new_game", setup.to_json())]  # the same table, the same deck

@@ -20,7 +20,7 @@ class BoardFace:
 
         board = typed_update(update, RULES)
         assert board is not None  # hardware.faces picks this face for board games only
-        return board_game_state(RULES.state_json(board.state), brightness=brightness)
+        return board_game_state(board.state, brightness=brightness)
 
     def lamps(self, update: Update[object, JsonEvent]) -> LampState:
         return DARK

@@ -43,7 +43,7 @@ from games.board.rules import geometry
 from games.board.rules.cards import CARDS, SORRY, deck_counts
 from games.board.rules.deck import draw_card
 from games.board.rules.errors import BadPosition, IllegalMove, IllegalPlace
-from games.board.rules.events import BoardSetup, Draw, Move, NoPlay, Place
+from games.board.rules.events import BoardEvent, BoardSetup, Draw, Move, NoPlay, Place
 from games.board.rules.explain import explain, legs_text, on_place
 from games.board.rules.moves import Blocked, Leg, Option, blocked, generate
 from games.board.rules.outcomes import (
@@ -63,9 +63,9 @@ from games.board.rules.rules import RULES, options
 from games.board.rules.state import BoardState
 
 __all__ = [
-    "CARDS", "RULES", "SORRY", "BadPosition", "Blocked", "BoardSetup", "BoardState", "Draw",
-    "DrawAgain", "Drew", "Finished", "Forfeited", "IllegalMove", "IllegalPlace", "Leg", "Move",
-    "Moved", "NoPlay", "NoPlayed", "Option", "Place", "Placed", "Position", "Reshuffled",
+    "CARDS", "RULES", "SORRY", "BadPosition", "Blocked", "BoardEvent", "BoardSetup", "BoardState",
+    "Draw", "DrawAgain", "Drew", "Finished", "Forfeited", "IllegalMove", "IllegalPlace", "Leg",
+    "Move", "Moved", "NoPlay", "NoPlayed", "Option", "Place", "Placed", "Position", "Reshuffled",
     "Returned", "blocked", "deck_counts", "draw_card", "explain", "generate", "geometry",
     "legs_text", "on_place", "options", "place",
 ]

@@ -1,8 +1,10 @@
 """The board game as Kivy properties: what the board screen binds to.
 
-It reads a BoardDoor's snapshot, keeps the taps of the current turn in a Picker, and
-turns both into what is highlighted and said. Listeners of the door may run on any thread
-(a GPIO seat button drawing a card): they only fire a Clock trigger.
+It reads the live game's typed update (a BoardLive: companion.live.Live over the board's
+rules) as one snapshot per update, keeps the taps of the current turn in a Picker, turns
+both into what is highlighted and said, and submits the board's typed events straight.
+Listeners of the live game may run on any thread (a GPIO seat button drawing a card):
+they only fire a Clock trigger.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from kivy.properties import (
     StringProperty,
 )
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, NoGame
+from companion.session import Redo, Undo
+from games.board.rules import RULES, BoardSetup, Draw, Move, NoPlay, Place, draw_card
 from games.board.screens import layout
-from games.board.screens.door import BoardDoor, BoardSnapshot
+from games.board.screens.door import BoardLive, BoardSnapshot, BoardUpdate
 from games.board.screens.picker import Picker
 from games.board.screens.texts import (
     bt,
@@ -67,22 +71,41 @@ class BoardModel(GameModel):
     discarding = BooleanProperty(False)  # "no playable card" tapped: which card goes?
     winner_text = StringProperty("")
 
-    def __init__(self, door: BoardDoor, *, speak: Speaker | None = None, **kwargs: Any) -> None:
-        self.door = door
+    def __init__(self, live: BoardLive, *, speak: Speaker | None = None,
+                 view: Callable[[], BoardSnapshot | None] | None = None,
+                 **kwargs: Any) -> None:
+        """`view`: the snapshot to show (default: the live update's, made once per
+        update); the screen's tests script it."""
+        self.live = live
         self.speak = speak
+        self.view = view or self._live_view
         self.snap: BoardSnapshot | None = None
+        self._seen: tuple[BoardUpdate | None, BoardSnapshot | None] = (None, None)
         self.picker: Picker | None = None
         self._trigger = Clock.create_trigger(self.refresh, -1)
         super().__init__(**kwargs)
-        self._unsubscribe = door.subscribe(self._trigger)
+        self._unsubscribe = live.subscribe(lambda _update: self._trigger())
 
     def close(self) -> None:
         self._unsubscribe()
 
+    def _live_view(self) -> BoardSnapshot | None:
+        """The live update's snapshot, made once per update (a language change or a
+        second refresh shows the same one)."""
+        update = self.live.update
+        seen, snap = self._seen
+        if update is not seen or update is None:
+            from games.board.screens.snapshot import snapshot_of
+
+            snap = snapshot_of(update)
+            self._seen = (update, snap)
+        return snap
+
     @property
     def companion_draws(self) -> bool:
         """Whether the companion draws this game's cards (a seat's button is "Draw")."""
-        return bool(getattr(self.door, "companion_draws", False))
+        state = self.live.state
+        return state is not None and state.setup.draws == "companion"
 
     def on_lang(self, *_: Any) -> None:
         self.message = self.why_text = ""
@@ -92,7 +115,7 @@ class BoardModel(GameModel):
 
     def refresh(self, *_: Any) -> None:
         """Recompute everything from the door's snapshot; the taps of the turn restart."""
-        snap = self.door.snapshot()
+        snap = self.view()
         previous, self.snap = self.snap, snap
         if snap is None:
             self.phase = "none"
@@ -236,9 +259,19 @@ class BoardModel(GameModel):
 
     def words(self, exc: CompanionError) -> str:
         """The board rules' own explanation when it has one, else the core's sentence."""
-        words = getattr(self.door, "words", None)
-        text = (words and words(exc, self.lang)) or super().words(exc)
+        text = None
+        if self.live.update is not None:
+            from games.board.screens.snapshot import refusal_words
+
+            text = refusal_words(exc, self.lang)
+        text = text or super().words(exc)
         return text[:1].upper() + text[1:]
+
+    def _open(self) -> BoardUpdate:
+        update = self.live.update
+        if update is None:
+            raise NoGame("no board game is open; start a new game first", code="no_game")
+        return update
 
     def refused(self) -> None:
         self.why_text = ""
@@ -248,8 +281,15 @@ class BoardModel(GameModel):
         the player discards."""
         if self.discarding and card is not None:
             self.discarding = False
-            return self.attempt(lambda: self.door.no_play(card))
-        return self.attempt(lambda: self.door.draw(card))
+            return self.attempt(lambda: self.live.submit(NoPlay(card)))
+        return self.attempt(lambda: self.live.submit(Draw(card or self._deal())))
+
+    def _deal(self) -> str:
+        """The electronic deck's card for the player to draw (the companion draws)."""
+        state = self.live.state
+        if state is None:
+            raise NoGame("no board game is open; start a new game first", code="no_game")
+        return draw_card(state)
 
     def tap_place(self, board_key: str) -> None:
         """A tap on the board while a card waits for its move."""
@@ -289,17 +329,24 @@ class BoardModel(GameModel):
         occupant = next((p["color"] for p in self.state.get("players", [])
                          if location in p["pawns"] and (color is None or color == p["color"])),
                         None)
-        ask = getattr(self.door, "blocked_why", None)
-        if ask is None or occupant != self.turn_color:
+        state = self.live.state
+        if state is None or occupant != self.turn_color:
             return None
-        why_text: str | None = ask(location, self.lang)
+        from games.board.screens.snapshot import blocked_why
+
+        why_text = blocked_why(state, location, self.lang)
         return why_text[:1].upper() + why_text[1:] if why_text else None
 
     def choose(self, index: int) -> bool:
-        """One listed option: the door applies its legs."""
+        """One listed option: its move is submitted as it is (one named by its legs alone,
+        `[]` declining an 11, as a transcript's would be)."""
         assert self.snap is not None
         option = self.snap.options[index]
-        ok = self.attempt(lambda: self.door.move(option))
+        move = option.get("event")
+        if not isinstance(move, Move):
+            move = RULES.parse_event({"type": "move", "legs": option.get("legs", [])})
+        event = move
+        ok = self.attempt(lambda: self.live.submit(event))
         if not ok and self.picker is not None:
             self.picker.reset()
             self._show_picking(list(range(len(self.snap.options))))
@@ -361,16 +408,26 @@ class BoardModel(GameModel):
         if to is None:
             self.message = bt("b_correct_bad", lang, color=color_name(color, lang))
             return False
-        return self.attempt(lambda: self.door.place(color, layout.unkey(frm)[1],
-                                                    layout.unkey(to)[1]))
+        event = Place(color, layout.unkey(frm)[1], layout.unkey(to)[1])
+        return self.attempt(lambda: self.live.submit(event))
 
     def play_again(self) -> bool:
         """Game over: the same table again (players, colours, edition, settings, who
         draws the cards)."""
-        return self.attempt(self.door.play_again)
+        setup = None if self.snap is None else self.snap.setup
+        if setup is None:
+            return self.attempt(self._open)  # no game: its one sentence
+        return self.attempt(lambda: self.live.new_game(setup, abandon=True))
+
+    def new_game(self, setup: BoardSetup | dict[str, Any]) -> bool:
+        """A board game from its setup (or its JSON, the setup form's, read by the board's
+        rules first: a setup they refuse is said, and nothing starts)."""
+        return self.attempt(lambda: self.live.new_game(
+            setup if isinstance(setup, BoardSetup) else RULES.parse_setup(setup),
+            abandon=True))
 
     def undo(self) -> bool:
-        return self.attempt(self.door.undo)
+        return self.attempt(lambda: self.live.submit(Undo()))
 
     def redo(self) -> bool:
-        return self.attempt(self.door.redo)
+        return self.attempt(lambda: self.live.submit(Redo()))

@@ -37,12 +37,15 @@ class BoardSlice:
     def make_model(self, app: Any) -> Any:
         from games.board.screens.model import BoardModel
 
-        door = getattr(app, "board_door", None)
-        if door is None:
-            from games.board.screens.session_door import SessionDoor
+        script = getattr(app, "board_door", None)  # the screen's tests: a scripted game
+        if script is None:
+            from companion.session import Live
+            from games.board.rules import RULES
 
-            door = SessionDoor(app.session)
-        model = BoardModel(door, speak=app.voice.say, lang=app.lang)
+            model = BoardModel(Live(app.session, RULES), speak=app.voice.say, lang=app.lang)
+        else:
+            model = BoardModel(script, view=script.snapshot, speak=app.voice.say,
+                               lang=app.lang)
         # the first screen's "Back to the game" follows it without making it (ui/start.kv)
         model.bind(phase=lambda _model, phase: setattr(app, "board_phase", phase))
         app.board_phase = model.phase
@@ -52,7 +55,7 @@ class BoardSlice:
         """Start a board game (its setup's `draws`: who draws the cards); None, or the one
         sentence saying why it cannot start."""
         model = app.models["board"]
-        if not model.attempt(lambda: model.door.new_game(setup)):
+        if not model.new_game(setup):
             return str(model.message)
         self.show(app)
         return None
