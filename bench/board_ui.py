@@ -69,7 +69,7 @@ def _child_latency(data_dir: str, mode: str = "latency") -> dict[str, float]:
         view = screen.ids.board
         for prop in ("sources", "targets", "state"):
             view.bind(**{prop: lambda *_a, p=prop: pending.__setitem__(f"changed:{p}", True)})
-        app.board.bind(revision=lambda *_a: pending.__setitem__("changed:revision", True))
+        app.models["board"].bind(revision=lambda *_a: pending.__setitem__("changed:revision", True))
 
         def where(target: str) -> tuple[float, float]:
             if target.startswith("card:"):

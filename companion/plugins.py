@@ -44,7 +44,8 @@ class Manifest:
     simulate: str | None = None  # pure: SIMULATION, its part of the CLI's `simulate`
     config: str | None = None  # pure: SECTION, a companion.config.Section: its own [table]
     # pure: step_words(event JSON, state before, lang) and card_words(card, lang), its
-    # steps and cards in the table's words (the resume screen, the camera's sentences)
+    # steps and cards in the table's words (the resume screen, the camera's sentences);
+    # optionally TITLE and ROUNDS, `history --html`'s title and rounds heading (English)
     words: str | None = None
 
 

@@ -39,13 +39,8 @@ STILL_NAMING = {
     "companion/default_config.toml": "the [board] section",
     "companion/locales/en.po": "both games' words (one catalogue per language)",
     "companion/locales/fr.po": "both games' words (one catalogue per language)",
-    "companion/commands/readable.py": "history --html's game titles and rounds or turns",
-    "ui/wording.py": "the card game's outcomes, presses and voice in words",
-    "ui/app.py": "the .kv files' short names app.model, app.board, app.board_text",
-    "ui/camera/teach.kv": "one button per game to teach",
     "ui/prefs.py": "the card game's remembered pawns and the board game's choices",
     "ui/screens/start.py": "seats checked by the card game's setup and colours",
-    "ui/start.kv": "the board game's phase for Back to the game",
     # "board" for the LED board, kept where it is a name users or the Pico already know
     "hardware/commands.py": "doctor's --board, the LED board's first option name",
     "ui/command.py": "run's --board, the LED board's first option name",

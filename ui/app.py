@@ -23,11 +23,12 @@ from kivy.graphics.opengl import glFlush
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion import plugins
 from companion.config import TEXT_SIZES, on_raspberry_pi
 from companion.errors import JournalError
+from companion.games import DEFAULT
 from companion.session import APP_WRITE_SETTLE_S, Session
 from companion.system import notify_ready
-from games.board.screens.texts import bt
 from ui import games
 from ui.camera_link import CameraLink
 from ui.hardware_link import HardwareLink
@@ -38,7 +39,7 @@ from ui.layout import arrangement, text_scale
 from ui.prefs import Choices, PrefsNotSaved, UiSettings
 from ui.touchguard import TouchGuard, frames_drawn, window_targets
 from ui.voice import Voice, voice_for
-from ui.wording import card_name, sentence
+from ui.wording import sentence
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +89,8 @@ class _Models(dict[str, Any]):
 
     def __missing__(self, name: str) -> Any:
         model = self[name] = games.get(name).make_model(self._app)
+        model.bind(in_play=self._app.note_playing)
+        self._app.note_playing()
         return model
 
 
@@ -102,9 +105,9 @@ class CompanionApp(App):
     # read its factor, `text_scale` (ui/layout.py TEXT_SCALES).
     text_size = StringProperty(TEXT_SIZES[0])
     text_scale = NumericProperty(1.0)
-    # The board game's phase (BoardModel.phase) for the first screen's "Back to the game",
-    # kept by the board model once it is made: the first frame needs no board engine.
-    board_phase = StringProperty("none")
+    # A game is open and not over (a made model's `in_play`): the first screen's "Back to
+    # the game". Kept as each model changes, so the first frame makes no game's model.
+    playing = BooleanProperty(False)
 
     def __init__(
         self,
@@ -117,7 +120,7 @@ class CompanionApp(App):
         start_hardware: bool = True,
         voice: Voice | None = None,
         on_ready: Callable[[CompanionApp], None] | None = None,
-        board_door: Any = None,
+        scripts: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -143,7 +146,9 @@ class CompanionApp(App):
         )
         # Touches act on what the finger saw: every screen and popup tells it of a change.
         self.guard = TouchGuard(targets=window_targets, frame=frames_drawn)
-        self.board_door = board_door  # None: the board game's door onto the session
+        # a game's scripted live game, by the game's name (the screens' tests); a game
+        # without one plays the session
+        self.scripts = scripts or {}
         self.screens = dict(SCREENS)
         self.prewarm: list[str] = []
         # Each game's model, by the rules' name: what its screens bind to.
@@ -169,20 +174,19 @@ class CompanionApp(App):
         """The text for `key` in the current language; kv passes app.lang to re-bind."""
         return tr(key, self.lang, **values)
 
-    def board_text(self, key: str, _lang: str | None = None, **values: Any) -> str:
-        return bt(key, self.lang, **values)
-
     def card_name(self, code: str, _lang: str | None = None) -> str:
-        return card_name(code, self.lang)
+        """A card of the default game (its rules page, ui/rules.kv) in the app's words."""
+        words = plugins.words(DEFAULT)
+        return code if words is None else str(words.card_words(code, self.lang))
 
-    # The .kv files' short names for the two games' models.
     @property
     def model(self) -> Any:
-        return self.models["revenge"]
+        """The default game's model (DEFAULT: the message line when no game is open,
+        and its .kv files' short name)."""
+        return self.models[DEFAULT]
 
-    @property
-    def board(self) -> Any:
-        return self.models["board"]
+    def note_playing(self, *_: Any) -> None:
+        self.playing = any(model.in_play for model in self.models.values())
 
     def open_model(self) -> Any:
         """The model of the session's open game (None: no game is open)."""

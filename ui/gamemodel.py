@@ -22,6 +22,9 @@ class GameModel(EventDispatcher):
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
     asked = ObjectProperty(frozenset())  # the cards the camera is not sure between: lit
+    # a game is open and not over: the first screen's "Back to the game" (each game's
+    # model says which of its phases are play)
+    in_play = BooleanProperty(False)
 
     def show_undo(self, undo: str | None, redo: str | None, *,
                   undo_by_camera: bool = False) -> None:

@@ -18,13 +18,26 @@ import io
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 
+from companion import plugins
 from companion.catalogue import text
 from companion.commands.finished import Finished
 from companion.commands.stats import COUNTER_HEADERS
 from companion.stats import aggregate
 
 CSV_HEAD = ("game_id", "game", "started", "finished", "player", "seat", "won")
-GAME_NAMES = {"revenge": "The card game (Sorry! Revenge)", "board": "The board game"}
+# a game's headings when its words module names none (a game no longer here: its name)
+TURNS = "turns"
+
+
+def game_headings(game: str) -> tuple[str, str]:
+    """A game's title on the page and the heading of what its rounds_played counts, from
+    its folder's words module (TITLE, ROUNDS)."""
+    words = plugins.words(game)
+    title: object = getattr(words, "TITLE", game)
+    rounds: object = getattr(words, "ROUNDS", TURNS)
+    return str(title), str(rounds)
+
+
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet would run these
 
 
@@ -100,19 +113,19 @@ def html_page(games: Sequence[Finished], left_out: int, *, printed: datetime) ->
     for kind in kinds:
         mine = [g for g in games if g.record.game == kind]
         counters = counter_names(mine)
-        parts.append(f"<h2>{html.escape(GAME_NAMES.get(kind, kind))}</h2>")
-        rounds = "rounds" if kind == "revenge" else "turns"
+        title, rounds = game_headings(kind)
+        parts.append(f"<h2>{html.escape(title)}</h2>")
         parts.append(_table(
             ("game", "played", "players", "winner", rounds),
             [(g.record.game_id, when(g.record.started),
               ", ".join(p.name for p in g.stats.players), g.stats.winner or "",
               "" if g.stats.rounds_played is None else g.stats.rounds_played) for g in mine],
             numbers=1))
-        board = aggregate(g.stats for g in mine)
+        leaders = aggregate(g.stats for g in mine)
         parts.append(_table(
             ("player", "games", "wins", *(counter_heading(k) for k in counters)),
             [(p.name, p.games, p.wins, *(p.counters.get(k, 0) for k in counters))
-             for p in board], numbers=2 + len(counters)))
+             for p in leaders], numbers=2 + len(counters)))
     if not games:
         parts.append("<p>No finished games are stored yet.</p>")
     if left_out:

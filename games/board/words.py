@@ -10,6 +10,10 @@ from companion.catalogue import has, text
 from companion.rules import Json
 from games.board.rules import legs_text, place
 
+# `history --html`'s title of the game and heading of what its rounds_played counts
+TITLE = "The board game"
+ROUNDS = "turns"
+
 
 def card_words(card: str, lang: str) -> str:
     """A card of the board game's deck: its number, or SORRY!."""

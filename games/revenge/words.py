@@ -16,6 +16,9 @@ from companion.errors import BadEvent
 from companion.rules import Json
 from games.revenge.rules import Awaiting, Card, CardKind, GameState
 
+# `history --html`'s title of the game and heading of what its rounds_played counts
+TITLE = "The card game (Sorry! Revenge)"
+ROUNDS = "rounds"
 # the faces of the SORRY! window's cards, printed the same in every edition
 PRINTED = {"steal": "SORRY!", "block": "Don't Be SORRY!"}
 

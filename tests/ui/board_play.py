@@ -44,7 +44,7 @@ class Scorekeeper:
 
     @property
     def model(self) -> Any:
-        return self.d.app.board
+        return self.d.app.models["board"]
 
     def draw(self) -> str | None:
         """Tap the card: one the deck still holds (real cards), or the Draw button."""

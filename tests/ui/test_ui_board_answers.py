@@ -69,7 +69,7 @@ def sized(driver):
         door = ScriptDoor(forfeit())
         d = driver(board_door=door, language=lang)
         d.app.show("board")
-        d.app.board.refresh()
+        d.app.models["board"].refresh()
         resize(d, size)
         return d, door
 
@@ -97,7 +97,7 @@ def test_every_answer_is_read_in_full_at_every_display(sized, size, lang):
     for name, scene in SCENES.items():
         show(d, door, scene())
         if name != "forfeit":  # an option's why, asked: the decline's for the 11
-            rows = d.app.board.rows
+            rows = d.app.models["board"].rows
             asked = rows[-1]["index"] if name == "eleven-decline" else 0
             assert name != "eleven-decline" or rows[-1]["kind"] == "decline"
             d.app.screen("board").explain(asked)
@@ -110,11 +110,11 @@ def test_every_answer_is_read_in_full_at_every_display(sized, size, lang):
         assert not small_texts(d), small_texts(d)
         picture(d, SCRATCH / size_id(size) / f"board-{name}-{lang}.png")
         if name == "seven-split":  # a split pressed in the list: its squares on the board
-            d.app.board.show_option(1)
+            d.app.models["board"].show_option(1)
             d.frames(2)
             assert len(d.app.screen("board").ids.board.preview) == 2
             picture(d, SCRATCH / size_id(size) / f"board-seven-pressed-{lang}.png")
-            d.app.board.show_option(None)
+            d.app.models["board"].show_option(None)
 
 
 def test_the_players_questions_are_answered_the_moment_they_arise(sized):

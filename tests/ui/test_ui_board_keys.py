@@ -22,8 +22,8 @@ def test_a_seat_key_draws_for_that_seat_when_the_companion_draws(driver):
     turn = seats.index(position["turn"])
     steps = len(d.app.session.update.steps)
     key(1 - turn)
-    d.wait_for(lambda: "turn" in d.app.board.message, "the out-of-turn sentence")
-    assert position["turn"] in d.app.board.message
+    d.wait_for(lambda: "turn" in d.app.models["board"].message, "the out-of-turn sentence")
+    assert position["turn"] in d.app.models["board"].message
     assert len(d.app.session.update.steps) == steps  # nothing drawn
     key(turn)
     d.wait_for(lambda: len(d.app.session.update.steps) == steps + 1,

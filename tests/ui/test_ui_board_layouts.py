@@ -47,7 +47,7 @@ def sized(driver):
         door = ScriptDoor(snap)
         d = driver(board_door=door, language=lang)
         d.app.show("board")
-        d.app.board.refresh()
+        d.app.models["board"].refresh()
         set_text_size(d, text_size)
         resize(d, size)
         made.append(d)

@@ -21,7 +21,7 @@ def test_the_companion_draws_and_shows_what_is_left(driver):
     if st["card"] is None:  # no pawn can leave START with it: forfeited at once
         assert "cannot use the" in d.label("board", "message_label")
     else:
-        assert d.app.board.card_text in (card, "Sorry!")
+        assert d.app.models["board"].card_text in (card, "Sorry!")
 
 
 def test_adult_variation_no_playable_card(driver):

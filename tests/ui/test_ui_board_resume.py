@@ -14,8 +14,8 @@ def test_a_board_game_resumes_where_it_was(driver, tmp_path):
     d = driver(data)
     start_by_touch(d, ["Ana", "Ben"], "classic", companion_draws=True)
     keeper = Scorekeeper(d, 11)
-    while len(d.app.session.update.steps) < 6 or d.app.board.phase != "move":
-        if d.app.board.phase == "draw":
+    while len(d.app.session.update.steps) < 6 or d.app.models["board"].phase != "move":
+        if d.app.models["board"].phase == "draw":
             keeper.draw()
         else:
             keeper.take(keeper.choose())
@@ -31,10 +31,10 @@ def test_a_board_game_resumes_where_it_was(driver, tmp_path):
     d.tap_id("resume", "resume_button")
     assert d.screen == "board"
     assert RULES.state_json(d.app.session.state) == before
-    assert d.app.board.card_text == before["card"].replace("sorry", "Sorry!")
+    assert d.app.models["board"].card_text == before["card"].replace("sorry", "Sorry!")
     assert [b.code for b in d.buttons() if b.code.startswith("opt")]  # the options again
     keeper = Scorekeeper(d, 12)
     keeper.take(keeper.choose())
-    d.wait_for(lambda: d.app.board.phase in ("draw", "move", "over"), "the next turn")
-    if d.app.board.phase == "draw":
+    d.wait_for(lambda: d.app.models["board"].phase in ("draw", "move", "over"), "the next turn")
+    if d.app.models["board"].phase == "draw":
         assert len(d.buttons(code="draw")) == 1  # the companion still draws this game

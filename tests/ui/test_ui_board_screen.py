@@ -54,7 +54,7 @@ def board(driver):
     door = ScriptDoor(BoardSnapshot(position(PAWNS)))
     d = driver(board_door=door)
     d.app.show("board")
-    d.app.board.refresh()
+    d.app.models["board"].refresh()
     d.frames(3)
     return d, door
 
@@ -223,7 +223,7 @@ def test_undo_and_redo_say_what_they_take_back(board):
 def test_correct_the_board_by_dragging_a_pawn(board):
     d, door = board
     d.tap_id("board", "correct_button")
-    assert d.app.board.correcting
+    assert d.app.models["board"].correcting
     x0, y0 = key_window(d, "T10")
     x1, y1 = key_window(d, "T12")
     touch = UnitTestTouch(x0, y0)
@@ -237,7 +237,7 @@ def test_correct_the_board_by_dragging_a_pawn(board):
     d.frames(2)
     assert door.calls == [("place", "red", "T10", "T12")]
     d.tap_id("board", "correct_button")
-    assert not d.app.board.correcting
+    assert not d.app.models["board"].correcting
 
 
 def drag(d, frm, to):
@@ -320,7 +320,7 @@ def test_french(driver):
                                     last={"what": "forfeit", "name": "Ana", "card": "5"}))
     d = driver(board_door=door, language="fr")
     d.app.show("board")
-    d.app.board.refresh()
+    d.app.models["board"].refresh()
     d.frames(3)
     assert d.label("board", "turn_label") == "▲ À Ana de jouer"
     assert d.label("board", "message_label") == "Ana ne peut pas jouer le 5 : le tour passe."

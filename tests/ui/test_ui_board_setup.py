@@ -60,7 +60,7 @@ def test_the_rules_page_answers_the_players_two_questions(driver):
     d = driver(board_door=ScriptDoor(BoardSnapshot(position({"red": ["START"] * 4,
                                                              "blue": ["START"] * 4}))))
     d.app.show("board")
-    d.app.board.refresh()
+    d.app.models["board"].refresh()
     d.frames(2)
     d.tap_id("board", "board_menu_button")
     d.tap_id("board_menu", "board_menu_rules")
@@ -84,7 +84,7 @@ def test_why_is_spoken_when_the_voice_is_on(driver, tmp_path):
                                     options))
     d = driver(board_door=door, voice=Voice(str(command)))
     d.app.show("board")
-    d.app.board.refresh()
+    d.app.models["board"].refresh()
     d.frames(3)
     d.tap_code("why0")
     deadline = time.monotonic() + 20
@@ -136,7 +136,7 @@ def test_play_again_on_the_game_over_screen(driver):
     door = ScriptDoor(BoardSnapshot(position(won, turn=None, winner="Ana"),
                                     last={"what": "won", "name": "Ana"}, setup=setup))
     d = driver(board_door=door)
-    d.app.board.refresh()
+    d.app.models["board"].refresh()
     d.app.show("board")
     d.frames(3)
     d.tap_code("play_again")

@@ -17,24 +17,24 @@ from games.board.screens.layout import key
 
 
 def pawns(d, color: str) -> list[str]:
-    return next(p["pawns"] for p in d.app.board.state["players"] if p["color"] == color)
+    return next(p["pawns"] for p in d.app.models["board"].state["players"] if p["color"] == color)
 
 
 def test_a_pawn_with_one_destination_moves_at_one_tap_and_undo_is_one_tap(driver):
     d = driver()
     start_by_touch(d, ["Ana", "Ben"], "classic")
     d.tap_code("card:1")  # Ana's 1: a pawn out of START, the only move there is
-    assert d.app.board.phase == "move"
+    assert d.app.models["board"].phase == "move"
     steps = len(d.app.session.update.steps)
     tap_key(d, key("START", "red"))  # the pawn: one tap
     d.frames(2)
-    assert len(d.app.session.update.steps) == steps + 1, d.app.board.message
+    assert len(d.app.session.update.steps) == steps + 1, d.app.models["board"].message
     assert sorted(pawns(d, "red")) == ["START", "START", "START", "T4"]
     undo = d.app.screen("board").ids.board_undo
     assert undo.text.startswith("Undo: Ana"), undo.text
     picture(d, shot_path((800, 480), "board-one-tap", "en"))
     d.tap(undo)
-    assert pawns(d, "red") == ["START"] * 4 and d.app.board.phase == "move"
+    assert pawns(d, "red") == ["START"] * 4 and d.app.models["board"].phase == "move"
 
 
 def test_a_pawn_with_two_destinations_still_asks_where(driver):
@@ -44,14 +44,14 @@ def test_a_pawn_with_two_destinations_still_asks_where(driver):
     tap_key(d, key("START", "red"))
     d.tap_code("card:10")  # Ben's turn: no pawn out, a 10 forfeits
     d.frames(2)
-    assert d.app.board.phase == "card" and d.app.board.state["turn"] == "Ana"
+    assert d.app.models["board"].phase == "card" and d.app.models["board"].state["turn"] == "Ana"
     d.tap_code("card:10")  # Ana: T4 forward 10, or back 1: two destinations
-    assert d.app.board.phase == "move"
+    assert d.app.models["board"].phase == "move"
     steps = len(d.app.session.update.steps)
     tap_key(d, "T4")
     d.frames(2)
     assert len(d.app.session.update.steps) == steps, "moved without saying where"
-    assert sorted(d.app.board.targets) == ["T14", "T3"]
+    assert sorted(d.app.models["board"].targets) == ["T14", "T3"]
     tap_key(d, "T14")
     d.frames(2)
     assert "T14" in pawns(d, "red")

@@ -93,7 +93,7 @@ def correct_a_pawn(d):
 def play_to_the_end(d, keeper):
     corrected = undone = False
     for turn in range(MAX_TURNS):
-        m = d.app.board
+        m = d.app.models["board"]
         if m.phase == "over":
             return turn
         if m.phase in ("card", "draw"):
@@ -167,5 +167,5 @@ def test_a_whole_board_game_by_touch(driver, tmp_path, edition, seed):
     assert all(keeper.taps.values()), keeper.taps
     if edition == "classic":
         assert "DrawAgain" in happened
-        game_over_and_history(d, final_winner=d.app.board.state["winner"])
+        game_over_and_history(d, final_winner=d.app.models["board"].state["winner"])
     print(f"{edition}: {turns} turns, {keeper.kinds}, taps {keeper.taps}")

@@ -17,8 +17,8 @@ from companion.game import Game
 from companion.journal import Journal
 from companion.resume_words import last_saved_words
 from games.revenge.rules import Card, Play
+from games.revenge.screens.wording import step_label
 from ui.theme import marked
-from ui.wording import step_label
 
 ACKS_BEFORE_KILL = 14
 STARTUP_SECONDS = 60.0

@@ -11,8 +11,9 @@ import pytest
 from companion.errors import CompanionError
 from companion.session import Session
 from games.revenge.rules import Card, EndPlay2, Play, Press, Setup
+from games.revenge.screens.wording import step_label
 from ui.i18n import has
-from ui.wording import refusal, status_text, step_label
+from ui.wording import refusal, status_text
 
 ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "companion"
@@ -102,7 +103,7 @@ def test_the_status_line_says_touch_only_as_the_readme_does():
 
 def test_card_names_come_from_the_catalogue_and_english_is_the_cores_label():
     from games.revenge.rules.cards import ALL_CARDS
-    from ui.wording import card_name
+    from games.revenge.screens.wording import card_name
 
     assert [card_name(c.code, "en") for c in ALL_CARDS] == [c.label for c in ALL_CARDS]
     french = {card_name(c.code, "fr") for c in ALL_CARDS}

@@ -73,7 +73,7 @@ def make_app(
         config=config,
         start_hardware=start_hardware,
         voice=voice or Voice("no-such-speech-command", enabled=False),
-        board_door=board_door,
+        scripts={"board": board_door} if board_door is not None else None,
     )
 
 

@@ -53,6 +53,36 @@ class TeachScreen(Screen):
 
     preview: Any = None
 
+    def on_kv_post(self, *_: Any) -> None:
+        """One button a game with a camera deck, in the registry's order: its id
+        `teach_<game>`, its words the catalogue's `teach_<game>`."""
+        from kivy.factory import Factory
+
+        from camera.cards import games
+
+        app = App.get_running_app()
+        for game in games():
+            button = Factory.TapButton(code=f"teach:{game}")
+            button.bind(on_release=lambda b: self.choose(b.code.split(":", 1)[1]))
+            self.ids[f"teach_{game}"] = button
+            self.ids.teach_games.add_widget(button)
+        self.bind(game=self._light_game)
+        app.bind(lang=self._word_games)
+        self._light_game()
+        self._word_games()
+
+    def _game_buttons(self) -> list[Any]:
+        return list(reversed(self.ids.teach_games.children))
+
+    def _light_game(self, *_: Any) -> None:
+        for button in self._game_buttons():
+            button.selected = button.code == f"teach:{self.game}"
+
+    def _word_games(self, *_: Any) -> None:
+        lang = App.get_running_app().lang
+        for button in self._game_buttons():
+            button.text = tr(button.code.replace(":", "_", 1), lang)
+
     def on_leave(self, *_: Any) -> None:
         self._stop_preview()
 

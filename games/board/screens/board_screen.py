@@ -116,7 +116,7 @@ class BoardScreen(Screen):
 
     @property
     def model(self) -> Any:
-        return self.app.board
+        return self.app.models["board"]
 
     # --- the option under a finger or a mouse pointer (a desktop's; but SDL also moves
     # the pointer with every touch, so a press must win over whatever the pointer says) ---

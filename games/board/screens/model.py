@@ -39,6 +39,7 @@ from games.board.screens.texts import (
 from ui.gamemodel import GameModel
 
 Speaker = Callable[[str, str], None]
+PLAYING = ("card", "draw", "move")  # the phases of a game in play (not none, not over)
 
 
 class BoardModel(GameModel):
@@ -88,6 +89,9 @@ class BoardModel(GameModel):
 
     def close(self) -> None:
         self._unsubscribe()
+
+    def on_phase(self, *_: Any) -> None:
+        self.in_play = self.phase in PLAYING
 
     def _live_view(self) -> BoardSnapshot | None:
         """The live update's snapshot, made once per update (a language change or a

@@ -37,7 +37,7 @@ class BoardSlice:
     def make_model(self, app: Any) -> Any:
         from games.board.screens.model import BoardModel
 
-        script = getattr(app, "board_door", None)  # the screen's tests: a scripted game
+        script = app.scripts.get("board")  # the screen's tests: a scripted game
         if script is None:
             from companion.session import Live
             from games.board.rules import RULES
@@ -46,9 +46,6 @@ class BoardSlice:
         else:
             model = BoardModel(script, view=script.snapshot, speak=app.voice.say,
                                lang=app.lang)
-        # the first screen's "Back to the game" follows it without making it (ui/start.kv)
-        model.bind(phase=lambda _model, phase: setattr(app, "board_phase", phase))
-        app.board_phase = model.phase
         return model
 
     def start(self, app: Any, setup: Any) -> str | None:

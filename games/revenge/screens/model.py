@@ -44,15 +44,17 @@ from games.revenge.rules import (
     legal_cards,
     outcomes_of,
 )
+from games.revenge.screens.wording import card_name, outcome_message, spoken, step_label
 from ui.gamemodel import GameModel
 from ui.i18n import tr
-from ui.wording import card_name, outcome_message, sentence, sentences, spoken, step_label
+from ui.wording import sentence, sentences
 
 RECENT_CARDS = 6
 COUNTDOWN_PERIOD = 0.2
 BUST_SHOW_S = 1.5  # how long "23 - BUST" stays in the total's place
 
 Speaker = Callable[[str, str], None]
+PLAYING = ("table", "tiebreak")  # the phases of a game in play (not none, not over)
 
 
 def pawn_laps(progress: int, pawns: int) -> list[int]:
@@ -130,6 +132,9 @@ class TableModel(GameModel):
         self._drain_trigger()
 
     # --- Kivy thread ---
+
+    def on_phase(self, *_: object) -> None:
+        self.in_play = self.phase in PLAYING
 
     def close(self) -> None:
         self._unsubscribe()

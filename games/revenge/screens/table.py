@@ -23,12 +23,13 @@ from kivy.uix.screenmanager import Screen
 
 from games.revenge.rules import MAX_PAWNS, MAX_PLAYERS, MAX_SLIDE, Card, EndPlay2, Play, Press
 from games.revenge.screens.widgets import PlayerPanel
+from games.revenge.screens.wording import card_name
 from ui.i18n import tr
 from ui.textfit import room_needed, wrapped_lines
 from ui.theme import marked
 from ui.touchguard import app_guard
 from ui.widgets import MIN_FONT, text_scale_now
-from ui.wording import card_name, sentence
+from ui.wording import sentence
 
 SPARE_DELAY = 0.3  # s between two players' panels made ahead (one per idle moment)
 # The window panel's ids, reachable from the table screen's ids as before.
