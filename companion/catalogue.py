@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import gettext
 import importlib.util
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -92,10 +93,17 @@ def _folders_of(packages: tuple[str, ...], added: tuple[Path, ...]) -> tuple[Pat
 def _game_locales(package: str) -> Path | None:
     """The `locales/` folder beside a game's manifest, if it has one (the manifest's
     package is found, not imported: the catalogue loads no game)."""
-    spec = importlib.util.find_spec(package)
-    if spec is None or spec.origin is None:
+    loaded = sys.modules.get(package)  # a game built in memory (a test's) has no spec
+    origin: object = getattr(loaded, "__file__", None)
+    if loaded is None:
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):  # its parent package is missing
+            return None
+        origin = None if spec is None else spec.origin
+    if not isinstance(origin, str):
         return None
-    folder = Path(spec.origin).resolve().with_name("locales")
+    folder = Path(origin).resolve().with_name("locales")
     return folder if folder.is_dir() else None
 
 
