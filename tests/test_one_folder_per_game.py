@@ -38,7 +38,6 @@ STILL_NAMING = {
     "companion/config.py": "[game], [deck], [windows] (card game) and [board] sections",
     "companion/default_config.toml": "the [board] section",
     "ui/prefs.py": "the card game's remembered pawns and the board game's choices",
-    "ui/screens/start.py": "seats checked by the card game's setup and colours",
 }
 # Strings that say "board" for the LED board, not the board game: each file's words the
 # count knows are not a game's name, with why (each must still be in its file: the test
