@@ -15,6 +15,8 @@ package, never the other way round, and only through its public API, the modules
   `backup` and `restore` commands);
 - `companion.notices`: the journal's loss sentences kept until someone has read them
   (`read`, `keep`, `dismiss`, `as_record`: the start screen's notices);
+- `companion.seats`: the seats every game checks the same way (`check_seats`,
+  `SEAT_COLORS`, `MAX_SEATS`): the first screen's before a game is chosen;
 - `companion.catalogue`: every word of both games per language (`text`, `number`): the
   screens, the command line and the doctor read the same catalogue;
 - `companion.games`: the registry (`get`, `names`, `DEFAULT`), and each game's package
@@ -37,4 +39,5 @@ PUBLIC_MODULES = (
     "companion.backup",
     "companion.notices",
     "companion.catalogue",
+    "companion.seats",
 )

@@ -14,13 +14,15 @@ The .po files are the sources a translator edits (Poedit, Weblate); compile_loca
 `<lang>.mo` beside its .po, with each msgid_plural kept as a `msgctxt "msgid_plural"`
 entry, which gettext's reader would otherwise drop. The .mo files are not committed.
 
-A game plugin registers its folder once, when it is imported:
+A registered game's `locales/` folder (games/<name>/locales, found beside its manifest
+without importing it) is read after the core's, in the registry's order; any other
+folder is added once with
 
     catalogue.add_locales(Path(__file__).with_name("locales"))
 
-Its keys are then found after the core's (and the plugins' registered before), each
-language's folders chained with `add_fallback`, each .mo counting with its own plural
-rule; a language the plugin lacks falls back to English like any missing key.
+Its keys are then found after the core's (and the folders before it), each language's
+folders chained with `add_fallback`, each .mo counting with its own plural rule; a
+language a game lacks falls back to English like any missing key.
 
 >>> text("hand", "fr", n=1), text("hand", "en", n=0)
 ('1 en main', '0 in hand')
@@ -31,10 +33,13 @@ rule; a language the plugin lacks falls back to English like any missing key.
 from __future__ import annotations
 
 import gettext
+import importlib.util
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import games
 from companion.config import LANGUAGES
 
 __all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "add_locales", "folders", "has", "keys", "number",
@@ -48,7 +53,7 @@ PLURAL_NAME = "msgid_plural"  # the context compile_locales.py files the countin
 _GROUP = {"en": ",", "fr": "\u00a0"}
 _DECIMAL = {"en": ".", "fr": ","}
 _ABSENT = "\0"  # what the end of a chain says: no folder has the key (no text is a NUL)
-_folders: list[Path] = [LOCALES]
+_folders: list[Path] = [LOCALES]  # the core's, then those add_locales added
 
 
 class _Absent(gettext.NullTranslations):
@@ -70,12 +75,36 @@ def add_locales(folder: Path) -> None:
     folder = Path(folder).resolve()
     if folder not in _folders:
         _folders.append(folder)
-        _chain.cache_clear()
 
 
 def folders() -> tuple[Path, ...]:
-    """The locale folders, the core's first."""
-    return tuple(_folders)
+    """The locale folders: the core's first, then each registered game's (the registry's
+    order), then those added."""
+    return _folders_of(tuple(games.PLUGINS.values()), tuple(_folders))
+
+
+@cache
+def _folders_of(packages: tuple[str, ...], added: tuple[Path, ...]) -> tuple[Path, ...]:
+    found = [added[0], *(f for f in map(_game_locales, packages) if f is not None), *added[1:]]
+    return tuple(dict.fromkeys(found))
+
+
+@cache
+def _game_locales(package: str) -> Path | None:
+    """The `locales/` folder beside a game's manifest, if it has one (the manifest's
+    package is found, not imported: the catalogue loads no game)."""
+    loaded = sys.modules.get(package)  # a game built in memory (a test's) has no spec
+    origin: object = getattr(loaded, "__file__", None)
+    if loaded is None:
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):  # its parent package is missing
+            return None
+        origin = None if spec is None else spec.origin
+    if not isinstance(origin, str):
+        return None
+    folder = Path(origin).resolve().with_name("locales")
+    return folder if folder.is_dir() else None
 
 
 def _read(folder: Path, lang: str) -> gettext.GNUTranslations | None:
@@ -91,10 +120,15 @@ def _read(folder: Path, lang: str) -> gettext.GNUTranslations | None:
     return None
 
 
-@cache
 def _chain(lang: str) -> tuple[gettext.NullTranslations, tuple[gettext.GNUTranslations, ...]]:
     """`lang`'s folders chained (the core's first, then _Absent), and each one alone."""
-    found = tuple(t for t in (_read(f, lang) for f in _folders) if t is not None)
+    return _chain_of(lang, folders())
+
+
+@cache
+def _chain_of(lang: str, where: tuple[Path, ...]
+              ) -> tuple[gettext.NullTranslations, tuple[gettext.GNUTranslations, ...]]:
+    found = tuple(t for t in (_read(f, lang) for f in where) if t is not None)
     head: gettext.NullTranslations = _Absent()
     for one in reversed(found):
         one.add_fallback(head)

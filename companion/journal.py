@@ -98,7 +98,7 @@ class StoredGame:
 
     game_id: int
     started: datetime
-    events: list[dict[str, Any]]
+    events: list[dict[str, object]]
     damage: str | None = None
     winner: str | None = None
     abandoned: bool = False

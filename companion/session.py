@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from companion.errors import JournalError, NoGame
 from companion.game import (
@@ -318,7 +318,9 @@ class Session:
             stored = journal.load(game_id)
         if stored is None:
             return None
-        if hasattr(stored, "replay"):
+        from companion.snapshots import Resumable
+
+        if isinstance(stored, Resumable):
             return self.open_game(stored.game_id, (), replayed=stored.replay())
         return self.open_game(stored.game_id, stored.events)
 
@@ -422,7 +424,8 @@ class Session:
             if expected is not None and (timed is None or timed.window is not expected):
                 return None
             if timed is None:  # no countdown: the rules say why nothing can close now
-                return self.submit(self.parse_event({"type": "close"}), by)
+                close: dict[str, object] = {"type": "close"}
+                return self.submit(self.parse_event(close), by)
             return self.submit(timed.close, by)
 
     def _countdown(self, state: object) -> Countdown | None:
@@ -515,7 +518,7 @@ def _countdown_of(rules: object, state: object) -> Countdown | None:
     with getattr, as an object, not by a runtime Protocol's isinstance (5-10 us, and the
     window timer asks on every event)."""
     countdown: object = getattr(rules, "countdown", None)
-    found: object = countdown(state) if callable(countdown) else None
+    found = cast(Callable[[object], object], countdown)(state) if callable(countdown) else None
     return found if isinstance(found, Countdown) else None
 
 

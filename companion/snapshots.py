@@ -167,14 +167,14 @@ class Resumable:
     started: datetime
     event_count: int  # events stored, setup included
     snapshot_seq: int | None  # None: no usable snapshot, replayed from the setup
-    recent: tuple[dict[str, Any], ...]  # events after the snapshot (all, without one)
+    recent: tuple[dict[str, object], ...]  # events after the snapshot (all, without one)
     damage: str | None = None
     winner: str | None = None
     abandoned: bool = False
     _first: StoredReplay | None = None  # the replay load_unfinished checked, used once
 
     @property
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[dict[str, object]]:
         return self.journal.load(self.game_id).events
 
     def replay(self) -> StoredReplay:

@@ -16,6 +16,8 @@ import threading
 import time
 from typing import Any
 
+from hardware.ledboard_option import add_ledboard_option
+
 DRAW_EVERY_S = 0.1  # the terminal drawing's frame time
 
 
@@ -47,8 +49,7 @@ def register(subparsers: Any) -> None:
                         help="also show the button presses live for a while")
     doctor.add_argument("--seconds", type=_seconds, default=10.0, metavar="S",
                         help="how long --buttons watches (default 10)")
-    doctor.add_argument("--ledboard", "--board", dest="ledboard", metavar="PATH",
-                        help="check this serial port as the LED board")
+    add_ledboard_option(doctor, "check this serial port as the LED board")
     doctor.set_defaults(run=run_doctor)
 
     ledboard = subparsers.add_parser(

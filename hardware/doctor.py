@@ -169,7 +169,7 @@ def check_ledboard(cfg: LedBoardConfig, *, ledboard_port: str | None = None,
 def _absent(port: str | None, ids: tuple[str, ...]) -> Check:
     """No LED board found: where it was looked for (hardware.ports.PortFinder's search)."""
     return Check("ledboard", "warn", "absent_port" if port else "absent_usb",
-                 {"port": port} if port else {"ids": tuple(ids)}, "plug_board")
+                 {"port": port} if port else {"ids": tuple(ids)}, "plug_ledboard")
 
 
 def check_voice(voice: VoiceConfig) -> Check:
@@ -263,7 +263,7 @@ def table(checks: list[Check]) -> str:
 # catalogue's "doctor_fix_<code>", shown on the Hardware page under the part's detail.
 STATUS_FIXES = {
     ("buttons", "touch only"): "buttons_wiring",
-    ("ledboard", "absent"): "plug_board",
+    ("ledboard", "absent"): "plug_ledboard",
     ("ledboard", "reconnecting"): "ledboard_cable",
     ("ledboard", "gave up"): "ledboard_firmware",
 }

@@ -56,7 +56,7 @@ def _core_or_rules(module: str) -> bool:
 def test_the_public_modules_are_the_session_errors_config_and_games():
     expected = ("companion.session", "companion.errors", "companion.config", "companion.games",
                 "companion.plugins", "companion.version", "companion.system", "companion.backup",
-                "companion.notices", "companion.catalogue")
+                "companion.notices", "companion.catalogue", "companion.seats")
     assert expected == PUBLIC_MODULES
 
 

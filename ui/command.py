@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from companion.config import LANGUAGES, config_from_args
+from hardware.ledboard_option import add_ledboard_option
 
 
 def register(subparsers: Any) -> None:
@@ -16,13 +17,7 @@ def register(subparsers: Any) -> None:
         help="open the touchscreen app (keys 1-4 are the SORRY! buttons)",
         description="Open the table companion's touchscreen app.",
     )
-    parser.add_argument(
-        "--ledboard",
-        "--board",  # its first name, still understood
-        dest="ledboard",
-        metavar="PATH",
-        help="serial port of the HOME LED board (e.g. the simulator's pty)",
-    )
+    add_ledboard_option(parser, "serial port of the HOME LED board (e.g. the simulator's pty)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument(
         "--fullscreen",

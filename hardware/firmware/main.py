@@ -1,9 +1,9 @@
 """Firmware of the HOME LED board: a Raspberry Pi Pico with MicroPython and a WS2812 strip.
 
-Copy pawnled.py, board.py and this file to the Pico (see hardware/README.md); it runs at
+Copy pawnled.py, ledboard.py and this file to the Pico (see hardware/README.md); it runs at
 power-up. The USB serial line is the REPL's: Ctrl-C is switched off so that a stray 0x03
 byte cannot stop the firmware, and stdin is polled so the LEDs keep animating while no
-byte arrives. Everything the board decides lives in board.py, which is tested on the host.
+byte arrives. Everything the board decides lives in ledboard.py, which is tested on the host.
 To update the files later, power it up with GP15 grounded (safe mode): the REPL stays free.
 """
 
@@ -32,29 +32,29 @@ def safe_mode():
     return machine.Pin(SAFE_PIN, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
 
 
-def serve(board, poll, stdin, stdout):
+def serve(leds, poll, stdin, stdout):
     """One frame: say what the board says by itself, then answer what the host sent."""
-    for line in board.tick(time.ticks_ms()):
+    for line in leds.tick(time.ticks_ms()):
         stdout.write(line.encode())
     data = bytearray()
     while len(data) < READ_CHUNK and poll.poll(0 if data else FRAME_MS):
         data.extend(stdin.read(1))
     if data:
-        for line in board.receive(data, time.ticks_ms()):
+        for line in leds.receive(data, time.ticks_ms()):
             stdout.write(line.encode())
 
 
 def run():
     micropython.kbd_intr(-1)
     strip = neopixel.NeoPixel(machine.Pin(DATA_PIN), pawnled.LEDS)
-    board = LedBoard(strip, uid(), time.ticks_ms(), time.ticks_diff)
+    leds = LedBoard(strip, uid(), time.ticks_ms(), time.ticks_diff)
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
     while True:
         try:
-            serve(board, poll, sys.stdin.buffer, sys.stdout.buffer)
+            serve(leds, poll, sys.stdin.buffer, sys.stdout.buffer)
         except Exception:  # a firmware bug or a USB hiccup: say so, keep the board serving
-            board.faults += 1
+            leds.faults += 1
             try:  # noqa: SIM105 - MicroPython has no contextlib
                 sys.stdout.buffer.write(pawnled.err_line(None, "fault").encode())
             except Exception:

@@ -1,8 +1,8 @@
-"""Both languages say everything (issue 20): a key missing in either language of the one
-catalogue (companion/locales/<lang>.po) fails here, not on a screen in front of the
-players; so does a plural form missing, or a placeholder that one language lacks. The
-French-only keys are the core's refusals and the journal's notices, whose English is the
-core's own sentence (ui.wording.refusal)."""
+"""Both languages say everything (issue 20): a key missing in either language of the
+catalogue (companion/locales/<lang>.po, and each game's games/<g>/locales/<lang>.po) fails
+here, not on a screen in front of the players; so does a plural form missing, or a
+placeholder that one language lacks. The French-only keys are the core's refusals and the
+journal's notices, whose English is the core's own sentence (ui.wording.refusal)."""
 
 from __future__ import annotations
 
@@ -238,11 +238,10 @@ def test_gnu_msgfmt_accepts_the_catalogues_and_compiles_the_same_texts(folder, t
 
 @pytest.fixture
 def plugin_folders(monkeypatch):
-    """catalogue's folders as they are, restored (and its chains forgotten) afterwards."""
-    monkeypatch.setattr(catalogue, "_folders", list(catalogue.folders()))
-    catalogue._chain.cache_clear()
+    """catalogue's folders as they are, restored afterwards (its chains are kept by the
+    folders they chain, so a restored list finds its own again)."""
+    monkeypatch.setattr(catalogue, "_folders", [catalogue.LOCALES])
     yield
-    catalogue._chain.cache_clear()
 
 
 PLUGIN_PO = """msgid ""

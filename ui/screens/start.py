@@ -2,9 +2,10 @@
 
 The first screen offers every game of ui.games as an equal choice: the seats (names,
 colours, who starts) are typed once for all of them, and each game shows its own options
-form below (its slice's). The seats are checked by `Setup.create` (two players with one
-name, a colour twice...), whose sentence is shown; the last choices, the game chosen
-among them, are kept in data_dir for the next game.
+form below (its slice's). The seats are checked by companion.seats (two players with
+one name, a colour twice...), as every game's setup checks them, whose sentence is
+shown; the last choices, the game chosen among them, are kept in data_dir for the next
+game.
 """
 
 from __future__ import annotations
@@ -25,15 +26,14 @@ from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
 from companion.games import MAX_NAME
-from games.revenge import rules as revenge
-from games.revenge.rules import MAX_PLAYERS, Setup
+from companion.seats import MAX_SEATS, SEAT_COLORS, check_seats
 from ui import games
 from ui.i18n import tr
 from ui.kvload import load_kv
 from ui.widgets import TapButton
 from ui.wording import refusal
 
-COLORS = [c.value for c in revenge.COLORS]
+COLORS = list(SEAT_COLORS)
 CAPITAL_AFTER = " -'"  # a capital comes by itself after these (and at the start)
 
 
@@ -78,7 +78,7 @@ class StartScreen(Screen):
         self._name_games()
         self._place_tabs()
         self.game = games.names()[0]
-        for i in range(MAX_PLAYERS):
+        for i in range(MAX_SEATS):
             slot = self.ids[f"slot{i}"]
             slot.bind(
                 on_color_tap=lambda _s, i=i: self.next_color(i),
@@ -132,9 +132,9 @@ class StartScreen(Screen):
         """Fill in the last game's choices (or the configuration's defaults)."""
         app = App.get_running_app()
         c = app.choices
-        players = c.players[:MAX_PLAYERS]
+        players = c.players[:MAX_SEATS]
         self.count = max(2, len(players))
-        self.names = players + [""] * (MAX_PLAYERS - len(players))
+        self.names = players + [""] * (MAX_SEATS - len(players))
         colors = [x for x in c.colors if x in COLORS]
         self.colors = colors + [x for x in COLORS if x not in colors]
         self.first = players.index(c.first) if c.first in players else 0
@@ -146,7 +146,7 @@ class StartScreen(Screen):
     def _sync(self, *_: object) -> None:
         if self.first >= self.count:
             self.first = 0
-        for i in range(MAX_PLAYERS):
+        for i in range(MAX_SEATS):
             slot = self.ids[f"slot{i}"]
             slot.shown = i < self.count
             slot.name, slot.color_name = self.names[i], self.colors[i]
@@ -178,7 +178,7 @@ class StartScreen(Screen):
         players = [n.strip() for n in self.names[: self.count]]
         colors = self.colors[: self.count]
         try:  # the same checks whatever the game
-            Setup.create(players, first=players[self.first], colors=colors)
+            check_seats(players, first=players[self.first], colors=colors)
         except CompanionError as exc:
             self.message = refusal(exc, app.lang)
             return None

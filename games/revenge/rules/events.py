@@ -13,11 +13,11 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from companion.errors import BadEvent, BadSetup
-from companion.games import player_names
 from companion.safe_text import name_problem, quote
+from companion.seats import MAX_SEATS, MIN_SEATS, check_seats
 from games.revenge.rules.cards import Card
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MIN_PLAYERS, MAX_PLAYERS = MIN_SEATS, MAX_SEATS
 MAX_PAWNS = 4
 
 
@@ -57,30 +57,8 @@ class Setup:
         variant: str = Variant.STANDARD,
     ) -> Setup:
         """Validate and build a setup; every refusal is a BadSetup sentence."""
-        names = player_names(players, MIN_PLAYERS, MAX_PLAYERS)
-        first = names[0] if first is None else first
-        by_folded = {n.casefold(): n for n in names}
-        if not isinstance(first, str) or first.strip().casefold() not in by_folded:
-            raise BadSetup(f"first names {quote(first)}, who is not one of the players "
-                           f"{list(names)}",
-                           code="first_unknown", first=first)
-        first = by_folded[first.strip().casefold()]
-        if colors is None:
-            cols = COLORS[: len(names)]
-        else:
-            allowed = [c.value for c in COLORS]
-            if (
-                not isinstance(colors, list | tuple)
-                or len(colors) != len(names)
-                or any(c not in allowed for c in colors)
-                or len(set(colors)) != len(colors)
-            ):
-                raise BadSetup(
-                    f"colors must be {len(names)} different ones of {', '.join(allowed)}, "
-                    f"one per player, not {quote(colors)}",
-                    code="bad_colors",
-                )
-            cols = tuple(Color(c) for c in colors)
+        names, first, seated = check_seats(players, first=first, colors=colors)
+        cols = tuple(Color(c) for c in seated)
         if isinstance(pawns, bool) or not isinstance(pawns, int) or not 1 <= pawns <= MAX_PAWNS:
             raise BadSetup(f"pawns must be a whole number from 1 to {MAX_PAWNS}, "
                            f"not {quote(pawns)}",
