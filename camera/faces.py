@@ -39,11 +39,17 @@ FEW_CORRELATION = 0.8  # laid on it by ECC correlates at least this well, or
 WASHED_CORRELATION = 0.6  # this well when the face is read sure and the card found has
 SIZE_CLOSE = 0.1  # the taught card's long edge within this share (a glare washed its print)
 CANDIDATES = 3  # faces whose homographies are checked by correlation
+# poses tried again when the first reads no card (where the pile changed, then the poses
+# the most inliers found): each try lays a dozen photos by ECC, and a frame with no new
+# card in it tried every pose, 1.1-1.5 s of CPU (issue 37)
+MAX_TRIES = 3
 SIZE_SLACK = 1.6  # a found card's size may differ this much from the taught one
 SCALES = ((20, 28), (40, 56))  # correlation sizes (w, h)
 VIEW_MARGIN = 0.12  # the fine stage looks this share of the card beyond its found corners
 FINE_BLUR = 1.0
-ALIGN_STEPS = 50
+# ECC's iterations at most, each stage: 50 ran out on most lays, at 8 ms each, while the
+# dev homes read the same at 20 (issue 37's CPU round)
+ALIGN_STEPS = 20
 ALIGN_PASSES = 2
 VARY_BLUR = 2.0  # pixels over which two photos' differences are pooled
 SHIFT_FORGIVEN = 1  # pixels two faces' laid photos may disagree by at a shared edge
@@ -235,7 +241,7 @@ class Recogniser:
             tries += [(card, quad) for quad in self._sized_quads([shift @ hom], expected)]
         best_fit = fit if reading is not None else -1.0
         asked = () if reading is None or sure else reading.candidates
-        for face, quad in tries:
+        for face, quad in tries[:MAX_TRIES]:
             at = self._scores(grey, [quad], {})
             order = [c for c in [face] if c] + [c for c in sorted(at, key=lambda c: -at[c])
                                                 if c != face]
@@ -289,7 +295,8 @@ class Recogniser:
 
     def _aligned(self, grey: Any, quad: Quad, order: list[str], found: tuple[str, ...]
                  ) -> tuple[str, float, str, Quad, float]:
-        """The fine stage. The two best candidates' photos, both ways up, are laid on the
+        """The fine stage. The two best candidates' photos, each the way up the coarse
+        correlation favours (laying both ways doubled the fine stage's cost), are laid on the
         card seen by ECC (a homography: the corners found by features need only be near)
         to find its corners exactly; brought upright along them, the card ranks every face
         again by the coarse correlation; the best few faces' photos, and those of the face
@@ -301,13 +308,10 @@ class Recogniser:
         its features, which hold its print, still found it by far the most inliers."""
         view = _MarginView(grey, quad)
         refined = None
-        for face in self.faces:
-            if face.card not in order[:2]:
-                continue
-            for template in self._flat[id(face)]:
-                got = _lay(template, view.prepared, view.margin)
-                if got is not None and (refined is None or got[0] > refined[0]):
-                    refined = got
+        for _face, template in self._ways(grey, quad, set(order[:2])):
+            got = _lay(template, view.prepared, view.margin)
+            if got is not None and (refined is None or got[0] > refined[0]):
+                refined = got
         if refined is not None:
             quad = view.quad_of(refined[3])
             view = _MarginView(grey, quad)

@@ -66,6 +66,10 @@ LIGHT_SIGMA = 6.0  # small pixels over which the light is taken as even
 # 0.18-0.19 for a card laid 40 px off one of its face, missed when taken as that card)
 WANDER_SHIFT = 0.12
 WANDER_TURN = 10.0
+# OpenCV's own threads: one. Its parallel loops split small pictures over both cores of
+# this host and spent a quarter more CPU in all (camera watch on a busy table: 20.9 s
+# against 16.5 s on one thread); a Pi's four cores belong to the app beside the camera
+OPENCV_THREADS = 1
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,7 @@ class Watcher:
     """Feed frames in time order; `feed` returns a Seen when a card is to be logged."""
 
     def __init__(self, model: Model, recogniser: Recogniser | None = None) -> None:
+        cv2.setNumThreads(OPENCV_THREADS)
         self.model = model
         self.recogniser = recogniser or Recogniser(model.faces, model.card_size,
                                                    model.aligned)
