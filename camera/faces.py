@@ -29,7 +29,9 @@ import numpy as np
 from camera.light import flatten
 from camera.locate import CANON, Quad, upright
 
-ORB_FEATURES = 1200
+# the pile spot's features at most (a taught face has 100-200): matching them to every
+# taught one was 150 ms a read at 1200, and a busy dev cloth reads the same at 600
+ORB_FEATURES = 600
 RANSAC_ITERATIONS = 300
 MAX_HAMMING = 64  # a feature match closer than this (of 256 bits) counts
 TRIED_FACES = 40  # the faces with most matches get a geometric check
@@ -323,7 +325,7 @@ class Recogniser:
         shortlist |= set(found)
         photos: dict[str, list[tuple[float, Any, Any, Any]]] = {}
         for face, template in self._ways(grey, quad, shortlist, seen):
-            got = _lay(template, view.prepared, view.margin)
+            got = _lay(template, view.prepared, view.margin, reach=refined is None)
             if got is not None:
                 photos.setdefault(face.card, []).append(got)
         laid = {card: _Laid.of(got) for card, got in photos.items()}
@@ -392,18 +394,22 @@ def _onto(reference: Any, grey: Any) -> tuple[float, Any] | None:
         borderMode=cv2.BORDER_REPLICATE)
 
 
-def _ecc(template: Any, image: Any, warp: Any) -> tuple[float, Any] | None:
+def _ecc(template: Any, image: Any, warp: Any, reach: bool = True
+         ) -> tuple[float, Any] | None:
     """ECC's correlation and the homography laying `template` on `image` (prepared
-    pictures), from `warp`: first an affine move at half size (it reaches further), then
-    the homography at full size; None when it does not converge or is no card's move."""
+    pictures), from `warp`: first an affine move at half size (it reaches further; not
+    when `reach` is False: `warp` is within a pixel or two already), then the homography
+    at full size; None when it does not converge or is no card's move."""
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ALIGN_STEPS, 1e-4)
     half = np.diag([0.5, 0.5, 1.0]).astype(np.float32)
     try:
-        small = (half @ warp @ np.linalg.inv(half))[:2].astype(np.float32)
-        halved = _halved(image)
-        _, small = cv2.findTransformECC(_halved(template), halved, small, cv2.MOTION_AFFINE,
-                                        criteria, _everywhere(halved), 1)
-        warp = (np.linalg.inv(half) @ np.vstack([small, [0, 0, 1]]) @ half).astype(np.float32)
+        if reach:
+            small = (half @ warp @ np.linalg.inv(half))[:2].astype(np.float32)
+            halved = _halved(image)
+            _, small = cv2.findTransformECC(_halved(template), halved, small,
+                                            cv2.MOTION_AFFINE, criteria, _everywhere(halved), 1)
+            warp = (np.linalg.inv(half) @ np.vstack([small, [0, 0, 1]]) @ half
+                    ).astype(np.float32)
         correlation, warp = cv2.findTransformECC(template, image, warp, cv2.MOTION_HOMOGRAPHY,
                                                  criteria, _everywhere(image), 1)
     except cv2.error:
@@ -468,13 +474,15 @@ class _MarginView:
         return cv2.perspectiveTransform(corners, to_frame)[0]
 
 
-def _lay(template: Any, seen: Any, margin: tuple[int, int]
+def _lay(template: Any, seen: Any, margin: tuple[int, int], reach: bool = True
          ) -> tuple[float, Any, Any, Any] | None:
     """`template` (a prepared taught face) laid on `seen` (a prepared margin view) by ECC:
     (correlation, the template in the view's pixels, where it covers them, the warp), or
-    None when ECC does not converge."""
+    None when ECC does not converge. `reach` False: the view's corners were refined by a
+    face's photo already, so the half-size step that reaches far is spared."""
     found = _ecc(template, seen,
-                 np.array([[1, 0, margin[0]], [0, 1, margin[1]], [0, 0, 1]], np.float32))
+                 np.array([[1, 0, margin[0]], [0, 1, margin[1]], [0, 0, 1]], np.float32),
+                 reach)
     if found is None:
         return None
     correlation, warp = found
