@@ -368,6 +368,8 @@ def _sweep(book: _Book, board: Board, slide: _SlideHere, seat: int, src: int,
     swept = []
     others = slide.others
     for s, row in enumerate(board):
+        if others.isdisjoint(row):  # (most rows: one C call instead of a loop)
+            continue
         for x in row:
             if x in others and (x != src or s != seat):
                 steps.append((s, x, START_I))
@@ -463,37 +465,44 @@ def _one_legs(t: _Turn, kind: str, n: int, moves: tuple[Move | None, ...], fails
             continue
         dst, plain, slides = move
         if not slides:
-            for other in board if dst != HOME_I else ():
-                if dst in other:
-                    break
+            # Who stands on dst: only a track square is shared by the colours (a safety
+            # square's number is each colour's own, HOME holds any number), so only it
+            # scans every row; a track square holds one pawn: `other` is its row, and no
+            # other row is equal.
+            if dst <= TRACK_LEN:
+                for other in board:
+                    if dst in other:
+                        break
+                else:
+                    other = None
             else:
-                other = None
-            # Nothing there, or an opponent's pawn (bumped to START), and no slide: _land,
-            # _apply and _option, inline. (A track square holds one pawn: `other` is its
-            # row, and no other row is equal.)
-            if other is None or (other is not row and 1 <= dst <= TRACK_LEN):
-                mine = list(row)
-                mine.remove(src)
-                mine.append(dst)
-                mine.sort()
-                b[seat] = tuple(mine)
-                legs = plain
-                if other is not None:
-                    s = board.index(other)
-                    theirs = list(other)
-                    theirs.remove(dst)
-                    theirs.insert(0, START_I)  # (START sorts first)
-                    b[s] = tuple(theirs)
-                    legs = (_new(Leg, (src, dst, dst, plain[0].steps, False, False,
-                                       (book.colors[s],), "", "")),)
-                out.append(_new(Option, ("start" if src == START_I else kind, card, color,
-                                         book.colors, legs, tuple(b), edition,
-                                         mine[0] == HOME_I, compulsory, start_move)))
-                if other is not None:
-                    b[s] = other
-                if any_one:
-                    break
+                other = row if dst != HOME_I and dst in row else None
+            if other is row:  # one of the mover's own pawns is there
+                if fails is not None:
+                    fails.append(_own_pawn(src, dst))
                 continue
+            # Nothing there, or an opponent's pawn (bumped to START), and no slide: _land,
+            # _apply and _option, inline.
+            mine = [*row]
+            mine[row.index(src)] = dst
+            mine.sort()
+            b[seat] = tuple(mine)
+            legs = plain
+            if other is not None:
+                s = board.index(other)
+                theirs = [START_I, *other]  # (START sorts first)
+                theirs.remove(dst)
+                b[s] = tuple(theirs)
+                legs = (_new(Leg, (src, dst, dst, plain[0].steps, False, False,
+                                   (book.colors[s],), "", "")),)
+            out.append(_new(Option, ("start" if src == START_I else kind, card, color,
+                                     book.colors, legs, tuple(b), edition,
+                                     mine[0] == HOME_I, compulsory, start_move)))
+            if other is not None:
+                b[s] = other
+            if any_one:
+                break
+            continue
         landed = _land(book, board, seat, src, dst, plain[0].steps)
         if landed is None:
             if fails is not None:

@@ -52,6 +52,15 @@ def test_landing_on_your_own_pawn_is_no_move():
     assert ("forward", (("T10", "T13"),)) not in opts(pos(red=["T10", "T13"]), "3")
 
 
+def test_a_safety_square_is_each_colours_own():
+    """Blue's S3 is not red's: red moves onto its own S3 and bumps nothing; red's own
+    pawn on S3 blocks it."""
+    o = only(pos(red=["S1", "HOME", "HOME", "HOME"], blue=["S3"]), "2")
+    assert (o.legs, o.bumped) == ((("S1", "S3"),), ())
+    assert "S3" in o.pawns["blue"]
+    assert ("forward", (("S1", "S3"),)) not in opts(pos(red=["S1", "S3"]), "2")
+
+
 def test_landing_on_an_opponent_bumps_it_to_its_start():
     o = only(pos(red=["T10", "HOME", "HOME", "HOME"], blue=["T13"]), "3")
     assert o.bumped == ("blue",)
