@@ -8,7 +8,8 @@ one sentence names the file, the key, the value and what is allowed, e.g.
     config.toml: [windows] steal_seconds = -1 is not allowed: use a number of seconds from 1 to 60
 
 The CLI shows that sentence and exits with status 2, so a typo never becomes a traceback
-on the table. companion/default_config.toml is the same defaults, written out.
+on the table. companion/default_config.toml is the app's own defaults, written out, and
+each game's folder brings its tables' (games/<name>/config.toml, companion.default_config).
 
 >>> load_config("/dev/null").windows.steal_seconds
 5.0
@@ -119,42 +120,6 @@ class GameConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class BoardConfig:
-    """The board game's new-game defaults: its edition and the Settings of BOARD.md."""
-
-    edition: str = "classic"
-    start_move: str = "count"
-    deck: str = "standard"
-    faster_start: bool = False
-    adult: bool = False
-    play_on: bool = False
-    slide_colors: tuple[tuple[str, str], ...] = ()  # (triangle, colour) that differ
-
-    def settings(self) -> dict[str, Any]:
-        """The setup's `settings` object (games.board.rules.settings)."""
-        return {"start_move": self.start_move, "deck": self.deck,
-                "faster_start": self.faster_start, "adult": self.adult,
-                "play_on": self.play_on, "slide_colors": dict(self.slide_colors)}
-
-
-def _board_settings(edition: str, obj: dict[str, Any]) -> None:
-    """Board settings are checked by the board game's own rules (one place for them)."""
-    from companion.errors import BadSetup
-    from games.board.rules.settings import Settings
-    try:
-        Settings.parse(obj, edition)
-    except BadSetup as exc:
-        raise Refused(str(exc)) from None
-
-
-def _slide_colors(v: object) -> tuple[tuple[str, str], ...]:
-    if not isinstance(v, dict):
-        raise Refused('use a table such as { T1 = "blue" } (triangle = colour)')
-    _board_settings("classic", {"slide_colors": v})
-    return tuple(sorted(v.items()))
-
-
-@dataclass(frozen=True, slots=True)
 class VoiceConfig:
     """The spoken totals: the speech program, the sound output it plays on, its volume."""
 
@@ -233,19 +198,26 @@ class Section:
 
     values: type
     keys: dict[str, Callable[[object], Any]]
+    # (the key a refusal names, a check of the whole table's values raising Refused): the
+    # keys that are only wrong together, checked once every table is read
+    together: tuple[str, Callable[[Any], None]] | None = None
 
 
 def game_sections() -> dict[str, Section]:
-    """The games whose folders bring a table of their own, by the table's name (the game's);
-    a game named like one of the app's own tables keeps the app's."""
+    """The tables the games' folders bring, by the table's name: a game's SECTION is
+    [<its name>], its SECTIONS several named tables; a table named like one of the app's
+    own keeps the app's."""
     from companion import plugins
 
-    found = {}
+    found: dict[str, Section] = {}
     for name in plugins.names():
-        module = plugins.layer(name, "config") if name not in _SECTIONS else None
-        if module is not None:
-            section: Section = module.SECTION
-            found[name] = section
+        module = plugins.layer(name, "config")
+        if module is None:
+            continue
+        sections: dict[str, Section] = getattr(module, "SECTIONS", None) or {
+            name: module.SECTION}
+        found.update((table, section) for table, section in sections.items()
+                     if table not in (*_SECTIONS, "deck", *_TOP))
     return found
 
 
@@ -255,7 +227,6 @@ class Config:
     language: str = "en"
     windows: WindowsConfig = WindowsConfig()
     game: GameConfig = GameConfig()
-    board: BoardConfig = BoardConfig()
     deck: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_DECK))
     voice: VoiceConfig = VoiceConfig()
     gpio: GpioConfig = GpioConfig()
@@ -497,11 +468,6 @@ _SECTIONS: dict[str, tuple[type, dict[str, Callable[[object], Any]]]] = {
         "pawns": whole(1, MAX_PAWNS, " of pawn cards"),
         "variant": choice(*VARIANTS),
     }),
-    "board": (BoardConfig, {
-        "edition": choice("classic", "2016"), "start_move": choice("count", "circle"),
-        "deck": choice("standard", "1939"), "faster_start": boolean, "adult": boolean,
-        "play_on": boolean, "slide_colors": _slide_colors,
-    }),
     "voice": (VoiceConfig, {"enabled": boolean, "command": _command,
                             "output": choice(*VOICE_OUTPUTS), "volume": whole(*VOLUME)}),
     "gpio": (GpioConfig, {
@@ -566,10 +532,15 @@ class _Reader:
         config = Config(**values)
         self.check_pins(config.gpio)
         self.check_idle(config.display)
-        board = config.board
-        self.check("[board] adult", board.adult,
-                   lambda _: _board_settings(board.edition, board.settings()))
+        for table, own in games.items():
+            if own.together is not None:
+                self.check_together(table, config.games.get(table, own.values()),
+                                    *own.together)
         return config
+
+    def check_together(self, name: str, values: object, key: str,
+                       checker: Callable[[Any], None]) -> None:
+        self.check(f"[{name}] {key}", getattr(values, key), lambda _: checker(values))
 
     def check(self, where: str, value: object, checker: Callable[[object], Any]) -> Any:
         try:

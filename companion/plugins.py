@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Literal
 
 import games
 
-__all__ = ["Layer", "Manifest", "layer", "manifest", "names", "words"]
+__all__ = ["Layer", "Manifest", "folder", "layer", "manifest", "names", "words"]
 
 # A manifest's optional parts, each a module exporting what its layer asks for.
 Layer = Literal["rules", "screens", "face", "camera_deck", "camera_commands", "commands",
@@ -42,7 +43,10 @@ class Manifest:
     camera_commands: str | None = None
     commands: str | None = None  # pure: register(subparsers), the game's own CLI commands
     simulate: str | None = None  # pure: SIMULATION, its part of the CLI's `simulate`
-    config: str | None = None  # pure: SECTION, a companion.config.Section: its own [table]
+    # pure: SECTION, a companion.config.Section: its own [table] (named after the game),
+    # or SECTIONS, {table name: Section} for a game with several; their commented
+    # defaults are config.toml in its folder (companion.default_config)
+    config: str | None = None
     # pure: step_words(event JSON, state before, lang) and card_words(card, lang), its
     # steps and cards in the table's words (the resume screen, the camera's sentences);
     # optionally TITLE and ROUNDS, `history --html`'s title and rounds heading (English)
@@ -58,6 +62,12 @@ def manifest(name: str) -> Manifest:
     """The manifest of the game called `name`; KeyError: no such game here."""
     found: Manifest = importlib.import_module(games.PLUGINS[name]).MANIFEST
     return found
+
+
+def folder(name: str) -> Path:
+    """The folder of the game called `name` (games/<name>/): its files beside its modules."""
+    package = importlib.import_module(games.PLUGINS[name])
+    return Path(str(package.__file__)).parent
 
 
 def layer(name: str, part: Layer) -> ModuleType | None:

@@ -123,7 +123,8 @@ cp -- "$SOURCE"/deploy/*.sh "$SOURCE"/deploy/*.service "$SOURCE"/deploy/*.rules 
 rm -f -- "$stage/deploy/dist.sh"
 cp -- "$SOURCE"/hardware/firmware/*.py "$stage/hardware/firmware/"
 cp -- "$SOURCE/hardware/README.md" "$stage/hardware/"
-cp -- "$SOURCE/companion/default_config.toml" "$stage/companion/"
+# The whole default configuration: the app's own tables and each game's (games/*/config.toml).
+PYTHONPATH="$SOURCE" "$PYTHON" -m companion.default_config >"$stage/companion/default_config.toml"
 # The parent's guide, its wiring picture and the specs it links travel with the release,
 # so every link of the archive's guides lands inside the archive (tests/deploy).
 cp -- "$SOURCE/docs/GUIDE.md" "$SOURCE/docs/wiring.svg" "$stage/docs/"

@@ -179,7 +179,9 @@ check_update_path() {
     fi
 }
 
-# The app's defaults as written out in the checkout (companion/default_config.toml).
+# The app's defaults as written out in the checkout (companion/default_config.toml: in a
+# release the whole default configuration, as deploy/dist.sh composes it; in a checkout the
+# app's own tables, each game's being games/<name>/config.toml, see game_defaults_files).
 defaults_file() {
     local candidates=("$SOURCE_DIR"/companion/default_config.toml "$SOURCE_DIR"/companion/defaults.toml)
     local file
@@ -191,12 +193,23 @@ defaults_file() {
     done
 }
 
+# A checkout's games' own tables, one file per game in name order (companion/default_config.py
+# composes the same); a release has none (its default_config.toml holds them already).
+game_defaults_files() {
+    local file
+    for file in "$SOURCE_DIR"/games/*/config.toml; do
+        [[ -f $file ]] && printf '%s\n' "$file"
+    done
+    return 0
+}
+
 # The config the owner edits: the app's defaults with every setting commented out, except
 # what the Pi needs: data_dir in the state folder, and [display] fullscreen. Section headers
 # stay live (an empty table means "all defaults"), so an uncommented line lands in its section.
 write_config_template() {
-    local out=$1 defaults
+    local out=$1 defaults game_files
     defaults=$(defaults_file)
+    mapfile -t game_files < <(game_defaults_files)
     {
         printf '# Sorry! Table Companion settings on this Raspberry Pi.\n'
         printf '# Written once by deploy/install.sh; updates never overwrite it. To change a\n'
@@ -206,6 +219,7 @@ write_config_template() {
         printf '\n'
         if [[ -n $defaults ]]; then
             awk -v data_dir="$DATA_DIR" '
+                FNR == 1 && NR > 1 { print "" }
                 function pi_keys_of(section) {
                     if (section == "" && !data_dir_done) {
                         printf "data_dir = \"%s\"\n", data_dir; data_dir_done = 1
@@ -233,7 +247,7 @@ write_config_template() {
                     pi_keys_of(section)
                     if (!fullscreen_done) { print "\n[display]"; pi_keys_of("display") }
                 }
-            ' "$defaults"
+            ' "$defaults" "${game_files[@]}"
         else
             printf 'data_dir = "%s"\n\n[display]\nfullscreen = true\n' "$DATA_DIR"
         fi

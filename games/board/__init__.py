@@ -2,7 +2,8 @@
 screens in `screens` (Kivy), its face on the table's buttons and LED board in `face`,
 the cards the camera is taught in `camera_deck` (pure), the board camera's commands in
 `camera_command` (its work in `camera`, which needs the camera's extra), its bots for the command
-line's `simulate` in `simulate_command`, its `board` command in `commands`."""
+line's `simulate` in `simulate_command`, its `board` command in `commands`, its [board]
+table in `config` (pure; its commented defaults in config.toml)."""
 
 from companion.plugins import Manifest
 
@@ -15,5 +16,6 @@ MANIFEST = Manifest(
     camera_commands="games.board.camera_command",
     commands="games.board.commands",
     simulate="games.board.simulate_command",
+    config="games.board.config",
     words="games.board.words",
 )

@@ -80,9 +80,10 @@ class BoardTally:
 
 def run_board(args: argparse.Namespace) -> int:
     """Play the games. Refused: a bad argument (companion.commands.simulate says it)."""
+    from games.board.config import board_config
     from games.board.rules.settings import EDITIONS
 
-    board = config_from_args(args).board  # the table's own settings, as the app uses
+    board = board_config(config_from_args(args))  # the table's own settings, as the app uses
     edition = args.edition or board.edition
     if edition not in EDITIONS:
         raise Refused(f"--edition must be classic or 2016, not {quote(edition)}")

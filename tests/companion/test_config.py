@@ -83,6 +83,22 @@ def test_the_default_file_equals_the_defaults() -> None:
     assert "data_dir =" in text
 
 
+def test_the_composed_default_file_shows_and_equals_every_games_defaults(tmp_path) -> None:
+    from companion.default_config import APP_DEFAULTS, default_config_text, game_defaults
+
+    composed = write(tmp_path / "default.toml", default_config_text())
+    loaded = load_config(composed)
+    assert dataclasses.replace(loaded, source=None, games={}) == Config()
+    text = composed.read_text(encoding="utf-8")
+    assert text.startswith(APP_DEFAULTS.read_text(encoding="utf-8"))
+    assert game_defaults(), "no game brings its defaults (games/<name>/config.toml)"
+    for table, section in config_module.game_sections().items():
+        assert loaded.section(table) == section.values(), table
+        assert f"\n[{table}]\n" in text, f"the composed defaults do not show [{table}]"
+        for name in (f.name for f in dataclasses.fields(section.values)):
+            assert f"{name} =" in text, f"the composed defaults do not show [{table}] {name}"
+
+
 def test_where_the_file_is_found(tmp_path: Path, home: Path, monkeypatch) -> None:
     system = write(config_module.SYSTEM_CONFIG, 'language = "fr"\n')
     assert load_config().source == system

@@ -170,6 +170,10 @@ def test_the_archive_holds_the_installer_firmware_and_guides(release: Path):
                  "docs/GUIDE.md", "docs/wiring.svg", "docs/spec/RULES.md"):
         assert (release / path).is_file(), path
     assert os.access(release / "deploy" / "install.sh", os.X_OK)
+    from companion.default_config import default_config_text
+
+    # the whole default configuration: the app's tables and each game's folder's own
+    assert (release / "companion" / "default_config.toml").read_text() == default_config_text()
     assert "<" not in (release / "README.txt").read_text()  # no placeholder left
 
 

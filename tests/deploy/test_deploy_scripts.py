@@ -202,19 +202,25 @@ def test_a_changed_unit_is_refreshed_by_a_rerun(installed: Path, scripts: Script
 def test_config_is_the_apps_defaults_but_data_dir_and_fullscreen(installed: Path):
     """The real config module reads the installed file: everything is the default
     except what the Pi needs."""
-    from companion.config import load_config
+    from companion.config import game_sections, load_config
 
     config = load_config(under(installed, CONFIG))
     defaults = load_config("/dev/null")
     assert config.data_dir == Path(DATA_DIR)
     assert config.display.fullscreen is True
     for field in dataclasses.fields(config):
-        if field.name not in {"data_dir", "display", "source"}:
+        if field.name not in {"data_dir", "display", "source", "games"}:
             assert getattr(config, field.name) == getattr(defaults, field.name), field.name
+    tables = game_sections()
+    assert tables and set(config.games) == set(tables)  # each game's table, all defaults
+    for table in tables:
+        assert config.section(table) == defaults.section(table), table
 
 
 def test_config_keeps_every_default_line_commented_in_its_section(installed: Path):
-    shipped = (DEPLOY.parent / "companion" / "default_config.toml").read_text().splitlines()
+    from companion.default_config import default_config_text
+
+    shipped = default_config_text().splitlines()  # the app's tables, then each game's
     installed_lines = under(installed, CONFIG).read_text().splitlines()
     assert [line for line in shipped if line.startswith("[")] == [
         line for line in installed_lines if line.startswith("[")]

@@ -4,29 +4,31 @@ Settings), checked by the board rules themselves, one sentence per mistake."""
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import pytest
 
-from companion.config import BoardConfig, Config, load_config
+from companion.config import Config, load_config
+from companion.default_config import default_config_text
 from companion.errors import ConfigError
+from games.board.config import BoardConfig, board_config
 from games.board.rules import RULES
 
-DEFAULT_FILE = Path(__file__).resolve().parents[3] / "companion" / "default_config.toml"
 
-
-def test_the_default_file_shows_every_board_setting():
-    text = DEFAULT_FILE.read_text(encoding="utf-8")
+def test_the_default_file_shows_every_board_setting(tmp_path):
+    text = default_config_text()
     for f in dataclasses.fields(BoardConfig):
         assert f"{f.name} =" in text
-    assert load_config(DEFAULT_FILE).board == Config().board
+    path = tmp_path / "default.toml"
+    path.write_text(text, encoding="utf-8")
+    assert board_config(load_config(path)) == board_config(Config()) == BoardConfig()
+    assert isinstance(Config().section("board"), BoardConfig)
 
 
 def test_board_settings_make_a_setup(tmp_path):
     path = tmp_path / "c.toml"
     path.write_text('[board]\nedition = "2016"\nstart_move = "circle"\n'
                     'slide_colors = { T1 = "blue" }\n', encoding="utf-8")
-    board = load_config(path).board
+    board = board_config(load_config(path))
     setup = RULES.parse_setup({"type": "setup", "game": "board", "players": ["A", "B"],
                                "edition": board.edition, "settings": board.settings()})
     assert setup.settings.start_move == "circle" and setup.settings.slide_color(1) == "blue"
