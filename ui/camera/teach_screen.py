@@ -37,6 +37,15 @@ DEFAULT_SPOT = (0.25, 0.2, 0.75, 0.8)  # framed before any deck is taught: the m
 log = logging.getLogger(__name__)
 
 
+def teach_screens() -> list[str]:
+    """The screens games bring to teach their camera more than a deck (a slice's
+    optional `teach_screen`), in the registry's order."""
+    from ui import games
+
+    screens = (getattr(games.get(name), "teach_screen", None) for name in games.names())
+    return [s for s in screens if s]
+
+
 def photo_folder(data_dir: Path, game: str) -> Path:
     return Path(data_dir) / f"camera-photos-{game}"
 
@@ -66,6 +75,11 @@ class TeachScreen(Screen):
             button.bind(on_release=lambda b: self.choose(b.code.split(":", 1)[1]))
             self.ids[f"teach_{game}"] = button
             self.ids.teach_games.add_widget(button)
+        for screen in teach_screens():  # a game's own teach screen (its board): a link
+            link = Factory.TapButton(code=f"screen:{screen}")
+            link.bind(on_release=lambda b: app.show(b.code.split(":", 1)[1]))
+            self.ids[f"teach_{screen}"] = link
+            self.ids.teach_games.add_widget(link)
         self.bind(game=self._light_game)
         app.bind(lang=self._word_games)
         self._light_game()

@@ -37,7 +37,12 @@ EDGE_CONTRAST = 10.0  # Lab units from the table's colour to the board's: less i
 
 
 class NotFound(ValueError):
-    """The board, or a colour's pawns, not found: one sentence saying what to change."""
+    """The board, or a colour's pawns, not found: one sentence saying what to change; `why`
+    names which for a screen to say it in the family's language (its words: `missing`)."""
+
+    def __init__(self, text: str, why: str = "", missing: tuple[str, ...] = ()) -> None:
+        super().__init__(text)
+        self.why, self.missing = why, missing
 
 
 @dataclass(frozen=True)
@@ -82,22 +87,22 @@ def outline(photo: Any) -> Any:
     found, _ = cv2.findContours(board, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not found:
         raise NotFound("no board is in the photo; move the camera so the whole board is in "
-                       "view, on a table of another colour than the board's edge")
+                       "view, on a table of another colour than the board's edge", "no_board")
     contour = max(found, key=cv2.contourArea)
     if cv2.contourArea(contour) < MIN_AREA * sh * sw:
         raise NotFound("no board fills enough of the photo; move the camera so the whole "
-                       "board is in view and fills most of the picture")
+                       "board is in view and fills most of the picture", "too_small")
     quad = _four_sides(contour)
     if quad is None:
         raise NotFound("the board's four corners cannot be told; move the camera so the "
-                       "whole board is in view, nothing lying across its edge")
+                       "whole board is in view, nothing lying across its edge", "no_corners")
     quad = _refined(cv2.cvtColor(photo, cv2.COLOR_BGR2LAB).astype(np.float32), table,
                     quad / scale)
     margin = TOUCH * max(h, w)
     if (quad.min(axis=0) < margin).any() or (quad[:, 0] > w - margin).any() \
             or (quad[:, 1] > h - margin).any():
         raise NotFound("the board runs off the picture; move the camera so the whole "
-                       "board is in view")
+                       "board is in view", "off_picture")
     return quad
 
 

@@ -87,7 +87,7 @@ def teach(photo: Any, edition: str, colors: tuple[str, ...], corners: Any = None
         raise NotFound(f"no {' or '.join(missing)} pawns are seen in "
                        f"{'their' if len(missing) > 1 else 'its'} START; put each seated "
                        "colour's pawns in its own START, in view and in good light, and take "
-                       "the photo again")
+                       "the photo again", "no_pawns", tuple(missing))
     h, w = photo.shape[:2]
     return BoardModel(edition, colors, np.asarray(found.corners, np.float32), (w, h),
                       found.rectified, hues, {c: seen[c] / n for c in colors})

@@ -20,6 +20,8 @@ SCREENS = {
                     "BoardRulesScreen"),
     "board_setup": (kv_beside(__file__, "board_setup.kv"), "games.board.screens.setup_screen",
                     "BoardSetupScreen"),
+    "board_teach": (kv_beside(__file__, "teach_board.kv"), "games.board.screens.teach_board",
+                    "BoardTeachScreen"),
 }
 
 
@@ -28,6 +30,7 @@ class BoardSlice:
     prewarm: tuple[str, ...] = ()
     options = (kv_beside(__file__, "options.kv"), "games.board.screens.options", "BoardOptions")
     rules_screen = "board_rules"
+    teach_screen = "board_teach"  # Menu > Teach the camera's button to teach the board
 
     def title(self, lang: str) -> str:
         from games.board.screens.texts import bt
