@@ -101,7 +101,8 @@ SHOT_TESTS := tests/ui/test_ui_screens.py tests/ui/test_ui_board_layouts.py \
 	tests/ui/test_ui_tap_again.py tests/ui/test_ui_teach_reach.py \
 	tests/ui/test_ui_table_uncut.py tests/ui/test_ui_board_edges.py \
 	tests/ui/test_ui_board_end.py tests/ui/test_ui_board_portrait.py \
-	tests/ui/test_ui_first_screen.py tests/ui/test_ui_board_teach.py
+	tests/ui/test_ui_first_screen.py tests/ui/test_ui_board_teach.py \
+	tests/ui/test_ui_board_camera_shots.py
 screenshots: $(STAMP) $(MO)
 	rm -rf screenshots
 	$(BIN)/python -m pytest -q $(SHOT_TESTS)

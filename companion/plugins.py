@@ -25,8 +25,8 @@ import games
 __all__ = ["Layer", "Manifest", "folder", "layer", "manifest", "names", "words"]
 
 # A manifest's optional parts, each a module exporting what its layer asks for.
-Layer = Literal["rules", "screens", "face", "camera_deck", "camera_commands", "commands",
-                "simulate", "config", "words"]
+Layer = Literal["rules", "screens", "face", "camera_deck", "camera_commands", "camera_watch",
+                "commands", "simulate", "config", "words"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +41,9 @@ class Manifest:
     # standard library at import: register(verbs), the game's own `camera` verbs (the
     # board camera's teach-board and watch-board); what they run may need the extra
     camera_commands: str | None = None
+    # standard library at import: start(session, config, show), the game's own camera
+    # watcher in the app (the board camera); None: nothing taught, nothing to watch
+    camera_watch: str | None = None
     commands: str | None = None  # pure: register(subparsers), the game's own CLI commands
     simulate: str | None = None  # pure: SIMULATION, its part of the CLI's `simulate`
     # pure: SECTION, a companion.config.Section: its own [table] (named after the game),

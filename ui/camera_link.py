@@ -5,8 +5,10 @@ that game on its own thread; what it reports reaches the screen only through Kiv
 as a sentence on the open game's message line: a card logged "seen by the camera" (its undo
 label says so too: its step is `by` the camera), a card it is not sure of (which two: the pad lights
 them and one tap answers), a SORRY! steal / Don't Be SORRY! face seen (a check: the buttons
-decide), or why the camera is not working. Without the extra, or with the
-camera off, nothing is imported and nothing changes.
+decide), or why the camera is not working. A game with a watcher of its own in the app
+(its manifest's `camera_watch`: the board camera) has it started beside the card camera,
+its sentences handed to the open game's model on the UI thread. Without the extra, or
+with the camera off, nothing is imported and nothing changes.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class CameraLink:
     def __init__(self, app: Any, config: Any) -> None:
         self.app, self.config = app, config
         self.worker: Any = None
+        self.watcher: Any = None  # the game's own camera watcher (the board camera)
         self.game: str | None = None
 
     def follow(self, game: str) -> None:
@@ -45,6 +48,8 @@ class CameraLink:
             from camera.worker import Listener, start_from_config
 
             config = self.config.with_data_dir(self.app.data_dir)
+            if self._watch(game, config):
+                return
             self.worker = start_from_config(self.app.session, config, game, Listener(
                 logged=self._logged,
                 asked=self._asked,
@@ -53,6 +58,24 @@ class CameraLink:
                 stopped=self._stopped))
         except (MissingExtra, ModelError, SourceError) as exc:
             self._say("camera_stopped", why=str(exc))
+
+    def _watch(self, game: str, config: Any) -> bool:
+        """Start the game's own watcher when it has one and it was taught (True: started,
+        the card camera's frames are its: one camera, one reader)."""
+        own = plugins.layer(game, "camera_watch")
+        if own is None:
+            return False
+        self.watcher = own.start(self.app.session, config, self._show)
+        return self.watcher is not None
+
+    def _show(self, change: Any) -> None:
+        """Run `change(model)` on the open game's model, on the UI's thread."""
+        def show(_dt: float) -> None:
+            model = self.app.open_model()
+            if model is not None:
+                change(model)
+
+        Clock.schedule_once(show)
 
     def _logged(self, seen: Any, result: Any) -> None:
         self._say("camera_logged", asked=frozenset(), card=seen.card)
@@ -81,9 +104,10 @@ class CameraLink:
         Clock.schedule_once(show)
 
     def close(self) -> None:
-        if self.worker is not None:
-            self.worker.stop()
-            self.worker = None
+        for worker in (self.worker, self.watcher):
+            if worker is not None:
+                worker.stop()
+        self.worker = self.watcher = None
         self.game = None
 
 

@@ -394,6 +394,40 @@ class BoardModel(GameModel):
             self.speak(self.why_text, self.lang)
         return str(self.why_text)
 
+    # --- the board camera (games.board.camera_watch), on the UI's thread ---
+
+    def camera_logged(self) -> None:
+        """The move just logged was seen by the camera: its sentence says so."""
+        if self.message:
+            self.message = bt("b_camera_seen", self.lang, said=self.message)
+
+    def camera_asked(self, candidates: list[list[list[str]]]) -> None:
+        """The camera is unsure between these options (by their legs): only they are
+        listed and lit on the board; one tap on one answers."""
+        if self.picker is None or self.snap is None:
+            return
+        listed = [i for i, o in enumerate(self.picker.options)
+                  if [list(leg) for leg in o.get("legs") or []] in candidates]
+        if not listed:
+            return
+        self._show_picking(listed)
+        mover = self.turn_color
+        self.preview = [[layout.key(frm, mover), layout.key(to, mover)]
+                        for i in listed for frm, to in self.picker.options[i].get("legs") or []]
+        self.message = bt("b_camera_asked", self.lang)
+
+    def camera_mismatch(self, sentence: str) -> None:
+        """The board shows no option of the card: what differs, said (and spoken); the
+        screen's "Correct the board" is one tap away; nothing is logged."""
+        said = bt("b_camera_mismatch", self.lang, what=sentence[:1].upper() + sentence[1:])
+        self.message = said
+        if self.speak is not None:
+            self.speak(said, self.lang)
+
+    def camera_said(self, why_not: str) -> None:
+        """The camera refused a move or stopped: why, on the message line."""
+        self.message = bt("b_camera_stopped", self.lang, why=why_not)
+
     # --- correcting the board ---
 
     def pick(self, color: str, board_key: str) -> None:

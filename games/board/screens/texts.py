@@ -1,5 +1,6 @@
 """The board screen's sentences in English and French, from the one catalogue
-(companion/locales/<lang>.po, the board's section).
+(companion/locales/<lang>.po, the board's section, and the board's own
+games/board/locales/<lang>.po, registered here).
 
 `bt` is `ui.i18n.tr` under the board's own name. Options and squares are worded by the
 engine (games.board.rules.explain and places), in the words of the table, so each
@@ -8,9 +9,13 @@ sentence is written once.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from companion import catalogue
 from ui.i18n import tr as bt
+
+catalogue.add_locales(Path(__file__).parent.parent / "locales")
 
 __all__ = ["bt", "card_label", "color_name", "describe", "loc_name", "loc_on", "why"]
 
