@@ -186,8 +186,14 @@ class CameraConfig:
 
     @staticmethod
     def model_file(data_dir: Path, game: str) -> Path:
-        """Where the deck taught for `game` is kept: in the data folder, beside the games."""
-        return Path(data_dir) / f"camera-{game}.npz"
+        """Where the deck taught for `game` is kept: in the data folder, beside the games,
+        as camera-<game>.npz, or as the file its camera deck names (DECK_FILE: the board
+        game's, whose camera-board.npz is the taught board of BOARD-CAMERA.md)."""
+        from companion import plugins  # the registry, only when a deck's file is asked
+
+        deck = plugins.layer(game, "camera_deck") if game in plugins.names() else None
+        own = getattr(deck, "DECK_FILE", None)
+        return Path(data_dir) / (own if isinstance(own, str) else f"camera-{game}.npz")
 
 
 @dataclass(frozen=True, slots=True)

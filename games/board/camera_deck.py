@@ -6,6 +6,10 @@ from typing import Any
 
 from games.board.rules import CARDS
 
+# The deck's file in the data folder: camera-board.npz is the taught board's (BOARD-CAMERA.md),
+# so teaching the cards never overwrites the board, nor the board the cards.
+DECK_FILE = "camera-board-cards.npz"
+
 
 class BoardDeck:
     cards = CARDS
