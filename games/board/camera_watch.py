@@ -45,7 +45,8 @@ def start(session: Any, config: Any, show: Show, fps: float = 5.0) -> Any:
         logged=lambda judged, result: show(lambda m: m.camera_logged()),
         asked=lambda judged: show(lambda m: m.camera_asked(
             [[list(leg) for leg in o.legs] for o in judged.candidates])),
-        mismatch=lambda judged: show(lambda m: m.camera_mismatch(str(judged.mismatch))),
+        mismatch=lambda judged: show(lambda m: m.camera_mismatch(
+            judged.said_in or (lambda lang: str(judged.mismatch)))),
         refused=lambda why: show(lambda m: m.camera_said(why)),
         stopped=lambda why: None if why is None else show(lambda m: m.camera_said(why)))
     worker = BoardCameraWorker(session, open_source(config.camera.source), model, listener, fps)

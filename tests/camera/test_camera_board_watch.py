@@ -32,8 +32,13 @@ def test_a_pawn_one_square_short_is_said_in_the_tables_words():
     board = _Board.of(dict(option.pawns), ("red", "blue"))
     reading = _reading_of({"red": ["START", "START", "START", "T9"], "blue": ["START"] * 4},
                           ("red", "blue"))
-    said = difference(reading, {k: float(n) for k, n in board.counts.items()}, board, option)
+    counts = {k: float(n) for k, n in board.counts.items()}
+    said = difference(reading, counts, board, option)
     assert said == "Red's pawn should be on square 2 of red's long slide, not 1 square short"
+    # the screen asks again in its own language: all of it French
+    assert difference(reading, counts, board, option, "fr") == (
+        "Le pion rouge devrait être sur la case 2 de la grande glissade côté rouge,"
+        " pas 1 case avant")
 
 
 def test_a_board_moved_a_little_since_teaching_is_found_again_by_itself():

@@ -17,7 +17,8 @@ from games.board.screens.door import BoardSnapshot
 from games.board.screens.snapshot import option_dict
 
 PAWNS = {"red": ["T10", "S2", "START", "START"], "blue": ["START", "T30", "T14", "HOME"]}
-MISMATCH = "red's pawn should be on square 17, not 2 squares short"
+MISMATCH = {"en": "Red's pawn should be on square 17, not 2 squares short",
+            "fr": "Le pion rouge devrait être sur la case 17, pas 2 cases avant"}
 
 
 def seven() -> BoardSnapshot:
@@ -50,7 +51,7 @@ def message_in_full(d) -> None:
 def test_a_mismatch_and_an_unsure_move_are_read_in_full(board_at, size, lang):
     d = board_at(size, lang)
     model = d.app.models["board"]
-    model.camera_mismatch(MISMATCH)
+    model.camera_mismatch(MISMATCH.__getitem__)
     d.frames(3)
     message_in_full(d)
     assert d.app.screen("board").ids.correct_button.text in model.message

@@ -20,13 +20,16 @@ A START or HOME is counted from its pawns' hue against the still board before th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import cv2
 import numpy as np
 
 from camera.light import light_free
+from companion.catalogue import text
 from games.board.camera import cells
 from games.board.camera.find import NotFound, homography, outline
 from games.board.camera.model import BoardModel
@@ -61,7 +64,8 @@ class Judgement:
     draw: int
     option: Option | None = None
     candidates: tuple[Option, ...] = ()
-    mismatch: str | None = None
+    mismatch: str | None = None  # in English, as `camera watch-board` prints it
+    said_in: Callable[[str], str] | None = None  # the mismatch in another language
 
     def to_json(self) -> dict[str, Any]:
         if self.mismatch is not None:
@@ -240,8 +244,9 @@ class BoardWatcher:
         if costs[best] < APART:  # one option nearly fits, and stays so: ask
             pending.done = True
             return Judgement(self.frame, pending.index, candidates=(pending.options[best],))
-        return Judgement(self.frame, pending.index, mismatch=difference(
-            reading, counts, pending.boards[best], pending.options[best]))
+        said_in = partial(difference, reading, counts, pending.boards[best],
+                          pending.options[best])
+        return Judgement(self.frame, pending.index, mismatch=said_in("en"), said_in=said_in)
 
     def _rested(self, pending: _Draw) -> bool:
         """Whether the board has been still for MISMATCH_SECONDS."""
@@ -290,51 +295,61 @@ def _cost(reading: Reading, counts: dict[str, float], board: _Board) -> float:
     return cost
 
 
-def difference(reading: Reading, counts: dict[str, float], board: _Board, option: Option
-               ) -> str:
-    """What the board shows that `option` would not, in one sentence in the table's words."""
+def difference(reading: Reading, counts: dict[str, float], board: _Board, option: Option,
+               lang: str = "en") -> str:
+    """What the board shows that `option` would not, in one sentence in the table's words
+    (English for `camera watch-board`'s lines; the screen asks again in its language)."""
     missing = [(k, c) for k, c in board.squares.items() if c and reading.squares[k] != c]
     extra = [(k, c) for k, c in reading.squares.items() if c and board.squares[k] != c]
     for k, color in missing:
         off = [e for e, c in extra if c == color]
-        where = _on(k, color)
+        where = _on(k, color, lang)
         if off:
-            return f"{_whose(color)} pawn should be {where}, not {_away(off[0], k, color)}"
-        return f"{_whose(color)} pawn should be {where}"
+            return _said("bc_should_be_not", lang, color, where=where,
+                         away=_away(off[0], k, color, lang))
+        return _said("bc_should_be", lang, color, where=where)
     if extra:
         k, color = extra[0]
-        return f"there should be no {color_name(color)} pawn {_on(k, color)}"
+        return _said("bc_no_pawn", lang, color, where=_on(k, color, lang))
     for board_key, n in board.counts.items():
         seen = round(counts[board_key])
         if seen != n:
             owner, location = unkey(board_key)
             assert owner is not None
             if location == g.START and owner in option.bumped and seen < n:
-                return f"{_whose(owner)} bumped pawn should be back in its START"
-            return (f"{_whose(owner)} {location} should hold {n} "
-                    f"pawn{'s' if n != 1 else ''}, not {seen}")
-    return "the board does not match the move the card allows"
+                return _said("bc_bumped_back", lang, owner)
+            return _said("bc_should_hold", lang, owner, n=n, seen=seen,
+                         place=place(location, lang, owner=owner))
+    return _capital(text("bc_no_match", lang))
 
 
-def _whose(color: str) -> str:
-    name = color_name(color)
-    return f"{name[:1].upper()}{name[1:]}'s"
+def _said(key: str, lang: str, color: str, **values: object) -> str:
+    """A sentence about `color`'s pawn ({pawn}: "Red's pawn", "Le pion rouge"), its first
+    letter a capital."""
+    name = color_name(color, lang)
+    return _capital(text(key, lang, pawn=text("bc_pawn", lang, color=name), color=name,
+                         **values))
 
 
-def _on(board_key: str, color: str) -> str:
+def _capital(sentence: str) -> str:
+    return sentence[:1].upper() + sentence[1:]
+
+
+def _on(board_key: str, color: str, lang: str) -> str:
     location = unkey(board_key)[1]
-    return f"{'in' if location in (g.START, g.HOME) else 'on'} {place(location, owner=color)}"
+    where = "bc_in" if location in (g.START, g.HOME) else "bc_on"
+    return text(where, lang, place=place(location, lang, owner=color))
 
 
-def _away(seen: str, expected: str, color: str) -> str:
+def _away(seen: str, expected: str, color: str, lang: str) -> str:
     """Where a pawn stands instead, in words: so many squares short or too far when both
     are track squares, else the place itself."""
     a, b = unkey(seen)[1], unkey(expected)[1]
     if a.startswith("T") and b.startswith("T"):
         ahead = (int(b[1:]) - int(a[1:])) % g.TRACK_LEN
         if ahead <= 10:
-            return f"{ahead} square{'s' if ahead != 1 else ''} short"
+            return text("bc_short", lang, n=ahead)
         behind = g.TRACK_LEN - ahead
         if behind <= 10:
-            return f"{behind} square{'s' if behind != 1 else ''} too far"
-    return _on(seen, color)
+            return text("bc_too_far", lang, n=behind)
+    return _on(seen, color, lang)

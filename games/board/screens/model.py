@@ -416,9 +416,11 @@ class BoardModel(GameModel):
                         for i in listed for frm, to in self.picker.options[i].get("legs") or []]
         self.message = bt("b_camera_asked", self.lang)
 
-    def camera_mismatch(self, sentence: str) -> None:
-        """The board shows no option of the card: what differs, said (and spoken); the
-        screen's "Correct the board" is one tap away; nothing is logged."""
+    def camera_mismatch(self, said_in: Callable[[str], str]) -> None:
+        """The board shows no option of the card: what differs, said (and spoken) in the
+        screen's language; the screen's "Correct the board" is one tap away; nothing is
+        logged."""
+        sentence = said_in(self.lang)
         said = bt("b_camera_mismatch", self.lang, what=sentence[:1].upper() + sentence[1:])
         self.message = said
         if self.speak is not None:
