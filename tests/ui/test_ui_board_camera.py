@@ -27,15 +27,22 @@ def start_board(d, edition):
     assert d.screen == "board", d.label("board_setup", "setup_message")
 
 
-def test_moves_seen_by_the_camera_are_logged_with_no_tap_on_the_board(
-        driver, tmp_path, monkeypatch):
+def watched(driver, tmp_path, monkeypatch, draws, seed, staged=0.0):
+    """The real app on a 2016 board game, its camera reading a recording of our own print
+    (frames handed out draw by draw): the driver, the recording and the source."""
     data = tmp_path / "data"
-    rec = recorded(tmp_path, data, edition="2016", draws=4, seed=31)
+    rec = recorded(tmp_path, data, edition="2016", draws=draws, seed=seed, staged=staged)
     source = DrawPacedFolder(tmp_path / "frames", [t.frame for t in rec.truths])
     monkeypatch.setattr(camera.sources, "open_source", lambda spec: source)
     d = driver(data, config=Config(camera=CameraConfig(enabled=True,
                                                        source=str(tmp_path / "frames"))))
     start_board(d, "2016")
+    return d, rec, source
+
+
+def test_moves_seen_by_the_camera_are_logged_with_no_tap_on_the_board(
+        driver, tmp_path, monkeypatch):
+    d, rec, source = watched(driver, tmp_path, monkeypatch, draws=4, seed=31)
     model = d.app.models["board"]
     assert [p["color"] for p in model.state["players"]] == rec.setup["colors"], model.state
     session = d.app.session
@@ -54,15 +61,9 @@ def test_moves_seen_by_the_camera_are_logged_with_no_tap_on_the_board(
 
 def test_a_wrong_move_is_said_in_one_sentence_then_accepted_once_put_right(
         driver, tmp_path, monkeypatch):
-    data = tmp_path / "data"
-    rec = recorded(tmp_path, data, edition="2016", draws=2, seed=32, staged=1.0)
+    d, rec, source = watched(driver, tmp_path, monkeypatch, draws=2, seed=32, staged=1.0)
     staged = [t for t in rec.truths if t.staged is not None]
     assert staged, "the recording stages a wrong move"
-    source = DrawPacedFolder(tmp_path / "frames", [t.frame for t in rec.truths])
-    monkeypatch.setattr(camera.sources, "open_source", lambda spec: source)
-    d = driver(data, config=Config(camera=CameraConfig(enabled=True,
-                                                       source=str(tmp_path / "frames"))))
-    start_board(d, "2016")
     model = d.app.models["board"]
     said: list[str] = []
     model.bind(message=lambda _m, text: said.append(text))
@@ -84,13 +85,7 @@ def test_a_wrong_move_is_said_in_one_sentence_then_accepted_once_put_right(
 def test_an_unsure_move_is_answered_with_one_tap(driver, tmp_path, monkeypatch):
     from games.board.camera.watch import Judgement
 
-    data = tmp_path / "data"
-    rec = recorded(tmp_path, data, edition="2016", draws=1, seed=33)
-    source = DrawPacedFolder(tmp_path / "frames", [t.frame for t in rec.truths])
-    monkeypatch.setattr(camera.sources, "open_source", lambda spec: source)
-    d = driver(data, config=Config(camera=CameraConfig(enabled=True,
-                                                       source=str(tmp_path / "frames"))))
-    start_board(d, "2016")
+    d, _, _ = watched(driver, tmp_path, monkeypatch, draws=1, seed=33)
     model = d.app.models["board"]
     session = d.app.session
     d.tap_code("card:7")  # a split: many options; the camera says it is unsure of two
