@@ -91,17 +91,14 @@ class CameraLink:
     def _say(self, key: str, asked: frozenset[str] | None = None, **values: Any) -> None:
         """Show a sentence on the open game's message line, from any thread; `asked`: the
         cards to light on the pad (empty: none), None: leave them."""
-        def show(_dt: float) -> None:
-            model = self.app.open_model()
-            if model is None:
-                return
+        def say(model: Any) -> None:
             if asked is not None:
                 model.asked = asked
             words = {k: seen_card_name(v, model.lang, self.game)
                      if k in ("card", "first", "second") else v for k, v in values.items()}
             model.message = tr(key, model.lang, **words)
 
-        Clock.schedule_once(show)
+        self._show(say)
 
     def close(self) -> None:
         for worker in (self.worker, self.watcher):

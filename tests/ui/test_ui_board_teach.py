@@ -42,7 +42,7 @@ def test_no_board_is_said_then_the_board_taught_by_touch_a_corner_dragged_and_sa
     from companion.config import CameraConfig, Config
     from games.board.camera.model import load
     from games.board.camera.scenes import BoardScene
-    from games.board.screens.teach_board import model_file
+    from games.board.camera_watch import model_path as model_file  # the watcher's file
 
     scene = BoardScene(seed=SEED, size=SIZE, colors=COLORS)
     (tmp_path / "table").mkdir()

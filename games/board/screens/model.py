@@ -420,8 +420,7 @@ class BoardModel(GameModel):
         """The board shows no option of the card: what differs, said (and spoken) in the
         screen's language; the screen's "Correct the board" is one tap away; nothing is
         logged."""
-        sentence = said_in(self.lang)
-        said = bt("b_camera_mismatch", self.lang, what=sentence[:1].upper() + sentence[1:])
+        said = bt("b_camera_mismatch", self.lang, what=said_in(self.lang))  # a capital first
         self.message = said
         if self.speak is not None:
             self.speak(said, self.lang)

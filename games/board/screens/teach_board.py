@@ -3,14 +3,14 @@ found drawn over it, a corner dragged by a finger where it is wrong, and Save.
 
 The photo is the live view's newest frame (ui.camera.preview); teaching is the command
 line's (games.board.camera.model.teach), and the model is saved where the board screen's
-watcher reads it (model_file). When the board is not found, find's one sentence says what to
-change and the live view is back at once for the next photo.
+watcher reads it (games.board.camera_watch.model_path). When the board is not found,
+find's one sentence says what to change and the live view is back at once for the next
+photo.
 """
 
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 from typing import Any
 
 from kivy.app import App
@@ -19,18 +19,12 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from games.board.camera_watch import model_path
 from games.board.rules import geometry as g
 from games.board.screens.texts import bt
 
 GRAB = 48  # dp: how near a corner a finger must come down to drag it
 log = logging.getLogger(__name__)
-
-
-def model_file(data_dir: str | Path) -> Path:
-    """The taught board's file in the data folder (model.FILE_NAME, as the watcher reads)."""
-    from games.board.camera.model import FILE_NAME
-
-    return Path(data_dir) / FILE_NAME
 
 
 def to_texture(image: Any) -> Texture:
@@ -173,7 +167,7 @@ class BoardTeachScreen(Screen):
             return False
         try:
             model = teach(self.photo, self.edition, self.seated(), self.corners)
-            save(model, model_file(App.get_running_app().data_dir))
+            save(model, model_path(App.get_running_app().data_dir))
         except NotFound as exc:
             self.message = not_found(exc, lang)
             return False
