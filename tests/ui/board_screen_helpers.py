@@ -80,3 +80,14 @@ class ScriptDoor:
             self._call("place", event.color, event.src, event.dst)
         else:
             self._call(type(event).__name__.lower(),)  # undo, redo
+
+
+def board_shown(driver: Callable[..., Any], snap: BoardSnapshot, lang: str
+                ) -> tuple[Any, ScriptDoor]:
+    """The real app's board screen drawing `snap` (a scripted game) in `lang`: the driver
+    and the door recording what the screen submits."""
+    door = ScriptDoor(snap)
+    d = driver(board_door=door, language=lang)
+    d.app.show("board")
+    d.app.models["board"].refresh()
+    return d, door

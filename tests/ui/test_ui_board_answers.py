@@ -7,7 +7,7 @@ of each go to the scratch screenshots/<W>x<H>/ folder (`make screenshots`)."""
 from __future__ import annotations
 
 import pytest
-from board_screen_helpers import ScriptDoor, position
+from board_screen_helpers import board_shown, position
 from kivy.core.window import Window
 from layout_helpers import (
     SCRATCH,
@@ -66,10 +66,7 @@ SCENES = {
 @pytest.fixture
 def sized(driver):
     def make(size, lang):
-        door = ScriptDoor(forfeit())
-        d = driver(board_door=door, language=lang)
-        d.app.show("board")
-        d.app.models["board"].refresh()
+        d, door = board_shown(driver, forfeit(), lang)
         resize(d, size)
         return d, door
 

@@ -6,7 +6,7 @@ screenshots/<W>x<H>/ folder (`make screenshots`)."""
 from __future__ import annotations
 
 import pytest
-from board_screen_helpers import ScriptDoor, position
+from board_screen_helpers import board_shown, position
 from kivy.core.window import Window
 from layout_helpers import SCRATCH, picture, resize, size_id
 
@@ -29,10 +29,7 @@ def seven() -> BoardSnapshot:
 @pytest.fixture
 def board_at(driver):
     def make(size, lang):
-        door = ScriptDoor(seven())
-        d = driver(board_door=door, language=lang)
-        d.app.show("board")
-        d.app.models["board"].refresh()
+        d, _ = board_shown(driver, seven(), lang)
         resize(d, size)
         return d
 

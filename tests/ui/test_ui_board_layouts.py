@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from board_play import open_list
-from board_screen_helpers import ScriptDoor, position
+from board_screen_helpers import board_shown, position
 from kivy.core.window import Window
 from layout_helpers import (
     LARGE_TEXT_SIZES,
@@ -45,10 +45,7 @@ def sized(driver):
     made = []
 
     def make(size, lang, snap, text_size="normal"):
-        door = ScriptDoor(snap)
-        d = driver(board_door=door, language=lang)
-        d.app.show("board")
-        d.app.models["board"].refresh()
+        d, door = board_shown(driver, snap, lang)
         set_text_size(d, text_size)
         resize(d, size)
         made.append(d)
