@@ -67,6 +67,11 @@ bench-tools:
 	  echo "make bench: no C compiler and could not install gcc (needs root and apt-get);" \
 	    "the sync-delay figures will be missing" >&2
 
+# The table the README pastes (bench/__main__.py: the shared modules in bench/, each game's
+# in its folder's bench/, named by its manifest). BENCH_MODULES runs part of it, in the
+# table's order: `make bench BENCH_MODULES=bench.camera,games.board.bench.ui` (module
+# names, comma-separated; default all; an unknown name is refused with the list).
+# BENCH_RUNS sets the runs per column (default 3).
 bench: $(STAMP) $(MO) bench-tools
 	$(BIN)/python -m bench
 

@@ -1,4 +1,5 @@
-"""Benchmarks for `make bench`: each module here has `rows()` giving measured rows, and
+"""Benchmarks for `make bench`: each benchmark module (the shared ones here, each game's in
+its folder's bench/, bench/__main__.py finds them) has `rows()` giving measured rows, and
 `child(mode, *args)` giving one measurement (a dict of figures) in a child process.
 
 Every figure is measured in child processes (`python -m bench child MODULE MODE ...`),

@@ -1,7 +1,10 @@
 """`make bench`: run every benchmark module and print one Markdown table.
 
-The table is pasted into the README as it is. Modules are run in this order; one that
+The table is pasted into the README as it is. Its modules are found stage by stage
+(STAGES): a stage's shared modules here, then each game's for that stage, in the
+registry's order (a game's manifest names them: its `bench` package's MODULES). One that
 cannot run here (a missing optional part) prints its reason instead of rows.
+BENCH_MODULES (module names, comma-separated) runs only those, in the table's order.
 `python -m bench child MODULE MODE ARGS...` is one measurement (bench/__init__.py).
 """
 
@@ -16,8 +19,40 @@ import traceback
 
 from bench import RUNS, Row
 
-MODULES = ("bench.core", "bench.board", "bench.ui", "bench.board_ui", "bench.hardware",
-           "bench.camera", "bench.camera_table", "games.board.camera.bench")
+# The table's stages, in its order, each with its shared modules (run before the games')
+STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("core", ()),
+    ("ui", ()),
+    ("hardware", ()),
+    ("camera", ("bench.camera", "bench.camera_table")),
+)
+SELECTED = "BENCH_MODULES"  # the environment variable naming the modules to run
+
+
+def modules() -> list[str]:
+    """Every benchmark module, in the table's order: each stage's shared ones, then each
+    game's for that stage."""
+    from companion import plugins  # here: a child (the Kivy hello's cold start) needs none
+
+    out: list[str] = []
+    for stage, shared in STAGES:
+        out += shared
+        for game in plugins.names():
+            parts = plugins.layer(game, "bench")
+            found: dict[str, str] = {} if parts is None else parts.MODULES
+            if stage in found:
+                out.append(found[stage])
+    return out
+
+
+def selected(every: list[str], wanted: str | None) -> list[str]:
+    """The modules BENCH_MODULES names (all when it is unset or empty), in the table's
+    order; a name that is no benchmark module is refused in one sentence."""
+    names = [n.strip() for n in (wanted or "").split(",") if n.strip()]
+    if unknown := [n for n in names if n not in every]:
+        raise SystemExit(f"{SELECTED} names {', '.join(unknown)}, not a benchmark module: "
+                         f"the modules are {', '.join(every)}")
+    return [n for n in every if n in names] if names else every
 
 
 def child(module: str, mode: str, *args: str) -> int:
@@ -30,7 +65,7 @@ def child(module: str, mode: str, *args: str) -> int:
 def main() -> int:
     rows: list[Row] = []
     load_before = os.getloadavg()
-    for name in MODULES:
+    for name in selected(modules(), os.environ.get(SELECTED)):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:

@@ -82,6 +82,14 @@ def deck_cards(game: str) -> list[str]:
     return list(card_names(game))
 
 
+def decks() -> tuple[str, ...]:
+    """The games whose decks are drawn and taught, in the registry's order (each
+    sequence is one game's, in turn; the CPU's is the first game's)."""
+    from camera.cards import games
+
+    return games()
+
+
 def run_sequence(k: int, seed: int = SEED, n: int = PER_SEQUENCE, *,
                  size: tuple[int, int] = SIZE,
                  teach_photos: int = PHOTOS_A_FACE, square: float = 0.0,
@@ -97,7 +105,7 @@ def run_sequence(k: int, seed: int = SEED, n: int = PER_SEQUENCE, *,
     from camera.teach import teach
     from camera.watcher import Watcher
 
-    game = ("revenge", "board")[k % 2]
+    game = decks()[k % len(decks())]
     scene = Scene(seed=seed + k, size=size, printing=seed + k)
     cards = deck_cards(game)
     photos = scene.teach_photos(cards, teach_photos, seed=k)
@@ -181,9 +189,10 @@ def cpu_child(frames: int) -> dict[str, float]:
     from camera.watcher import Watcher
 
     scene = Scene(seed=SEED + 999, size=SIZE, printing=SEED + 999)
-    cards = deck_cards("revenge")
+    game = decks()[0]
+    cards = deck_cards(game)
     photos = scene.teach_photos(cards, 1, seed=1)
-    model = teach({c: [(c, photos[c][0])] for c in cards}, "revenge").model
+    model = teach({c: [(c, photos[c][0])] for c in cards}, game).model
     seq = scene.sequence(cards[:max(1, frames // 30)], seed=1)
     watcher = Watcher(model)
     samples = []

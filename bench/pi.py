@@ -28,8 +28,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 SYNC_DELAY_MS = 30
 QUOTA_PERCENT = 25
@@ -183,7 +185,7 @@ def child_env(condition: str, env: dict[str, str] | None = None) -> dict[str, st
     return env
 
 
-def preexec(condition: str) -> object:
+def preexec(condition: str) -> Callable[[], None] | None:
     """What a child under `condition` runs before exec: join its cgroup (a Pi child is
     also pinned to one core)."""
     c = conditions()
@@ -200,10 +202,11 @@ def preexec(condition: str) -> object:
     return join
 
 
-def popen(cmd: list[str], condition: str, **kwargs: object) -> subprocess.Popen[bytes]:
+def popen(cmd: list[str], condition: str, **kwargs: Any) -> subprocess.Popen[bytes]:
     """Start `cmd` under `condition` (its cgroup; the caller gives the env)."""
-    return subprocess.Popen(cmd, preexec_fn=preexec(condition), cwd=REPO,  # type: ignore[call-overload]
-                            **kwargs)
+    started: subprocess.Popen[bytes] = subprocess.Popen(
+        cmd, preexec_fn=preexec(condition), cwd=REPO, **kwargs)
+    return started
 
 
 def run(args: list[str], condition: str, *, env: dict[str, str] | None = None,
@@ -211,7 +214,7 @@ def run(args: list[str], condition: str, *, env: dict[str, str] | None = None,
     """Run `python args...` under `condition` ("normal" or "pi"); its stdout."""
     done = subprocess.run([sys.executable, *args], env=child_env(condition, env),
                           cwd=REPO, capture_output=True, text=True, timeout=timeout,
-                          preexec_fn=preexec(condition), check=False)  # type: ignore[arg-type]
+                          preexec_fn=preexec(condition), check=False)
     if done.returncode != 0:
         raise RuntimeError(f"{args} under {condition}: {done.stderr[-1500:]}")
     return done.stdout

@@ -26,7 +26,7 @@ __all__ = ["Layer", "Manifest", "folder", "layer", "manifest", "names", "words"]
 
 # A manifest's optional parts, each a module exporting what its layer asks for.
 Layer = Literal["rules", "screens", "face", "camera_deck", "camera_commands", "camera_watch",
-                "commands", "simulate", "config", "words"]
+                "commands", "simulate", "config", "words", "bench"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +54,9 @@ class Manifest:
     # steps and cards in the table's words (the resume screen, the camera's sentences);
     # optionally TITLE and ROUNDS, `history --html`'s title and rounds heading (English)
     words: str | None = None
+    # `make bench`'s parts of the game: MODULES, {stage: module} (bench/__main__.py's
+    # STAGES), each module with rows() and child(mode, *args); standard library at import
+    bench: str | None = None
 
 
 def names() -> tuple[str, ...]:

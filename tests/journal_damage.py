@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.core import long_game, play_with_writer
 from companion.journal import Journal
+from games.revenge.bench.core import long_game, play_with_writer
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -26,14 +26,6 @@ SEPARATORS = r"[._/:\-]"  # what joins a game's name into a code word: board_doo
 # Files outside the game folders that still name a game, each with why; this list only
 # shrinks (a file that stops naming a game must leave it, a new one may not join it).
 STILL_NAMING = {
-    # the benchmarks measure each game by name: one module per part, as the README's table
-    "bench/__main__.py": "the benchmark modules, one per game's part, in the table's order",
-    "bench/board.py": "the board game's benchmarks",
-    "bench/board_ui.py": "the board screen's benchmarks",
-    "bench/camera.py": "each game's deck, drawn and taught",
-    "bench/core.py": "the card game's engine, the core's reference load",
-    "bench/hardware.py": "each game's face on the buttons and the LED board",
-    "bench/ui.py": "the card game's table screen",
     # not yet moved into the game folders
     "companion/config.py": "[game], [deck] and [windows], the card game's tables",
     "ui/prefs.py": "the card game's remembered pawns and the board game's choices",

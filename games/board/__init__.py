@@ -4,7 +4,7 @@ the cards the camera is taught in `camera_deck` (pure), the board camera's comma
 `camera_command` and its watcher in the app in `camera_watch` (their work in `camera`,
 which needs the camera's extra), its bots for the command line's `simulate` in
 `simulate_command`, its `board` command in `commands`, its [board] table in `config`
-(pure; its commented defaults in config.toml)."""
+(pure; its commented defaults in config.toml), its parts of `make bench` in `bench`."""
 
 from companion.plugins import Manifest
 
@@ -20,4 +20,5 @@ MANIFEST = Manifest(
     simulate="games.board.simulate_command",
     config="games.board.config",
     words="games.board.words",
+    bench="games.board.bench",
 )

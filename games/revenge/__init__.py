@@ -1,7 +1,8 @@
 """Sorry! Revenge, the card game (RULES.md, TRANSCRIPT.md): its manifest. Its rules are
 in `rules` (pure), its screens in `screens` (Kivy), its face on the table's buttons and
 LED board in `face`, the cards the camera is taught in `camera_deck` (pure), its bots
-for the command line's `simulate` in `simulate_command`."""
+for the command line's `simulate` in `simulate_command`, its parts of `make bench` in
+`bench`."""
 
 from companion.plugins import Manifest
 
@@ -13,4 +14,5 @@ MANIFEST = Manifest(
     camera_deck="games.revenge.camera_deck",
     simulate="games.revenge.simulate_command",
     words="games.revenge.words",
+    bench="games.revenge.bench",
 )

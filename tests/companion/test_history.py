@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from bench.core import long_game
 from companion.game import Game, History, Redo, Undo
+from games.revenge.bench.core import long_game
 from games.revenge.rules import Card, Play, Press
 
 

@@ -13,10 +13,10 @@ import zlib
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench.core import long_game, play_with_writer
 from companion import journal_chain
 from companion.journal import SCHEMA_VERSION, Journal
 from companion.snapshots import Resumable, load_unfinished
+from games.revenge.bench.core import long_game, play_with_writer
 
 SETUP = {"type": "setup", "players": ["Ana", "Ben"]}
 

@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 from journal_damage import crashed_journal, cut_wal, finished_games, flip, row_at
 
-from bench.core import long_game, play_with_writer
 from companion import notices, walcheck
 from companion.errors import JournalError
 from companion.journal import Journal
 from companion.session import Session
 from companion.snapshots import Resumable, load_unfinished
+from games.revenge.bench.core import long_game, play_with_writer
 
 REPO = Path(__file__).resolve().parents[2]
 PAGE = 4096

@@ -42,7 +42,7 @@ FIGURES = {"cuts": 0, "durable_lost": 0, "shown_lost_table": [], "shown_lost_bur
 
 CHILD = """
 import random, sys, threading, time
-from bench.core import long_game
+from games.revenge.bench.core import long_game
 from companion.journal import Journal
 from companion.session import APP_WRITE_SETTLE_S, Session
 folder, seed, pace = sys.argv[1], int(sys.argv[2]), sys.argv[3]

@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 
-from bench.core import long_game
 from companion import snapshots
 from companion.game import Game, read_event
 from companion.journal import Journal, StoredGame
 from companion.journal_writer import JournalWriter
 from companion.session import Session, Update
 from companion.snapshots import Resumable, load_unfinished
+from games.revenge.bench.core import long_game
 
 
 def _game(events: int) -> list[dict[str, Any]]:

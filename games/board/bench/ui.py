@@ -6,7 +6,7 @@ pad (the engine lists its options; the pawns that can move light up) and the paw
 destination: it moves at the tap). Two undos bring the game back, unmeasured.
 Each tap is timed to the first frame issued after it (on screen, before rasterising) and
 to that frame rasterised (software-drawn here), normal and under the Pi model (bench.pi),
-3 runs each; `python -m bench child bench.board_ui latency DATA_DIR` is the child.
+3 runs each; `python -m bench child games.board.bench.ui latency|draw DATA_DIR` is the child.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from bench import Measured, Row, measure, met, percentile
@@ -23,9 +24,10 @@ from bench.ui import (
     LATENCY_TAPS,
     LATENCY_WARMUP,
     TAP_SPACING,
-    _kivy_env,
+    kivy_env,
 )
 
+MODULE = __spec__.name  # as `python -m bench child` names it, also when run with -m
 SETUP = {"type": "setup", "game": "board", "edition": "classic", "players": ["Ana", "Ben"],
          "colors": ["red", "blue"], "first": "Ana"}
 # (what to tap, the BoardView property that shows its effect, measured as). A pawn with
@@ -73,17 +75,17 @@ def _child_latency(data_dir: str, mode: str = "latency") -> dict[str, float]:
             view.bind(**{prop: lambda *_a, p=prop: pending.__setitem__(f"changed:{p}", True)})
         app.models["board"].bind(revision=lambda *_a: pending.__setitem__("changed:revision", True))
 
+        def on_window(widget: Any, at: tuple[float, float]) -> tuple[float, float]:
+            x, y = widget.to_window(*at)
+            return x, y
+
         def where(target: str) -> tuple[float, float]:
-            if target.startswith("card:"):
+            if target.startswith("card:") or target == "draw":  # a button of that code
                 button = next(w for w in screen.walk() if getattr(w, "code", "") == target)
-                return button.to_window(*button.center)
+                return on_window(button, button.center)
             if target == "undo":
-                button = screen.ids.board_undo
-                return button.to_window(*button.center)
-            if target == "draw":
-                button = next(w for w in screen.walk() if getattr(w, "code", "") == "draw")
-                return button.to_window(*button.center)
-            return view.to_window(*view.key_px(target))
+                return on_window(screen.ids.board_undo, screen.ids.board_undo.center)
+            return on_window(view, view.key_px(target))
 
         def flipped(*_: object) -> None:
             if "t0" not in pending or f"changed:{pending['watch']}" not in pending:
@@ -116,7 +118,7 @@ def _child_latency(data_dir: str, mode: str = "latency") -> dict[str, float]:
         Window.bind(on_flip=flipped)
         Clock.schedule_once(tap, 0.5)
 
-    build_app(Config(), data_dir, start_hardware=False, on_ready=ready).run()
+    build_app(Config(), Path(data_dir), start_hardware=False, on_ready=ready).run()
     out = {}
     for kind in kinds:
         for name, series in (("issued", samples), ("drawn", drawn), ("cpu", cpu)):
@@ -134,10 +136,10 @@ def child(mode: str, *args: str) -> dict[str, float]:
 
 def rows() -> list[Row]:
     with tempfile.TemporaryDirectory(prefix="sorry-bench-board-") as tmp:
-        taps = measure("bench.board_ui", "latency", os.path.join(tmp, "data"),
-                       env=_kivy_env(os.path.join(tmp, "kivy")))
-        draws = measure("bench.board_ui", "draw", os.path.join(tmp, "draws"),
-                        env=_kivy_env(os.path.join(tmp, "kivy-draw")))
+        taps = measure(MODULE, "latency", os.path.join(tmp, "data"),
+                       env=kivy_env(os.path.join(tmp, "kivy")))
+        draws = measure(MODULE, "draw", os.path.join(tmp, "draws"),
+                        env=kivy_env(os.path.join(tmp, "kivy-draw")))
 
     def pair(c: str, what: str, m: Measured = taps) -> str:
         return m.pair(c, what + "_50", what + "_99")

@@ -20,7 +20,7 @@ from typing import Any
 from bench import Row, clocked, figures, measure, met, percentile
 from companion.journal import Journal
 from companion.session import Session
-from games.board.rules import RULES, draw_card, options
+from games.board.rules import RULES, BoardState, draw_card, options
 from games.board.rules.cards import CARDS
 from games.board.rules.events import Draw, Place
 from games.board.rules.geometry import COLORS
@@ -28,6 +28,7 @@ from games.board.rules.moves import _analyse, generate
 from games.board.rules.position import Position
 from games.board.rules.simulate import choose, simulate_board
 
+MODULE = __spec__.name  # as `python -m bench child` names it, also when run with -m
 POSITIONS_GOAL = 20_000  # positions worked out per second (every option built)
 POSITIONS = 20_000
 SIM_GAMES = 60
@@ -125,7 +126,7 @@ def resume_seconds(data_dir: str, repeats: int = 5) -> float:
         update = Session(journal).open_game(stored.game_id, stored.events)
         times.append(time.perf_counter() - start)
         journal.close()
-        assert not update.state.over
+        assert isinstance(update.state, BoardState) and not update.state.over
     return percentile(times, 50)
 
 
@@ -145,12 +146,12 @@ def child(mode: str, data_dir: str = "") -> dict[str, Any]:
 
 
 def rows() -> list[Row]:
-    opts = measure("bench.board", "options")
-    sims = measure("bench.board", "sim")
+    opts = measure(MODULE, "options")
+    sims = measure(MODULE, "sim")
     game = long_game()
     with tempfile.TemporaryDirectory(prefix="sorry-bench-board-") as data_dir:
         write_journal(data_dir, game)
-        resume = measure("bench.board", "resume", data_dir)
+        resume = measure(MODULE, "resume", data_dir)
 
     positions = figures(opts, lambda c: (
         f"{opts.rate(c, 'position', 'position')} "

@@ -1,4 +1,5 @@
-"""Core benchmarks: engine throughput, journal append latency, resume time, simulation.
+"""The card game's core benchmarks: engine throughput, journal append latency, resume
+time, simulation.
 
 - events/s: the events of many simulated games (every table size, undo/redo and ignored
   presses included) pushed through fresh `Game`s; setup and transcript parsing excluded.
@@ -31,13 +32,14 @@ import time
 from typing import Any
 
 from bench import Measured, Row, clocked, measure, met, percentile
-from companion.game import Game
+from companion.game import Game, Redo, Undo
 from companion.journal import Journal
-from companion.session import Session, Update
+from companion.session import AnyUpdate, Session
 from companion.snapshots import Resumable, load_unfinished
-from games.revenge.rules import Event, Setup, parse_event
+from games.revenge.rules import RULES, Event, GameState, Setup
 from games.revenge.rules.simulate import random_options, simulate
 
+MODULE = __spec__.name  # as `python -m bench child` names it, also when run with -m
 EVENTS_GOAL = 50_000  # events applied, and submitted, per second, under the CPU quota too
 APPEND_P99_GOAL_MS = 10.0
 RESUME_GOAL_S = 0.05
@@ -45,9 +47,10 @@ RESUME_QUOTA_GOAL_S = 0.15  # issue 36 (it was 200 ms)
 RESUME_EVENTS = 10_000
 STREAM_GAMES = 400
 SIM_GAMES = 200
+Step = Event | Setup | Undo | Redo  # a simulated transcript's, setup first
 
 
-def simulated_stream(games: int, seed: int = 2024) -> list[list[Event]]:
+def simulated_stream(games: int, seed: int = 2024) -> list[list[Step]]:
     """Transcripts of `games` simulated games of mixed tables (setup first in each)."""
     out = []
     for n in range(games):
@@ -56,7 +59,7 @@ def simulated_stream(games: int, seed: int = 2024) -> list[list[Event]]:
     return out
 
 
-def apply_events(transcripts: list[list[Event]], repeats: int = 3) -> int:
+def apply_events(transcripts: list[list[Step]], repeats: int = 3) -> int:
     """Push every event of `transcripts` through fresh `Game`s, `repeats` times; the
     events applied."""
     count = sum(len(t) - 1 for t in transcripts)
@@ -69,11 +72,11 @@ def apply_events(transcripts: list[list[Event]], repeats: int = 3) -> int:
     return count * repeats
 
 
-def submit_events(transcripts: list[list[Event]], repeats: int = 3) -> int:
+def submit_events(transcripts: list[list[Step]], repeats: int = 3) -> int:
     """Each event through `Session.submit` (a tap's path), `repeats` times, a listener
     keeping the latest Update; the events submitted."""
     count = sum(len(t) - 1 for t in transcripts)
-    heard: list[Update] = []
+    heard: list[AnyUpdate] = []
     for _ in range(repeats):
         session = Session()
         session.subscribe(heard.append)
@@ -91,7 +94,7 @@ def long_game(events: int = RESUME_EVENTS) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [game.setup.to_json()]
 
     def log(obj: dict[str, Any]) -> None:
-        game.push(parse_event(obj))
+        game.push(RULES.parse_event(obj))
         out.append(obj)
 
     while len(out) < events:
@@ -160,7 +163,7 @@ def resume_seconds(data_dir: str, expected_events: int, repeats: int = 5,
             found = load_unfinished(journal)
             assert isinstance(found, Resumable) and found.event_count == expected_events
         journal.close()
-        assert state.winner is None
+        assert isinstance(state, GameState) and state.winner is None
     return percentile(times, 50)
 
 
@@ -197,12 +200,12 @@ def rows() -> list[Row]:
             tempfile.TemporaryDirectory(prefix="sorry-bench-") as written:
         journal_long_game(data_dir, game)
         write_with_writer(written, game)
-        rate = measure("bench.core", "rate")
-        submitted = measure("bench.core", "submit")
-        append = measure("bench.core", "append", os.path.join(data_dir, "appends"))
-        resume = measure("bench.core", "resume", written)
-        replay = measure("bench.core", "replay", data_dir)
-    sims = measure("bench.core", "sim")
+        rate = measure(MODULE, "rate")
+        submitted = measure(MODULE, "submit")
+        append = measure(MODULE, "append", os.path.join(data_dir, "appends"))
+        resume = measure(MODULE, "resume", written)
+        replay = measure(MODULE, "replay", data_dir)
+    sims = measure(MODULE, "sim")
 
     def ms(m: Measured, key: str) -> tuple[str, str]:
         def cell(c: str) -> str:

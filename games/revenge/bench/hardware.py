@@ -1,4 +1,5 @@
-"""Hardware benchmarks: how fast a button edge and a state change reach their target.
+"""Hardware benchmarks, on a card game: how fast a button edge and a state change reach
+their target.
 
 - GPIO edge to engine event: a real gpiozero Button on gpiozero's MockFactory, its pin
   driven low in a steal window; measured from just before the edge to the session's
@@ -27,9 +28,10 @@ import time
 
 from bench import Measured, Row, measure, met, percentile
 from companion.journal import Journal
-from companion.session import APP_WRITE_SETTLE_S, Session, Update
+from companion.session import APP_WRITE_SETTLE_S, AnyUpdate, Session
 from games.revenge.rules import Card, Play, Setup
 
+MODULE = __spec__.name  # as `python -m bench child` names it, also when run with -m
 EDGE_SAMPLES = 200  # at a table's pace
 EDGE_STRESS_SAMPLES = 400  # each press's undo is journalled too: 2 syncs a sample
 TABLE_GAP_S = (0.02, 0.12)  # between one call and the next at the table
@@ -54,7 +56,7 @@ def edge_to_event_ms(journal: Journal | None, samples: int, *, settle: float = 0
     setup = Setup.create(PLAYERS)
     heard = 0.0
 
-    def listen(update: Update) -> None:
+    def listen(update: AnyUpdate) -> None:
         nonlocal heard
         heard = time.perf_counter()
 
@@ -82,13 +84,14 @@ def edge_to_event_ms(journal: Journal | None, samples: int, *, settle: float = 0
 
 
 def state_to_line_ms(samples: int) -> list[float]:
+    from hardware.firmware.pawnled import Message
     from hardware.ledboardhost import LedBoardHost
     from hardware.simulator import SimulatedLedBoard
 
     arrived = threading.Event()
     stamp = 0.0
 
-    def on_line(message, at: float) -> None:
+    def on_line(message: Message, at: float) -> None:
         nonlocal stamp
         if message.verb == "=STATE":
             stamp = at
@@ -136,10 +139,10 @@ def child(mode: str) -> dict[str, float]:
 
 
 def rows() -> list[Row]:
-    edge = measure("bench.hardware", "edge")
-    durable = measure("bench.hardware", "durable")
-    stress = measure("bench.hardware", "stress")
-    line = measure("bench.hardware", "line")
+    edge = measure(MODULE, "edge")
+    durable = measure(MODULE, "durable")
+    stress = measure(MODULE, "stress")
+    line = measure(MODULE, "line")
 
     pace = f"{TABLE_GAP_S[0] * 1000:.0f}-{TABLE_GAP_S[1] * 1000:.0f} ms apart"
 
