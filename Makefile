@@ -46,14 +46,18 @@ test: $(STAMP) $(MO)
 	$(BIN)/mypy --strict companion/ games/ ui/ hardware/
 	$(BIN)/mypy --strict camera/
 	$(BIN)/python -m pytest -q --doctest-modules companion games hardware camera \
-		--ignore=hardware/firmware/main.py --ignore-glob='games/*/screens/*'
+		--ignore=hardware/firmware/main.py --ignore-glob='games/*/screens/*' \
+		--ignore-glob='games/*/tests/*'
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-ui test-rest
 
 # The suite in two processes side by side, one per core: the screens' tests (one Kivy window,
-# busy on the CPU) and the rest (mostly waiting for the subprocesses it kills and restarts).
-# Each keeps its own pytest cache; the output of each is printed whole when it ends.
+# busy on the CPU) with each game's own tests (games/<name>/tests/: the game through the real
+# app, on tests/ui's fixtures), and the rest (mostly waiting for the subprocesses it kills
+# and restarts). Each keeps its own pytest cache; the output of each is printed whole when
+# it ends.
+GAME_TESTS := $(wildcard games/*/tests)
 test-ui: $(STAMP) $(MO)
-	$(BIN)/python -m pytest -q -o cache_dir=.pytest_cache/ui tests/ui
+	$(BIN)/python -m pytest -q -o cache_dir=.pytest_cache/ui tests/ui $(GAME_TESTS)
 
 test-rest: $(STAMP) $(MO)
 	$(BIN)/python -m pytest -q -o cache_dir=.pytest_cache/rest tests --ignore=tests/ui

@@ -1,0 +1,2 @@
+"""Snap's own tests: the game played through the real app (make test collects
+games/*/tests beside tests/ui)."""
