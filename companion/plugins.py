@@ -22,7 +22,7 @@ from typing import Literal
 
 import games
 
-__all__ = ["Layer", "Manifest", "folder", "layer", "manifest", "names", "words"]
+__all__ = ["Layer", "Manifest", "default", "folder", "layer", "manifest", "names", "words"]
 
 # A manifest's optional parts, each a module exporting what its layer asks for.
 Layer = Literal["rules", "screens", "face", "camera_deck", "camera_commands", "camera_watch",
@@ -59,6 +59,12 @@ class Manifest:
 def names() -> tuple[str, ...]:
     """The games, in the registry's order (the first screen's order)."""
     return tuple(games.PLUGINS)
+
+
+def default() -> str:
+    """The game of a setup without "game" (every journal and transcript before the board
+    game); its config tables were the app's own before there was another game."""
+    return games.DEFAULT
 
 
 def manifest(name: str) -> Manifest:

@@ -35,7 +35,6 @@ STILL_NAMING = {
     "bench/hardware.py": "each game's face on the buttons and the LED board",
     "bench/ui.py": "the card game's table screen",
     # not yet moved into the game folders
-    "companion/config.py": "[game], [deck] and [windows], the card game's tables",
     "ui/prefs.py": "the card game's remembered pawns and the board game's choices",
 }
 # Strings that say "board" for the LED board, not the board game: each file's words the

@@ -123,17 +123,18 @@ class UiSettings:
     voice_output: str = "auto"  # [voice] output (configuration only)
     volume: int = 50
     brightness: int = 64
-    pawns: int = 4
-    variant: str = "standard"
     text_size: str = TEXT_SIZES[0]  # Settings > Text: "normal" or "large"
 
     @classmethod
     def from_config(cls, config: Any) -> UiSettings:
-        """Read the fields the UI uses from a companion.config.Config (missing: default)."""
+        """Read the fields the UI uses from a companion.config.Config (missing: default):
+        the app's tables, and [windows], a game's (Config.section)."""
         d = cls()
 
         def get(section: str | None, name: str, default: Any) -> Any:
             obj = config if section is None else getattr(config, section, None)
+            if obj is None and section is not None and callable(getattr(config, "section", None)):
+                obj = config.section(section)
             value = getattr(obj, name, default)
             return default if value is None else value
 
@@ -146,8 +147,6 @@ class UiSettings:
             voice_output=str(get("voice", "output", d.voice_output)),
             volume=int(get("voice", "volume", d.volume)),
             brightness=int(get("ledboard", "brightness", d.brightness)),
-            pawns=int(get("game", "pawns", d.pawns)),
-            variant=str(get("game", "variant", d.variant)),
             text_size=str(get("display", "text", d.text_size)),
         )
 
