@@ -26,7 +26,7 @@ __all__ = ["Layer", "Manifest", "default", "folder", "layer", "manifest", "names
 
 # A manifest's optional parts, each a module exporting what its layer asks for.
 Layer = Literal["rules", "screens", "face", "camera_deck", "camera_commands", "camera_watch",
-                "commands", "simulate", "config", "words"]
+                "commands", "simulate", "config", "words", "prefs"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +54,11 @@ class Manifest:
     # steps and cards in the table's words (the resume screen, the camera's sentences);
     # optionally TITLE and ROUNDS, `history --html`'s title and rounds heading (English)
     words: str | None = None
+    # pure: recall(own, choices), its remembered choices (the first screen's, ui.prefs):
+    # its own section of choices.json (`own`, the key named after the game), checked, or
+    # read from where an older file kept them (`choices`, the whole file); None: the
+    # section is kept as its screens wrote it
+    prefs: str | None = None
 
 
 def names() -> tuple[str, ...]:

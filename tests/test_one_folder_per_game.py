@@ -34,8 +34,6 @@ STILL_NAMING = {
     "bench/core.py": "the card game's engine, the core's reference load",
     "bench/hardware.py": "each game's face on the buttons and the LED board",
     "bench/ui.py": "the card game's table screen",
-    # not yet moved into the game folders
-    "ui/prefs.py": "the card game's remembered pawns and the board game's choices",
 }
 # Strings that say "board" for the LED board, not the board game: each file's words the
 # count knows are not a game's name, with why (each must still be in its file: the test
@@ -161,13 +159,14 @@ ALL_GAMES = {**games.PLUGINS, **games.FIXTURES}  # every game's folder, the fixt
 
 def _pure_parts() -> list[Path]:
     """The registry, every manifest, and each game's rules, camera deck, commands,
-    simulate, config and words modules: what the core and a bare `pip install --no-deps`
-    load."""
+    simulate, config, words and prefs modules: what the core and a bare `pip install
+    --no-deps` load."""
     paths = [ROOT / "games" / "__init__.py"]
     for package in ALL_GAMES.values():
         m = importlib.import_module(package).MANIFEST
         paths.append(ROOT / Path(*package.split(".")) / "__init__.py")
-        for module in (m.rules, m.camera_deck, m.commands, m.simulate, m.config, m.words):
+        for module in (m.rules, m.camera_deck, m.commands, m.simulate, m.config, m.words,
+                       m.prefs):
             if module is None:
                 continue
             base = ROOT / Path(*module.split("."))
