@@ -9,10 +9,11 @@ one sentence names the file, the key, the value and what is allowed, e.g.
 
 The CLI shows that sentence and exits with status 2, so a typo never becomes a traceback
 on the table. companion/default_config.toml is the app's own defaults, written out, and
-each game's folder brings its tables' (games/<name>/config.toml, companion.default_config).
+each game's folder brings its tables' (games/<name>/config.toml, companion.default_config):
+a game's tables are read by the checks its folder gives (Section), here.
 
->>> load_config("/dev/null").windows.steal_seconds
-5.0
+>>> load_config("/dev/null").display.size
+'800x480'
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any, TypeVar
 
+from companion import plugins
 from companion.errors import ConfigError
 from companion.limits import CONFIG_LIMIT, PREFS_LIMIT, InputRefused, read_bounded
 from companion.paths import (
@@ -39,16 +41,12 @@ from companion.paths import (
     user_config_file,
 )
 from companion.safe_text import clip, one_line, quote
-from companion.windows import DEFAULT_SECONDS
-from games.revenge.rules.deck import (
-    DEFAULT_DECK,  # the deck profile, one definition for the app
-)
-from games.revenge.rules.events import MAX_PAWNS, MAX_PLAYERS, Variant
-from games.revenge.rules.state import DECK_SIZE
+from companion.seats import MAX_SEATS  # one SORRY! button per seat
+from companion.windows import DEFAULT_SECONDS, WINDOW_SECONDS
 
 __all__ = [
-    "DEFAULT_DECK", "DEFAULT_SECONDS", "BackupConfig", "Config", "DisplayConfig", "GameConfig",
-    "GpioConfig", "LedBoardConfig", "Refused", "Section", "VoiceConfig", "WindowsConfig",
+    "DEFAULT_SECONDS", "WINDOW_SECONDS", "BackupConfig", "Config", "DisplayConfig",
+    "GpioConfig", "LedBoardConfig", "Refused", "Section", "TableProblem", "VoiceConfig",
     "boolean", "choice", "config_from_args", "find_config_file", "load_config", "number",
     "read_small_file", "whole",
 ]
@@ -56,9 +54,7 @@ __all__ = [
 # Each limit is written here once; the hardware (pin plan, LED board) and the screens
 # check against these same values.
 BCM_PINS = range(28)  # BCM GPIO0-27: the pins on the 40-pin header of every Pi
-MAX_SEATS = MAX_PLAYERS  # one SORRY! button per seat
 BOOTLOADER_BAUD = 1200
-WINDOW_SECONDS = (1.0, 60.0)  # the range a steal or block window may last (config and screen)
 BAUDS = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 BRIGHTNESS = (0, 255)  # the LED board's brightness (config, screen, LED board host)
 LANGUAGES = ("en", "fr")
@@ -66,7 +62,6 @@ LANGUAGES = ("en", "fr")
 DISPLAY_SIZES = ("800x480", "1024x600", "1280x720", "480x800", "720x1280")
 # [display] text: the Large text setting (ui/layout.py TEXT_SCALES says how much larger)
 TEXT_SIZES = ("normal", "large")
-VARIANTS = tuple(v.value for v in Variant)
 ROTATIONS = (0, 90, 180, 270)  # [display] rotation: Kivy's [graphics] rotation, in degrees
 IDLE_MINUTES = (0, 24 * 60)  # [display] dim_after, sleep_after (0: never)
 VOICE_OUTPUTS = ("auto", "hdmi", "jack", "usb")  # [voice] output (ui/sound_output.py)
@@ -102,22 +97,6 @@ def baud_problem(baud: object) -> str | None:
     if isinstance(baud, bool) or baud not in BAUDS:
         return "use one of " + ", ".join(map(str, BAUDS))
     return None
-
-@dataclass(frozen=True, slots=True)
-class WindowsConfig:
-    """How long the SORRY! windows stay open (RULES R9, R10)."""
-
-    steal_seconds: float = DEFAULT_SECONDS
-    block_seconds: float = DEFAULT_SECONDS
-
-
-@dataclass(frozen=True, slots=True)
-class GameConfig:
-    """The new-game form's defaults."""
-
-    pawns: int = 4
-    variant: str = "standard"
-
 
 @dataclass(frozen=True, slots=True)
 class VoiceConfig:
@@ -189,8 +168,6 @@ class CameraConfig:
         """Where the deck taught for `game` is kept: in the data folder, beside the games,
         as camera-<game>.npz, or as the file its camera deck names (DECK_FILE: the board
         game's, whose camera-board.npz is the taught board of BOARD-CAMERA.md)."""
-        from companion import plugins  # the registry, only when a deck's file is asked
-
         deck = plugins.layer(game, "camera_deck") if game in plugins.names() else None
         own = getattr(deck, "DECK_FILE", None)
         return Path(data_dir) / (own if isinstance(own, str) else f"camera-{game}.npz")
@@ -207,48 +184,61 @@ class Section:
     # (the key a refusal names, a check of the whole table's values raising Refused): the
     # keys that are only wrong together, checked once every table is read
     together: tuple[str, Callable[[Any], None]] | None = None
+    # a table whose keys are not settings (the card game's [deck]: its cards), read whole
+    # by its game instead of by `keys`: its values, or Refused (naming the key refused, or
+    # else the table) or TableProblem
+    read: Callable[[object], object] | None = None
+
+
+def _game_tables(name: str) -> dict[str, Section]:
+    """The tables the game called `name` brings: its SECTION is [<its name>], its SECTIONS
+    several named tables; a table named like one of the app's own keeps the app's."""
+    module = plugins.layer(name, "config")
+    if module is None:
+        return {}
+    sections: dict[str, Section] = getattr(module, "SECTIONS", None) or {name: module.SECTION}
+    return {table: section for table, section in sections.items()
+            if table not in (*_SECTIONS, *_TOP)}
 
 
 def game_sections() -> dict[str, Section]:
-    """The tables the games' folders bring, by the table's name: a game's SECTION is
-    [<its name>], its SECTIONS several named tables; a table named like one of the app's
-    own keeps the app's."""
-    from companion import plugins
-
+    """The tables the games' folders bring, by the table's name: the default game's first
+    (they were the app's own before there was another game), then the others' in the
+    registry's order."""
     found: dict[str, Section] = {}
-    for name in plugins.names():
-        module = plugins.layer(name, "config")
-        if module is None:
-            continue
-        sections: dict[str, Section] = getattr(module, "SECTIONS", None) or {
-            name: module.SECTION}
-        found.update((table, section) for table, section in sections.items()
-                     if table not in (*_SECTIONS, "deck", *_TOP))
+    for name in sorted(plugins.names(), key=lambda n: n != plugins.default()):
+        found.update(_game_tables(name))
     return found
+
+
+def table_names(games: dict[str, Section]) -> tuple[str, ...]:
+    """Every table, in the order they are read and an unknown one's refusal lists them:
+    the default game's first, as when they were the app's own (so that sentence is the
+    one it always was), then the app's, then the other games'."""
+    first = tuple(table for table in _game_tables(plugins.default()) if table in games)
+    return (*first, *_SECTIONS, *(table for table in games if table not in first))
 
 
 @dataclass(frozen=True, slots=True)
 class Config:
     data_dir: Path = field(default_factory=default_data_dir)
     language: str = "en"
-    windows: WindowsConfig = WindowsConfig()
-    game: GameConfig = GameConfig()
-    deck: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_DECK))
     voice: VoiceConfig = VoiceConfig()
     gpio: GpioConfig = GpioConfig()
     ledboard: LedBoardConfig = LedBoardConfig()
     display: DisplayConfig = DisplayConfig()
     backup: BackupConfig = BackupConfig()
     camera: CameraConfig = CameraConfig()
-    games: dict[str, object] = field(default_factory=dict)  # a game's own table, as read
+    # the games' tables the file sets, by table name ([board], [windows]), as read
+    games: dict[str, object] = field(default_factory=dict)
     source: Path | None = None
 
-    def section(self, game: str) -> object | None:
-        """The game's own table ([<game>], companion.config.Section), as the file sets it
-        or else the game's defaults; None: the game has no table of its own."""
-        if game in self.games:
-            return self.games[game]
-        section = game_sections().get(game)
+    def section(self, table: str) -> object | None:
+        """A game's table ([<game>], or one of its SECTIONS: companion.config.Section), as
+        the file sets it or else the game's defaults; None: no game has such a table."""
+        if table in self.games:
+            return self.games[table]
+        section = game_sections().get(table)
         return None if section is None else section.values()
 
     def with_data_dir(self, path: str | os.PathLike[str] | None) -> Config:
@@ -329,7 +319,17 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
 
 
 class Refused(Exception):
-    """A value is wrong; the argument says what is allowed."""
+    """A value is wrong; the argument says what is allowed. In a table its game reads
+    whole (Section.read), `where` and `value` name the key refused (else: the table)."""
+
+    def __init__(self, allowed: str, where: str | None = None, value: object = None) -> None:
+        super().__init__(allowed)
+        self.where, self.value = where, value
+
+
+class TableProblem(Exception):
+    """A table its game reads whole (Section.read) is wrong in a way no one value says
+    (an unknown card, counts that do not add up): the argument is the whole sentence."""
 
 
 def _render(value: object) -> str:
@@ -466,14 +466,6 @@ def _baud(v: object) -> int:
 
 
 _SECTIONS: dict[str, tuple[type, dict[str, Callable[[object], Any]]]] = {
-    "windows": (WindowsConfig, {
-        "steal_seconds": number(*WINDOW_SECONDS, "seconds"),
-        "block_seconds": number(*WINDOW_SECONDS, "seconds"),
-    }),
-    "game": (GameConfig, {
-        "pawns": whole(1, MAX_PAWNS, " of pawn cards"),
-        "variant": choice(*VARIANTS),
-    }),
     "voice": (VoiceConfig, {"enabled": boolean, "command": _command,
                             "output": choice(*VOICE_OUTPUTS), "volume": whole(*VOLUME)}),
     "gpio": (GpioConfig, {
@@ -517,7 +509,7 @@ class _Reader:
 
     def config(self, doc: dict[str, Any]) -> Config:
         games = game_sections()
-        tables = ("deck", *_SECTIONS, *games)
+        tables = table_names(games)
         for name in doc:
             if name not in (*_TOP, *tables):
                 raise self.problem(
@@ -528,13 +520,15 @@ class _Reader:
             values["data_dir"] = self.data_dir(doc["data_dir"])
         if "language" in doc:
             values["language"] = self.check("language", doc["language"], choice(*LANGUAGES))
-        for section, (cls, keys) in _SECTIONS.items():
-            if section in doc:
-                values[section] = cls(**self.table(section, doc[section], keys))
-        if "deck" in doc:
-            values["deck"] = self.deck(doc["deck"])
-        values["games"] = {name: section.values(**self.table(name, doc[name], section.keys))
-                           for name, section in games.items() if name in doc}
+        values["games"] = {}
+        for name in tables:
+            if name not in doc:
+                continue
+            if name in _SECTIONS:
+                cls, keys = _SECTIONS[name]
+                values[name] = cls(**self.table(name, doc[name], keys))
+            else:
+                values["games"][name] = self.game_table(name, doc[name], games[name])
         config = Config(**values)
         self.check_pins(config.gpio)
         self.check_idle(config.display)
@@ -543,6 +537,19 @@ class _Reader:
                 self.check_together(table, config.games.get(table, own.values()),
                                     *own.together)
         return config
+
+    def game_table(self, name: str, value: object, section: Section) -> object:
+        """A game's table, read by its keys' checks or whole by its own reader."""
+        if section.read is None:
+            return section.values(**self.table(name, value, section.keys))
+        try:
+            return section.read(value)
+        except Refused as exc:
+            where = name if exc.where is None else exc.where
+            raise self.fail(where, value if exc.where is None else exc.value,
+                            str(exc)) from None
+        except TableProblem as exc:
+            raise self.problem(str(exc)) from None
 
     def check_together(self, name: str, values: object, key: str,
                        checker: Callable[[Any], None]) -> None:
@@ -576,23 +583,6 @@ class _Reader:
                                    f"[{section}] are " + ", ".join(keys))
             out[name] = self.check(f"[{section}] {_key(name)}", item, checker)
         return out
-
-    def deck(self, value: object) -> dict[str, int]:
-        if not isinstance(value, dict):
-            raise self.fail("deck", value, "[deck] must be a table of card counts")
-        deck = dict(DEFAULT_DECK)
-        for name, count in value.items():
-            if name not in DEFAULT_DECK:
-                raise self.problem(f"[deck] unknown card {clip(json.dumps(name))}: the cards are "
-                                   + ", ".join(json.dumps(k) for k in DEFAULT_DECK))
-            deck[name] = self.check(f"[deck] {clip(json.dumps(name))}", count,
-                                    whole(0, DECK_SIZE, " of cards"))
-        total = sum(deck.values())
-        if total != DECK_SIZE:
-            raise self.problem(
-                f"[deck] the card counts add up to {total}, not {DECK_SIZE}: change them so "
-                f"the deck has {DECK_SIZE} cards (a card left out keeps its default count)")
-        return deck
 
     def check_idle(self, display: DisplayConfig) -> None:
         if display.dim_after and display.sleep_after and display.sleep_after <= display.dim_after:

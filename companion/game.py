@@ -17,15 +17,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Generic, Literal, NamedTuple, TypeAlias, TypeGuard, TypeVar, overload
+from typing import Generic, Literal, NamedTuple, TypeAlias, TypeGuard, TypeVar, cast, overload
 
 from companion import games
 from companion.errors import BadEvent, CompanionError, NothingToUndo
 from companion.members import members
-from companion.rules import AnyRules, Json, JsonEvent, Rules, json_object
+from companion.rules import Json, JsonEvent, Rules, SomeRules, json_object
 
 __all__ = [
-    "AnyGame", "By", "CoreEvent", "Game", "Redo", "Result", "ResultKind", "Step",
+    "By", "CoreEvent", "Game", "Redo", "Result", "ResultKind", "SomeGame", "Step",
     "StoredReplay", "Undo", "read_event", "read_setup", "rules_of",
 ]
 
@@ -172,12 +172,12 @@ class StoredReplay(NamedTuple):
     """How far a stored game replayed: `applied` objects (the setup counts), and the
     refusal that stopped it (None: all of them)."""
 
-    game: AnyGame | None
+    game: SomeGame | None
     applied: int
     error: CompanionError | None
 
 
-def rules_of(setup: object) -> AnyRules:
+def rules_of(setup: object) -> SomeRules:
     """The rules a setup object belongs to (its `game`, else the default game)."""
     name: object = getattr(setup, "game", games.DEFAULT)
     return games.get(name)
@@ -210,18 +210,21 @@ def read_event(rules: Rules[SetupT, StateT, EventT], obj: object) -> EventT | Co
 
 class Game(Generic[SetupT, StateT, EventT]):
     """One game from its setup: `push` events, read `state`, walk `steps`. Typed by its
-    rules (`Game(setup, RULES)`); a setup alone finds its rules by name, erased (AnyGame)."""
+    rules (`Game(setup, RULES)`); a setup alone finds its rules by name (SomeGame)."""
 
     @overload
     def __init__(self, setup: SetupT, rules: Rules[SetupT, StateT, EventT]) -> None: ...
 
     @overload
-    def __init__(self: AnyGame, setup: JsonEvent) -> None: ...
+    def __init__(self: SomeGame, setup: JsonEvent) -> None: ...
 
     def __init__(self, setup: SetupT | JsonEvent,
                  rules: Rules[SetupT, StateT, EventT] | None = None) -> None:
         self.setup: SetupT = setup  # type: ignore[assignment]  # rules_of's own setup
-        self.rules: Rules[SetupT, StateT, EventT] = rules_of(setup) if rules is None else rules
+        # A setup alone (SomeGame, the second form): its rules found by its name, whose types
+        # are SomeGame's; the one place Python cannot see that they are (no existential types)
+        self.rules: Rules[SetupT, StateT, EventT] = (
+            cast("Rules[SetupT, StateT, EventT]", rules_of(setup)) if rules is None else rules)
         self.initial: StateT = self.rules.initial_state(self.setup)
         self._done: list[Step[StateT, EventT]] = []
         self._undone: list[Step[StateT, EventT]] = []
@@ -365,10 +368,10 @@ class Game(Generic[SetupT, StateT, EventT]):
     @classmethod
     def restore(cls, setup: JsonEvent, state: object,
                 done: Iterable[Step[object, JsonEvent]],
-                undone: Iterable[Step[object, JsonEvent]]) -> AnyGame:
+                undone: Iterable[Step[object, JsonEvent]]) -> SomeGame:
         """A game at `state` whose undo reaches back only through `done` (a snapshot's
         tail): undo past the oldest kept step says "there is nothing to undo"."""
-        game: AnyGame = Game(setup)
+        game: SomeGame = Game(setup)
         game._done, game._undone = list(done), list(undone)
         game.initial = game._done[0].before if game._done else state
         return game
@@ -383,12 +386,12 @@ class Game(Generic[SetupT, StateT, EventT]):
         """
         it = iter(objs)
         try:
-            game: AnyGame = Game(read_setup(next(it, None)))
+            game: SomeGame = Game(read_setup(next(it, None)))
         except CompanionError as exc:
             return StoredReplay(None, 0, exc)
         return game.replay_more(it, applied=1)
 
-    def replay_more(self, objs: Iterable[Json], applied: int) -> StoredReplay:
+    def replay_more(self: SomeGame, objs: Iterable[Json], applied: int) -> StoredReplay:
         """Push stored event objects after the `applied` ones already in this game, as far
         as they go (a full replay, or the events after a snapshot)."""
         for obj in objs:
@@ -400,7 +403,7 @@ class Game(Generic[SetupT, StateT, EventT]):
         return StoredReplay(self, applied, None)
 
     @classmethod
-    def from_json(cls, objs: Iterable[Json]) -> AnyGame:
+    def from_json(cls, objs: Iterable[Json]) -> SomeGame:
         """Replay a whole list of event objects whose first is the setup; raises at the
         first that does not replay."""
         game, _, error = cls.replay_stored(objs)
@@ -410,18 +413,19 @@ class Game(Generic[SetupT, StateT, EventT]):
         return game
 
     @classmethod
-    def from_events(cls, events: Iterable[JsonEvent]) -> AnyGame:
+    def from_events(cls, events: Iterable[JsonEvent]) -> SomeGame:
         """Replay a whole event list whose first event is the setup."""
         it = iter(events)
         first = next(it, None)
         name: object = getattr(first, "game", None)
         if first is None or not isinstance(name, str):
             raise BadEvent("a game must start with its setup", code="no_setup")
-        game: AnyGame = Game(first)
+        game: SomeGame = Game(first)
         for event in it:
             game.push(event)
         return game
 
 
-# A game whose rules were found by name (Game(setup), a stored game): erased, as AnyRules.
-AnyGame: TypeAlias = Game[Any, Any, Any]
+# Some game, its rules found by name (Game(setup), a stored game): held as the core knows
+# every game, as SomeRules (its states objects, its events JsonEvents).
+SomeGame: TypeAlias = Game[JsonEvent, object, JsonEvent]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import games
 from companion import plugins
 from companion.errors import BadSetup
-from companion.rules import AnyRules
+from companion.rules import SomeRules
 from companion.safe_text import MAX_NAME, name_problem, quote
 
 # MAX_NAME and name_problem: every game's players are checked the same way, and the screen
@@ -32,14 +32,14 @@ def names() -> tuple[str, ...]:
     return plugins.names()
 
 
-def get(name: object = DEFAULT) -> AnyRules:
+def get(name: object = DEFAULT) -> SomeRules:
     """The rules of the game called `name`; BadSetup for a name that is no game here (or
     no name: a setup's "game" is read from JSON or from any object)."""
     if not isinstance(name, str) or name not in names():
         choices = ", ".join(f'"{n}"' for n in names())
         raise BadSetup(f"there is no game {str(name)[:40]!r} here; the games are {choices}",
                        code="unknown_game", game=str(name)[:40])
-    rules: AnyRules | None = getattr(plugins.layer(name, "rules"), "RULES", None)
+    rules: SomeRules | None = getattr(plugins.layer(name, "rules"), "RULES", None)
     if rules is None:  # a game whose rules are not built yet
         raise BadSetup(f"the game {name!r} cannot be played with this version yet",
                        code="game_not_ready", game=name)

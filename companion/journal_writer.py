@@ -29,7 +29,7 @@ from typing import Any
 
 from companion import snapshots
 from companion.errors import JournalError
-from companion.game import AnyGame, Game, Step
+from companion.game import Game, SomeGame, Step
 from companion.journal import INSERT_EVENT, Journal, count_added, encode_event
 from companion.rules import JsonEvent
 from companion.safe_text import one_line
@@ -322,7 +322,7 @@ class InFlight:
         self._events: list[tuple[int, Any]] = []
         self._durable = -1
 
-    def submitted(self, game: AnyGame, seq: int, event: JsonEvent) -> None:
+    def submitted(self, game: SomeGame, seq: int, event: JsonEvent) -> None:
         """Call before `game` accepts event `seq`."""
         with self._lock:
             if self._base is None:
@@ -340,7 +340,7 @@ class InFlight:
         with self._lock:
             self._base, self._events, self._durable = None, [], -1
 
-    def rollback(self, game: AnyGame, failed_seq: int) -> AnyGame:
+    def rollback(self, game: SomeGame, failed_seq: int) -> SomeGame:
         """The game after event failed_seq - 1, rebuilt from the base and the events that
         reached the journal; `game` itself when nothing before failed_seq is in flight."""
         with self._lock:

@@ -22,11 +22,11 @@ from typing import Literal
 
 import games
 
-__all__ = ["Layer", "Manifest", "folder", "layer", "manifest", "names", "words"]
+__all__ = ["Layer", "Manifest", "default", "folder", "layer", "manifest", "names", "words"]
 
 # A manifest's optional parts, each a module exporting what its layer asks for.
 Layer = Literal["rules", "screens", "face", "camera_deck", "camera_commands", "camera_watch",
-                "commands", "simulate", "config", "words", "bench"]
+                "commands", "simulate", "config", "words", "bench", "prefs"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +57,22 @@ class Manifest:
     # `make bench`'s parts of the game: MODULES, {stage: module} (bench/__main__.py's
     # STAGES), each module with rows() and child(mode, *args); standard library at import
     bench: str | None = None
+    # pure: recall(own, choices), its remembered choices (the first screen's, ui.prefs):
+    # its own section of choices.json (`own`, the key named after the game), checked, or
+    # read from where an older file kept them (`choices`, the whole file); None: the
+    # section is kept as its screens wrote it
+    prefs: str | None = None
 
 
 def names() -> tuple[str, ...]:
     """The games, in the registry's order (the first screen's order)."""
     return tuple(games.PLUGINS)
+
+
+def default() -> str:
+    """The game of a setup without "game" (every journal and transcript before the board
+    game); its config tables were the app's own before there was another game."""
+    return games.DEFAULT
 
 
 def manifest(name: str) -> Manifest:

@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import (
     TYPE_CHECKING,
-    Any,
     Generic,
     NamedTuple,
     Protocol,
@@ -35,14 +34,15 @@ if TYPE_CHECKING:
     from companion.game import Step
 
 __all__ = [
-    "AnyRules", "Countdown", "GameSummary", "Json", "JsonEvent", "Rules", "Transition",
+    "Countdown", "GameSummary", "Json", "JsonEvent", "Rules", "SomeRules", "Transition",
     "json_object",
 ]
 
-# A JSON object as stored and printed (journal lines, transcripts, `replay --json`). Its
-# values are the one Any of the seam: JSON is untyped by nature, and each game's parse_*
-# is where it becomes typed.
-Json: TypeAlias = dict[str, Any]
+# A JSON object as stored and printed (journal lines, transcripts, `replay --json`). JSON
+# is untyped by nature: its values are objects, each looked at before it is used, and a
+# game's parse_* is where they become typed (a game may declare its own parse_* and
+# to_json with dict[str, Any]: that still meets this protocol).
+Json: TypeAlias = dict[str, object]
 
 
 def json_object(obj: object) -> TypeGuard[dict[str, object]]:
@@ -124,10 +124,12 @@ class Rules(Protocol[SetupT, StateT, EventT]):
         `stats`: name -> counter -> value. Counters are summed over games by the core."""
 
 
-# A game found by name (companion.games.get): its types are known to it alone, so the
-# registry hands out its rules erased. Only the core's dynamic side holds them so; each
-# game's parts reach the live game typed, through companion.live.Live.
-AnyRules: TypeAlias = Rules[Any, Any, Any]
+# Some game's rules, found by name (companion.games.get): its own types are known to it
+# alone (Python has no existential types), so the core holds them as what it knows of
+# every game, its states objects and its events JsonEvents: mypy checks that the core only
+# hands a game back what that game gave it. Each game's parts reach the live game typed,
+# through companion.live.Live.
+SomeRules: TypeAlias = Rules[JsonEvent, object, JsonEvent]
 
 
 class Countdown(NamedTuple):

@@ -33,13 +33,13 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 from companion.errors import JournalError, NoGame
 from companion.game import (
-    AnyGame,
     By,
     CoreEvent,
     Game,
     Redo,
     Result,
     ResultKind,
+    SomeGame,
     Step,
     StoredReplay,
     Undo,
@@ -47,7 +47,7 @@ from companion.game import (
     read_setup,
 )
 from companion.live import Live, typed_update
-from companion.rules import AnyRules, Countdown, GameSummary, Json, JsonEvent
+from companion.rules import Countdown, GameSummary, Json, JsonEvent, SomeRules
 from companion.stats import GameStats, PlayerStats, aggregate, counted, game_stats, replay_events
 from companion.update import Listener, Update
 from companion.windows import WindowTimer
@@ -135,7 +135,7 @@ class Session:
         self._journal = journal
         self.clock = clock
         self._lock = threading.RLock()
-        self._game: AnyGame | None = None
+        self._game: SomeGame | None = None
         self._game_id: int | None = None
         self._damage: str | None = None
         self._update: AnyUpdate | None = None
@@ -241,7 +241,7 @@ class Session:
         return self._background.writer.lag() > LAG_MARK_S
 
     @property
-    def rules(self) -> AnyRules | None:
+    def rules(self) -> SomeRules | None:
         game = self._game
         return None if game is None else game.rules
 
@@ -544,10 +544,10 @@ class _Hooks:
     def close_window(self, expected: object) -> None:
         self._session.close_window(expected=expected, by="timer")
 
-    def game(self) -> AnyGame | None:
+    def game(self) -> SomeGame | None:
         return self._session._game
 
-    def roll_back(self, game: AnyGame, why: str) -> None:
+    def roll_back(self, game: SomeGame, why: str) -> None:
         """The writer lost events: play on from `game` and tell everyone `why`."""
         self._session._game = game
         self._session._notify(None, unsaved=why)

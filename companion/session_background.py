@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from companion import snapshots
 from companion.errors import JournalError
-from companion.game import AnyGame, Result
+from companion.game import Result, SomeGame
 from companion.journal_writer import InFlight, JournalWriter
 from companion.rules import JsonEvent
 
@@ -39,9 +39,9 @@ class GameHost(Protocol):
     @property
     def lock(self) -> contextlib.AbstractContextManager[object]: ...
 
-    def game(self) -> AnyGame | None: ...
+    def game(self) -> SomeGame | None: ...
 
-    def roll_back(self, game: AnyGame, why: str) -> None: ...
+    def roll_back(self, game: SomeGame, why: str) -> None: ...
 
 
 class Background:
@@ -61,7 +61,7 @@ class Background:
         if game_id is not None:
             self.writer.begin(game_id, next_seq)
 
-    def accept(self, game: AnyGame, game_id: int, result: Result[object, JsonEvent]) -> None:
+    def accept(self, game: SomeGame, game_id: int, result: Result[object, JsonEvent]) -> None:
         """Apply the evaluated event now; queue it to be made durable."""
         if self.writer.closed:  # the app is quitting: refuse it unchanged
             raise JournalError("the journal is closing, so the event was not saved")

@@ -31,7 +31,7 @@ from typing import Any
 
 from companion import journal_chain, plugins
 from companion.errors import CompanionError, JournalError
-from companion.game import AnyGame, Game, Step, StoredReplay
+from companion.game import Game, SomeGame, Step, StoredReplay
 from companion.journal import Journal, StoredGame
 from companion.rules import JsonEvent
 
@@ -121,7 +121,7 @@ def encode(state: object, done: Iterable[Step[object, JsonEvent]],
     return pickle.dumps((FORMAT, setup, state, done, undone), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def decode(data: bytes) -> AnyGame:
+def decode(data: bytes) -> SomeGame:
     """The game a snapshot describes; anything wrong raises ValueError."""
     try:
         fmt, setup, state, done, undone = _CoreObjects(io.BytesIO(data)).load()
@@ -188,7 +188,7 @@ class Resumable:
         return game.replay_more(self.recent, applied=self.snapshot_seq + 1)
 
 
-def decode_verified(journal: Journal, game_id: int, seq: int) -> AnyGame:
+def decode_verified(journal: Journal, game_id: int, seq: int) -> SomeGame:
     rows = journal.query("SELECT data, crc FROM snapshots WHERE game_id = ? AND seq = ?",
                          (game_id, seq))
     data, crc = rows[0]

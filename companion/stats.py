@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.game import AnyGame, Game
+from companion.game import Game, SomeGame
 
 __all__ = ["GameStats", "PlayerStats", "aggregate", "counted", "game_stats", "replay_events"]
 
@@ -63,7 +63,7 @@ class GameStats:
     rounds_played: int | None = None  # for games that have rounds (the card game)
 
 
-def game_stats(game: AnyGame) -> GameStats:
+def game_stats(game: SomeGame) -> GameStats:
     """One game's figures, from its effective history (undone steps do not count)."""
     rules, steps = game.rules, game.steps
     summary = rules.summary(game.state)
@@ -105,7 +105,7 @@ def aggregate(games: Iterable[GameStats]) -> list[PlayerStats]:
     return sorted(totals.values(), key=order)
 
 
-def replay_events(events: Iterable[dict[str, Any]]) -> tuple[AnyGame | None, str | None]:
+def replay_events(events: Iterable[dict[str, Any]]) -> tuple[SomeGame | None, str | None]:
     """A stored game replayed as far as it goes, and why it stopped early (None: it didn't).
 
     One game that does not replay (an older version's rules, a hand-edited file) never

@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from companion import games
 from companion.errors import CompanionError, TranscriptError
-from companion.game import AnyGame, Game, read_event, read_setup
+from companion.game import Game, SomeGame, read_event, read_setup
 from companion.safe_text import json_text
 
 
@@ -22,7 +22,7 @@ from companion.safe_text import json_text
 class Replay:
     """The game as far as it went, and the error that stopped it (None: all applied)."""
 
-    game: AnyGame | None
+    game: SomeGame | None
     error: TranscriptError | None
     events: int  # events applied (including ignored presses), setup included
 
@@ -33,7 +33,7 @@ def replay_lines(lines: Iterable[str | bytes]) -> Replay:
     Lines may be bytes straight from a file: one that is not UTF-8 is that line's error,
     after every line before it has been applied.
     """
-    game: AnyGame | None = None
+    game: SomeGame | None = None
     applied = 0
     number = 0
     for number, line in enumerate(lines, start=1):

@@ -25,6 +25,7 @@ from companion.rules import Countdown, JsonEvent
 from companion.update import Listener, Update
 
 DEFAULT_SECONDS = 5.0  # a window's countdown unless the configuration says otherwise
+WINDOW_SECONDS = (1.0, 60.0)  # the range a window may last (config and settings screen)
 
 
 class WindowHost(Protocol):

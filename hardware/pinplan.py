@@ -11,7 +11,8 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.config import BCM_PINS, MAX_SEATS, first_reuse, lamps_fit
+from companion.config import BCM_PINS, first_reuse, lamps_fit
+from companion.seats import MAX_SEATS
 from hardware.errors import HardwareConfigError
 
 

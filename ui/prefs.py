@@ -1,7 +1,9 @@
 """What the scorekeeper chose, kept in data_dir (the config under /etc is read-only).
 
-- `choices.json`: the last game's players, colours, who started, pawns and variant,
-  plus every name typed so far, so the next game starts pre-filled.
+- `choices.json`: the last game's players, colours, who started and which game it was,
+  every name typed so far, and each game's own choices in its section (the key named
+  after the game, read through its manifest's `prefs`), so the next game starts
+  pre-filled.
 - `settings.json`: the settings screen's values, laid over the configuration.
 
 Files are written whole to a temporary name and renamed, so a power cut leaves either
@@ -13,10 +15,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from companion import plugins
 from companion.config import (
     DEFAULT_SECONDS,
     TEXT_SIZES,
@@ -25,12 +28,12 @@ from companion.config import (
     read_small_file,
 )
 from companion.games import name_problem
-from games.revenge.rules import MAX_PAWNS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 CHOICES_FILE = "choices.json"
 SETTINGS_FILE = "settings.json"
 MAX_KNOWN_NAMES = 24
+MAX_PLAYERS_KEPT = 4  # the first screen's seats
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -63,52 +66,75 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
         raise PrefsNotSaved(exc.errno or 0, exc.strerror or str(exc), path.name) from exc
 
 
+def _game_choices(name: str, data: dict[str, Any]) -> dict[str, Any]:
+    """A game's own section of choices.json (the key named after it), as its manifest's
+    `prefs` reads it (checked, or found where an older file kept it); a game without
+    `prefs`: its section as it is."""
+    own = data.get(name)
+    module = plugins.layer(name, "prefs")
+    if module is None:
+        return dict(own) if isinstance(own, dict) else {}
+    with contextlib.suppress(TypeError, ValueError):
+        found = module.recall(own, data)
+        return dict(found) if isinstance(found, dict) else {}
+    return {}
+
+
 @dataclass
 class Choices:
-    """The start screen's last choices."""
+    """The start screen's last choices: the seats, and each game's own (`games`)."""
 
     players: list[str] = field(default_factory=list)
     colors: list[str] = field(default_factory=list)
     first: str | None = None
-    pawns: int = 4
-    variant: str = "standard"
     known_names: list[str] = field(default_factory=list)
-    # the board game's own choices, as its setup screen shows them: edition,
-    # companion_draws and the setup's settings (games.board.screens.setup_screen)
-    board: dict[str, Any] = field(default_factory=dict)
     game: str = ""  # the game last started (ui.games), chosen on the first screen next time
+    # each game's own choices, by its name, as its screens keep them (own, keep_own)
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, data_dir: Path) -> Choices:
         data = _read_json(Path(data_dir) / CHOICES_FILE)
         out = cls()
         with contextlib.suppress(TypeError, ValueError):
-            out.players = [str(p) for p in data.get("players", [])][:4]
-            out.colors = [str(c) for c in data.get("colors", [])][:4]
+            out.players = [str(p) for p in data.get("players", [])][:MAX_PLAYERS_KEPT]
+            out.colors = [str(c) for c in data.get("colors", [])][:MAX_PLAYERS_KEPT]
             out.first = data.get("first") if isinstance(data.get("first"), str) else None
-            out.pawns = min(MAX_PAWNS, max(1, int(data.get("pawns", MAX_PAWNS))))
-            out.variant = "long" if data.get("variant") == "long" else "standard"
             out.known_names = [str(n) for n in data.get("known_names", [])][:MAX_KNOWN_NAMES]
-            board = data.get("board")
-            out.board = dict(board) if isinstance(board, dict) else {}
             out.game = str(data.get("game") or "")
+        out.games = {name: _game_choices(name, data) for name in plugins.names()}
         # a hand-edited file may hold names the setup refuses: start from the valid ones
         out.players = [p for p in out.players if p.strip() and name_problem(p) is None]
         out.known_names = [n for n in out.known_names if n.strip() and name_problem(n) is None]
         return out
 
-    def remember(
-        self, players: list[str], colors: list[str], first: str, pawns: int, variant: str,
-        *, game: str,
-    ) -> None:
-        """Keep a started game's setup; its names go to the front of the known names."""
-        self.players, self.colors, self.first = list(players), list(colors), first
-        self.pawns, self.variant, self.game = pawns, variant, game
+    def own(self, game: str) -> dict[str, Any]:
+        """The game's own remembered choices (empty: none yet)."""
+        return dict(self.games.get(game, {}))
+
+    def keep_own(self, game: str, choices: dict[str, Any]) -> None:
+        """Remember the game's own choices (in memory until `save`)."""
+        self.games[game] = dict(choices)
+
+    def remember(self, players: list[str], colors: list[str], first: str, *, game: str,
+                 own: dict[str, Any] | None = None) -> None:
+        """Keep a started game's seats (and its own choices, `own`); its names go to the
+        front of the known names."""
+        self.players, self.colors, self.first, self.game = list(players), list(colors), first, game
+        if own is not None:
+            self.keep_own(game, own)
         known = [n for n in self.known_names if n.casefold() not in {p.casefold() for p in players}]
         self.known_names = (list(players) + known)[:MAX_KNOWN_NAMES]
 
+    def to_json(self) -> dict[str, Any]:
+        """choices.json: the seats, then each game's section under its name."""
+        shared = {"players": self.players, "colors": self.colors, "first": self.first,
+                  "known_names": self.known_names, "game": self.game}
+        return {**shared, **{name: own for name, own in self.games.items()
+                             if name not in shared}}
+
     def save(self, data_dir: Path) -> None:
-        _write_json(Path(data_dir) / CHOICES_FILE, asdict(self))
+        _write_json(Path(data_dir) / CHOICES_FILE, self.to_json())
 
 
 @dataclass(frozen=True)
@@ -123,17 +149,18 @@ class UiSettings:
     voice_output: str = "auto"  # [voice] output (configuration only)
     volume: int = 50
     brightness: int = 64
-    pawns: int = 4
-    variant: str = "standard"
     text_size: str = TEXT_SIZES[0]  # Settings > Text: "normal" or "large"
 
     @classmethod
     def from_config(cls, config: Any) -> UiSettings:
-        """Read the fields the UI uses from a companion.config.Config (missing: default)."""
+        """Read the fields the UI uses from a companion.config.Config (missing: default):
+        the app's tables, and [windows], a game's (Config.section)."""
         d = cls()
 
         def get(section: str | None, name: str, default: Any) -> Any:
             obj = config if section is None else getattr(config, section, None)
+            if obj is None and section is not None and callable(getattr(config, "section", None)):
+                obj = config.section(section)
             value = getattr(obj, name, default)
             return default if value is None else value
 
@@ -146,8 +173,6 @@ class UiSettings:
             voice_output=str(get("voice", "output", d.voice_output)),
             volume=int(get("voice", "volume", d.volume)),
             brightness=int(get("ledboard", "brightness", d.brightness)),
-            pawns=int(get("game", "pawns", d.pawns)),
-            variant=str(get("game", "variant", d.variant)),
             text_size=str(get("display", "text", d.text_size)),
         )
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from companion.commands.history import report_damage
 from companion.errors import CompanionError, JournalError
-from companion.game import AnyGame
+from companion.game import SomeGame
 from companion.journal import Journal
 from companion.journal_pages import SQLITE_MAGIC
 from companion.limits import TRANSCRIPT_LIMIT, read_bounded, read_stdin
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _show(game: AnyGame | None, as_json: bool) -> None:
+def _show(game: SomeGame | None, as_json: bool) -> None:
     if as_json:
         print(json_text(None if game is None else game.rules.state_json(game.state)))
     elif game is not None:

@@ -30,7 +30,9 @@ def step_words(event: Json, before: object, lang: str) -> str:
     if kind == "draw":
         return text("b_step_draw", lang, name=who, card=card_words(str(event.get("card")), lang))
     if kind == "move":
-        return text("b_step_move", lang, name=who, move=legs_text(event.get("legs") or [], lang))
+        legs = event.get("legs")  # a stored move's: pairs of places (Move.to_json)
+        return text("b_step_move", lang, name=who,
+                    move=legs_text(legs if isinstance(legs, list) else [], lang))
     if kind == "no_play":
         return text("rw_no_play", lang, name=who, card=str(event.get("discard")))
     if kind == "place":

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from companion.commands.simulate_tools import Refused, out_folder, whole, write_game
 from companion.config import config_from_args
 from companion.safe_text import quote
+from games.revenge.config import deck_profile
 from games.revenge.rules.events import (
     MAX_PAWNS,
     MAX_PLAYERS,
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     argument (companion.commands.simulate says it)."""
     opts = _options(args)
     out = out_folder(args.out)
-    deck = config_from_args(args).deck
+    deck = deck_profile(config_from_args(args))
     tally = Tally()
     start = time.perf_counter()
     for i in range(1, opts.games + 1):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,6 @@ import pytest
 
 from companion import config as config_module
 from companion.config import (
-    DEFAULT_DECK,
     Config,
     GpioConfig,
     LedBoardConfig,
@@ -20,6 +20,15 @@ from companion.config import (
     load_config,
 )
 from companion.errors import ConfigError
+from games.revenge.config import (
+    DeckProfile,
+    GameConfig,
+    WindowsConfig,
+    deck_profile,
+    game_config,
+    windows_config,
+)
+from games.revenge.rules.deck import DEFAULT_DECK
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_FILE = REPO / "companion" / "default_config.toml"
@@ -48,8 +57,8 @@ def test_pure_defaults_when_there_is_no_file(home: Path) -> None:
     assert c.source is None
     assert c.data_dir == home / ".local" / "share" / "sorry-companion"
     assert c.language == "en"
-    assert (c.windows.steal_seconds, c.windows.block_seconds) == (5.0, 5.0)
-    assert (c.game.pawns, c.game.variant) == (4, "standard")
+    assert windows_config(c) == WindowsConfig(5.0, 5.0) == c.section("windows")
+    assert game_config(c) == GameConfig(4, "standard") == c.section("game")
     assert (c.voice.enabled, c.voice.command) == (True, "espeak-ng")
     assert c.gpio == GpioConfig(True, (17, 27, 22, 23), (), True, 50.0, None, None)
     assert c.ledboard == LedBoardConfig(True, "", ("2E8A:0005",), 115200, 64)
@@ -57,7 +66,8 @@ def test_pure_defaults_when_there_is_no_file(home: Path) -> None:
 
 
 def test_the_default_deck_is_the_even_spread_of_93() -> None:
-    deck = Config().deck
+    deck = deck_profile(Config())
+    assert isinstance(deck, DeckProfile) and deck == Config().section("deck")
     assert sum(deck.values()) == 93
     assert sum(deck[str(n)] for n in range(11)) == 59
     assert [deck[str(n)] for n in range(11)] == [6] * 4 + [5] * 7
@@ -77,7 +87,7 @@ def test_the_default_file_equals_the_defaults() -> None:
     assert loaded.source == DEFAULT_FILE
     assert dataclasses.replace(loaded, source=None) == Config()
     text = DEFAULT_FILE.read_text(encoding="utf-8")
-    for section in ("windows", "game", "voice", "gpio", "ledboard", "display", "backup"):
+    for section in ("voice", "gpio", "ledboard", "display", "backup", "camera"):
         for name in (f.name for f in dataclasses.fields(getattr(Config(), section))):
             assert f"{name} =" in text, f"default_config.toml does not show [{section}] {name}"
     assert "data_dir =" in text
@@ -95,23 +105,28 @@ def test_the_composed_default_file_shows_and_equals_every_games_defaults(tmp_pat
     for table, section in config_module.game_sections().items():
         assert loaded.section(table) == section.values(), table
         assert f"\n[{table}]\n" in text, f"the composed defaults do not show [{table}]"
-        for name in (f.name for f in dataclasses.fields(section.values)):
-            assert f"{name} =" in text, f"the composed defaults do not show [{table}] {name}"
+        keys = ([f.name for f in dataclasses.fields(section.values)]
+                if dataclasses.is_dataclass(section.values) else list(section.values()))
+        body = text.split(f"\n[{table}]\n", 1)[1].split("\n[", 1)[0]
+        for name in keys:
+            assert re.search(rf'^"?{re.escape(name)}"? = ', body, re.M), (
+                f"the composed defaults do not show [{table}] {name}")
+    assert {"deck", "windows", "game"} <= set(config_module.game_sections())
 
 
 def test_where_the_file_is_found(tmp_path: Path, home: Path, monkeypatch) -> None:
     system = write(config_module.SYSTEM_CONFIG, 'language = "fr"\n')
     assert load_config().source == system
     user = write(home / ".config" / "sorry-companion" / "config.toml", "[game]\npawns = 2\n")
-    assert load_config().source == user and load_config().game.pawns == 2
+    assert load_config().source == user and game_config(load_config()).pawns == 2
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     xdg = write(tmp_path / "xdg" / "sorry-companion" / "config.toml", "[game]\npawns = 3\n")
     assert load_config().source == xdg
     env = write(tmp_path / "env.toml", "[game]\npawns = 1\n")
     monkeypatch.setenv("SORRY_COMPANION_CONFIG", str(env))
-    assert load_config().game.pawns == 1
+    assert game_config(load_config()).pawns == 1
     given = write(tmp_path / "given.toml", '[game]\nvariant = "long"\n')
-    assert load_config(given).game.variant == "long"
+    assert game_config(load_config(given)).variant == "long"
 
 
 def test_a_named_file_must_exist(tmp_path: Path, monkeypatch) -> None:
@@ -157,9 +172,10 @@ size = "720x1280"
     c = load_config(path)
     assert c.data_dir == tmp_path / "cfg" / "games"
     assert c.language == "fr"
-    assert c.windows.steal_seconds == 3.0 and isinstance(c.windows.steal_seconds, float)
-    assert (c.game.pawns, c.game.variant) == (2, "long")
-    assert (c.deck["0"], c.deck["1"], c.deck["10"]) == (7, 5, 5)
+    windows, deck = windows_config(c), deck_profile(c)
+    assert windows == WindowsConfig(3.0, 7.5) and isinstance(windows.steal_seconds, float)
+    assert game_config(c) == GameConfig(2, "long")
+    assert (deck["0"], deck["1"], deck["10"]) == (7, 5, 5) and sum(deck.values()) == 93
     assert c.voice.command == "espeak" and c.voice.enabled is False
     assert c.gpio == GpioConfig(True, (5, 6), (20, 21), False, 20.0, 12, 13)
     assert c.ledboard.ids == ("2E8A:0005", "2341:0043")
@@ -243,8 +259,11 @@ BAD = [
     ('[backup]\nusb_folders = "media"\n', '[backup] usb_folders = "media" is not allowed: use a '
                                            'list of absolute folders in quotes'),
     ("windows = 3\n", "windows = 3 is not allowed: [windows] must be a table of settings"),
+    ("deck = 3\n", "deck = 3 is not allowed: [deck] must be a table of card counts"),
     ("[sound]\nvolume = 3\n", 'unknown key "sound": the top-level keys are data_dir and '
-                              "language, and the tables are [deck], [windows]"),
+                              "language, and the tables are [deck], [windows], [game], "
+                              "[voice], [gpio], [ledboard], [display], [backup], [camera], "
+                              "[board]"),
     ("[windows\nsteal_seconds = 5\n", "is not valid TOML (Expected ']' at the end of a table "
                                       "declaration (at line 1, column 9)); fix that line"),
 ]

@@ -20,11 +20,12 @@ def main(data_dir: str) -> None:
     from kivy.clock import Clock
     from kivy.tests.common import UnitTestTouch
 
-    from companion.config import Config, WindowsConfig
+    from companion.config import Config
+    from games.revenge.config import WindowsConfig
     from games.revenge.rules import Setup
     from ui.widgets import TapButton
 
-    config = Config(windows=WindowsConfig(steal_seconds=60, block_seconds=60))
+    config = Config(games={"windows": WindowsConfig(steal_seconds=60, block_seconds=60)})
     cards = itertools.cycle(CARDS)
 
     def pad_button(app, code: str) -> TapButton:

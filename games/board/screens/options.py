@@ -1,6 +1,7 @@
 """The board game's own options on the first screen: the edition and who draws the cards,
 and the way to the rest of its choices (games.board.screens.setup_screen). What is chosen here is
-kept in app.choices.board at once, so the setup screen and the next visit show it."""
+kept in its own remembered choices at once (app.choices.own("board")), so the setup screen
+and the next visit show it."""
 
 from __future__ import annotations
 
@@ -19,15 +20,15 @@ class BoardOptions(GridLayout):
     companion_draws = BooleanProperty(True)
 
     def load(self, app: Any) -> None:
-        kept = app.choices.board
+        kept = app.choices.own("board")
         self.edition = kept["edition"] if kept.get("edition") in ("classic", "2016") else "classic"
         draws = kept.get("companion_draws")
         self.companion_draws = draws if isinstance(draws, bool) else True
 
     def keep(self, app: Any) -> None:
         """What is shown becomes the remembered choice (in memory until a game starts)."""
-        app.choices.board = {**app.choices.board, "edition": self.edition,
-                             "companion_draws": self.companion_draws}
+        app.choices.keep_own("board", {**app.choices.own("board"), "edition": self.edition,
+                                       "companion_draws": self.companion_draws})
 
     def more(self, app: Any, players: list[str], colors: list[str], first: str) -> None:
         """Every other choice of the board game, on its own screen."""

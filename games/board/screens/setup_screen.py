@@ -2,7 +2,7 @@
 with one line saying what it does. The players, colours and who starts come from the
 first screen (the same seats as the card game's), so the names are typed in one place;
 the first screen shows the edition and who draws too (games.board.screens.options), and both keep
-what is chosen in app.choices.board.
+what is chosen in the board game's own remembered choices (app.choices.own("board")).
 """
 
 from __future__ import annotations
@@ -65,11 +65,11 @@ class BoardSetupScreen(Screen):
 
     def offer(self, players: list[str], colors: list[str], first: str) -> None:
         """The players chosen on the start screen; the board's own choices as the last
-        board game had them (ui.prefs.Choices.board)."""
+        board game had them (ui.prefs.Choices.own)."""
         self.players, self.colors, self.first = list(players), list(colors), first
         self.players_text = ", ".join(marked(c, p) for p, c in zip(players, colors, strict=False))
         self.message = ""
-        self.recall(App.get_running_app().choices.board)
+        self.recall(App.get_running_app().choices.own("board"))
 
     def recall(self, kept: dict[str, Any]) -> None:
         """Show remembered choices; anything missing or odd keeps today's value."""
@@ -97,7 +97,7 @@ class BoardSetupScreen(Screen):
     def back(self) -> None:
         """To the first screen, whose board options show what was chosen here."""
         app = App.get_running_app()
-        app.choices.board = self.kept()
+        app.choices.keep_own("board", self.kept())
         start = app.screen("start")
         start.form("board").load(app)
         app.show("start")
@@ -166,7 +166,6 @@ class BoardSetupScreen(Screen):
         self.message = error or ""
         if error is None:  # kept like the card game's: players, colours, edition, settings
             c = app.choices
-            c.remember(list(self.players), list(self.colors), self.first, c.pawns, c.variant,
-                       game="board")
-            c.board = self.kept()
+            c.remember(list(self.players), list(self.colors), self.first, game="board",
+                       own=self.kept())
             app.keep(c)

@@ -65,11 +65,11 @@ class BoardSlice:
         app.show("board")
 
     def describe_stored(self, state: Any, lang: str) -> str:
-        from companion.games import get
+        from games.board.rules import RULES
         from games.board.screens.texts import bt
 
-        position = get("board").state_json(state)
-        players = ", ".join(p["name"] for p in position["players"])
+        position = RULES.state_json(state)  # BOARD.md's, as `replay --json` prints it
+        players = ", ".join(state.names)  # its players' names, in seat order
         turn, winner = position.get("turn"), position.get("winner")
         if turn is None and winner:
             return bt("b_resume_over", lang, players=players, name=winner)

@@ -90,7 +90,7 @@ def submit_events(transcripts: list[list[Step]], repeats: int = 3) -> int:
 
 def long_game(events: int = RESUME_EVENTS) -> list[dict[str, Any]]:
     """A legal, unfinished game of exactly `events` events (setup included)."""
-    game = Game(Setup.create(["Ana", "Ben", "Cleo", "Dev"]))
+    game = Game(Setup.create(["Ana", "Ben", "Cleo", "Dev"]), RULES)
     out: list[dict[str, Any]] = [game.setup.to_json()]
 
     def log(obj: dict[str, Any]) -> None:

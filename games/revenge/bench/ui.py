@@ -53,7 +53,8 @@ def _child_latency(data_dir: str) -> dict[str, float]:
     from kivy.graphics.opengl import glFinish
     from kivy.tests.common import UnitTestTouch
 
-    from companion.config import Config, WindowsConfig
+    from companion.config import Config
+    from games.revenge.config import WindowsConfig
     from games.revenge.rules import Setup
 
     samples: list[list[float]] = []  # [tap-to-state, state-to-label, drawing] per tap
@@ -105,7 +106,7 @@ def _child_latency(data_dir: str) -> dict[str, float]:
         Window.bind(on_flip=flipped)
         Clock.schedule_once(tap, 0.5)
 
-    config = Config(windows=WindowsConfig(steal_seconds=60, block_seconds=60))
+    config = Config(games={"windows": WindowsConfig(steal_seconds=60, block_seconds=60)})
     build_app(config, Path(data_dir), start_hardware=False, on_ready=ready).run()
     out = _parts([[x * 1000 for x in s] for s in samples[LATENCY_WARMUP:]])
     used = [x * 1000 for x in cpu[LATENCY_WARMUP:]]

@@ -27,7 +27,8 @@ from itertools import combinations
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.game import AnyGame, Game, Redo, Result, ResultKind, Undo
+from companion.game import Game, Redo, Result, ResultKind, Undo
+from games.revenge.rules import RULES
 from games.revenge.rules.cards import Card
 from games.revenge.rules.deck import (
     DEFAULT_DECK,
@@ -214,7 +215,7 @@ def random_options(rng: random.Random) -> dict[str, Any]:
 @dataclass
 class SimulatedGame:
     events: list[Event | Setup | Undo | Redo]  # the transcript, setup first
-    game: AnyGame  # the engine's game after every event
+    game: Game[Setup, GameState, Event]  # the engine's game after every event
     stats: Counter[str]  # happenings of the engine, refused taps, undos, ...
     stalled: bool = False
 
@@ -232,7 +233,7 @@ class _Table:
     def __init__(self, rng: random.Random, setup: Setup, deck: dict[str, int],
                  mistakes: bool, watch: Watcher | None) -> None:
         self.rng, self.mistakes, self.watch = rng, mistakes, watch
-        self.game = Game(setup)
+        self.game = Game(setup, RULES)
         cards = Cards.deal(rng, deck, len(setup.players))
         self.table = FollowedCards(cards, self.game.state)
         self.names = setup.players

@@ -13,6 +13,7 @@ from typing import Any
 
 from kivy.factory import Factory
 
+from games.revenge.prefs import section
 from ui.games import kv_beside
 from ui.i18n import number, tr
 
@@ -64,7 +65,8 @@ class RevengeSlice:
         if not app.submit(lambda: app.session.new_game(setup, abandon=True)):
             return None
         app.choices.remember(list(setup.players), [c.value for c in setup.colors],
-                             setup.first, setup.pawns, setup.variant.value, game="revenge")
+                             setup.first, game="revenge",
+                             own=section(setup.pawns, setup.variant.value))
         app.keep(app.choices)
         app.show("table")
         app.models["revenge"].refresh()

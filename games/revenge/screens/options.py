@@ -9,6 +9,8 @@ from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.gridlayout import GridLayout
 
 from companion.errors import CompanionError
+from games.revenge.config import game_config
+from games.revenge.prefs import recall
 from games.revenge.rules import Setup
 from ui.wording import refusal
 
@@ -20,9 +22,10 @@ class RevengeOptions(GridLayout):
     variant = StringProperty("standard")
 
     def load(self, app: Any) -> None:
-        c = app.choices
-        self.pawns = c.pawns if c.players else app.settings.pawns
-        self.variant = c.variant if c.players else app.settings.variant
+        c, defaults = app.choices, game_config(app.link.config)  # the config's [game]
+        kept = recall(c.own("revenge"), {})
+        self.pawns = kept["pawns"] if c.players else defaults.pawns
+        self.variant = kept["variant"] if c.players else defaults.variant
 
     def start(self, app: Any, players: list[str], colors: list[str], first: str) -> str | None:
         try:
