@@ -159,19 +159,46 @@ def number(value: float, lang: str = DEFAULT_LANGUAGE) -> str:
     return written.translate({ord(","): _GROUP[lang], ord("."): _DECIMAL[lang]})
 
 
+Entry = tuple[str, str, str]  # the language that says a key, its counting name or "", its text
+
+
+@cache
+def _entries(where: tuple[Path, ...]) -> dict[tuple[str, str], Entry]:
+    """The keys looked up so far in these folders' catalogues, by (key, language): a
+    board tap asks a dozen texts, each once three walks down a chain of catalogues."""
+    return {}
+
+
+def _entry(key: str, lang: str, where: tuple[Path, ...]) -> Entry:
+    """Who says `key` in `lang` (English when `lang` lacks it), and how: its counting
+    placeholder (its text then depends on the count), or its one text."""
+    if _chain_of(lang, where)[0].gettext(key) == _ABSENT:
+        lang = DEFAULT_LANGUAGE
+    chain = _chain_of(lang, where)[0]
+    count = chain.pgettext(PLURAL_NAME, key)
+    if count != _ABSENT:
+        return lang, count, ""
+    template = chain.gettext(key)
+    if template == _ABSENT:
+        raise KeyError(key)
+    return lang, "", template
+
+
 def text(key: str, lang: str = DEFAULT_LANGUAGE, **values: Any) -> str:
     """The text for `key` in `lang` (English when `lang` lacks it), its plural form
     picked by its counting placeholder, {placeholders} filled from `values` with numbers
     in the language's way. A key no language has raises KeyError."""
     lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-    if not has(key, lang):
-        lang = DEFAULT_LANGUAGE
-    chain = _chain(lang)[0]
-    count = chain.pgettext(PLURAL_NAME, key)
-    template = (chain.gettext(key) if count == _ABSENT
-                else chain.ngettext(key, count, int(values[count])))
-    if template == _ABSENT:
-        raise KeyError(key)
+    where = folders()
+    known = _entries(where)
+    found = known.get((key, lang))
+    if found is None:
+        found = known[(key, lang)] = _entry(key, lang, where)
+    lang, count, template = found
+    if count:
+        template = _chain_of(lang, where)[0].ngettext(key, count, int(values[count]))
+        if template == _ABSENT:
+            raise KeyError(key)
     if not values:
         return template
     shown = {name: number(v, lang) if isinstance(v, int | float) and not isinstance(v, bool)

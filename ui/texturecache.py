@@ -24,11 +24,17 @@ from kivy.uix.label import Label
 KEPT = 4  # textures a label keeps: a button's or a line's few texts of a turn
 
 Key = tuple[str, str, str]
+# Not in a key's options: the text, its first part already; and the font file Kivy
+# resolves from the font's name, bold and italic while rendering, so before a render it
+# is the last text's (a label turned bold for a message looked for its hint's texture
+# under the bold font's file, and rendered it again).
+UNKEYED = frozenset(("text", "font_name_r"))
 
 
 def _key(core: Any) -> Key:
     """The text and everything it is rendered with (repr: quick and hashable)."""
-    return (core.text, repr(core.usersize), repr(core.options))
+    options = [value for name, value in core.options.items() if name not in UNKEYED]
+    return (core.text, repr(core.usersize), repr(options))
 
 
 class CachedLabel(Label):
@@ -58,6 +64,6 @@ class CachedLabel(Label):
         texture = self.texture
         if texture is not None and texture is not core.texture_1px:
             texture.bind()  # filled now from this text (its fill reads the core label later)
-            kept[_key(core)] = (texture, bool(self.is_shortened))  # with the font resolved
+            kept[key] = (texture, bool(self.is_shortened))
             while len(kept) > KEPT:
                 kept.popitem(last=False)

@@ -170,6 +170,7 @@ def window_targets() -> list[Rect]:
     from kivy.metrics import dp
     from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.modalview import ModalView
+    from kivy.uix.widget import Widget
 
     # A text field exists only once its module is imported: importing it here (and its
     # bubble and scatter) would cost the first frame for a widget the app does not use.
@@ -195,7 +196,8 @@ def window_targets() -> list[Rect]:
                     else w.to_window(w.x, w.y))
             found.append((x - reach, y - reach, w.width + 2 * reach, w.height + 2 * reach))
         elif w.children:
-            inner = _shifted(w, offset)
+            # a widget with Widget's own to_parent (a plain layout) shifts nothing
+            inner = offset if type(w).to_parent is Widget.to_parent else _shifted(w, offset)
             stack.extend((child, inner) for child in w.children)
     return found
 

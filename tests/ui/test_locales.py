@@ -295,3 +295,19 @@ def test_a_key_no_language_has_raises_key_error():
     with pytest.raises(KeyError):
         text("no_such_key", "fr")
     assert not catalogue.has("no_such_key", "en")
+
+
+def test_a_text_asked_again_walks_no_catalogue(monkeypatch):
+    """A board tap asks a dozen texts: each key's catalogue entry is found once per
+    language (catalogue._entries), and only filled in after that; plurals still count."""
+    first = text("undo", "fr", what="Ana")
+    walked: list[str] = []
+    for kind in (gettext.GNUTranslations, gettext.NullTranslations):
+        for name in ("gettext", "pgettext"):
+            real = getattr(kind, name)
+            monkeypatch.setattr(kind, name, lambda self, *a, real=real: (
+                walked.append(a[-1]), real(self, *a))[1])
+    assert text("undo", "fr", what="Ana") == first == "Annuler : Ana"
+    assert text("undo", "fr", what="Ben") == "Annuler : Ben"
+    assert walked == []
+    assert text("hand", "fr", n=2) == "2 en main" and text("hand", "fr", n=1) == "1 en main"

@@ -61,3 +61,17 @@ def test_a_label_keeps_its_last_few_texts_only():
     _show(label, texts[-1])  # kept: not rendered again
     _show(label, texts[0])  # the oldest was let go: rendered again
     assert seen == [*texts, texts[0]]
+
+
+def test_a_text_shown_again_after_a_bold_one_takes_its_texture():
+    """The message line turns bold for a message and back for the hint: the hint's
+    texture is found again (the key leaves out the font file Kivy resolves while
+    rendering, which was the bold one's until the next render)."""
+    label = FitLabel(size=(300, 60), max_font_size=22)
+    seen = _rendered(label)
+    hint = _show(label, "Tap a pawn")
+    label.bold = True
+    _show(label, "Ana moved")
+    label.bold = False
+    assert _show(label, "Tap a pawn") is hint
+    assert seen == ["Tap a pawn", "Ana moved"]

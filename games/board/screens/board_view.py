@@ -2,9 +2,10 @@
 START and HOME with pawn counts, every pawn, and the highlights of the options.
 
 Two layers: the board itself (redrawn only when the size or slide colours change) and the
-pawns with highlights (a few dozen instructions, rebuilt on every change), so a tap's new
-highlights cost well under a frame. Taps become board keys (`games.board.screens.layout.key`): the
-screen decides what a tap means; this widget only says where it was.
+pawns with highlights, each place's pawns and each highlight built once and kept (a tap
+puts together places already drawn), so a tap's new highlights cost well under a frame.
+Taps become board keys (`games.board.screens.layout.key`): the screen decides what a tap
+means; this widget only says where it was.
 """
 
 from __future__ import annotations
@@ -167,6 +168,9 @@ class BoardView(Widget):
         self._board_rect: Rectangle | None = None
         self._marks: dict[tuple[str, str], Canvas] = {}  # (kind, board key) -> its highlight
         self._marks_for: tuple[Any, ...] = ()  # the board's place and size they were built for
+        # (colour, board key, pawns there) -> those pawns drawn (a START or HOME with its count)
+        self._pieces: dict[tuple[str, str, int], Canvas] = {}
+        self._pieces_for: tuple[Any, ...] = ()  # the board's place, size and text size then
 
     def rescale(self) -> None:
         """The text size changed (ui.widgets.rescale_all): the zones' words and counts."""
@@ -304,8 +308,10 @@ class BoardView(Widget):
         return out
 
     def draw_pawns(self, *_: Any) -> None:
-        """The pawns, redrawn only when one moved (or the board moved or was resized): a
-        new position that only changed the card keeps them."""
+        """The pawns, laid out again only when one moved (or the board moved or was
+        resized): a new position that only changed the card keeps them. Each place's
+        pawns are built once and kept (`_piece`), so a move builds the squares it reached
+        for the first time, not every pawn on the board."""
         if self.side <= 1:
             self._pawns.clear()
             self._pawns_drawn = ()
@@ -317,18 +323,34 @@ class BoardView(Widget):
             return
         self._pawns_drawn = drawn
         self._pawns.clear()
-        c = self.cell
-        with self._pawns:
-            for color in self.colors():
-                for location in (g.START, g.HOME):
-                    self._draw_zone_pawns(color, location, occupants)
-            for k, (color, _n) in occupants.items():
-                if layout.is_zone(layout.unkey(k)[1]):
-                    continue
-                if self._drag is not None and self._drag[1] == k:
-                    continue
-                x, y = self.key_px(k)
-                self._pawn(color, x, y, c * 0.34)
+        held = self._drag[1] if self._drag is not None else None
+        for color in self.colors():
+            for location in (g.START, g.HOME):
+                k = layout.key(location, color)
+                n = occupants.get(k, (color, 0))[1] - (1 if k == held else 0)
+                self._pawns.add(self._piece(color, k, n))
+        for k, (color, _n) in occupants.items():
+            if k != held and not layout.is_zone(layout.unkey(k)[1]):
+                self._pawns.add(self._piece(color, k, 1))
+
+    def _piece(self, color: str, board_key: str, n: int) -> Canvas:
+        """`n` pawns of `color` at a place (a START or HOME: up to four, and the count),
+        built the first time they are asked for at this size and place of the board and
+        text size, then kept (emptied as `_mark`'s are)."""
+        where = (tuple(self.pos), self.side, text_scale_now())
+        if where != self._pieces_for:
+            self._pieces.clear()
+            self._pieces_for = where
+        found = self._pieces.get((color, board_key, n))
+        if found is None:
+            found = self._pieces[(color, board_key, n)] = Canvas()
+            with found:
+                if layout.is_zone(layout.unkey(board_key)[1]):
+                    self._draw_zone_pawns(color, board_key, n)
+                else:
+                    x, y = self.key_px(board_key)
+                    self._pawn(color, x, y, self.cell * 0.34)
+        return found
 
     def draw_highlights(self, *_: Any) -> None:
         """The destinations (under the pawns), the bands on the pawns that can move and on
@@ -407,15 +429,10 @@ class BoardView(Widget):
                 group.add(Ellipse(pos=(x1 - dot, y1 - dot), size=(2 * dot, 2 * dot),
                                   segments=SEGMENTS))
 
-    def _draw_zone_pawns(self, color: str, location: str,
-                         occupants: dict[str, tuple[str, int]]) -> None:
-        """Up to four pawns in a START or HOME circle, and the count under them."""
+    def _draw_zone_pawns(self, color: str, board_key: str, n: int) -> None:
+        """Up to four of `n` pawns in a START or HOME circle, and the count under them."""
         c = self.cell
-        k = layout.key(location, color)
-        n = occupants.get(k, (color, 0))[1]
-        if self._drag is not None and self._drag[1] == k:
-            n -= 1
-        x, y = self.key_px(k)
+        x, y = self.key_px(board_key)
         for i in range(min(n, 4)):
             px = x + (i - (min(n, 4) - 1) / 2) * c * 0.52
             self._pawn(color, px, y, c * 0.24)
