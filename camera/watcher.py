@@ -14,7 +14,8 @@ back after GLIMPSE still frames, on that last still one: the first of two quick 
   judged one: that one may hold an arm (judged after a long wait, or under a hand before
   any card lay there), and then the arm's leaving passed for an arm, so every later play
   waited LONG_STILL frames and the quick ones were missed. The arm is seen in colour,
-  the lamp taken out (`_Still.arm_since`);
+  the lamp taken out (`_Still.sleeve_width`); only a picture that nothing crosses
+  into the pile (SETTLED_WIDTH) becomes the one to compare with;
 - the light is divided out (each small pixel over its surroundings), so a change of
   light alone is no change;
 - the card judged last, still on top (camera.top: its own picture, light taken out,
@@ -59,6 +60,13 @@ EDGE_BAND = 3  # small pixels along the border where an arm shows
 # 8-12 (an arm is about 12 small pixels wide)
 SLEEVE_LEVEL = 5.0
 SLEEVE_WIDTH = 6
+# A still picture becomes the one to compare with only when nothing crosses the band into
+# the pile at even this many places: a child's thin arm resting on the pile crossed at 5
+# (judged as no arm: the top card is followed under it), a person's shadow coming in or
+# leaving, the exposure still settling, at 4-5; taken as the normal, each one's leaving
+# then passed for an arm and the watcher stayed blind (issue 37). Still pictures of a
+# dev gingham table with no arm cross at 0-2
+SETTLED_WIDTH = 3
 LIGHT_SIGMA = 6.0  # small pixels over which the light is taken as even
 # The recogniser's corners for the top card found again, from whichever taught photo fits
 # best, lie within this share of its long edge (and this turn) of where it was followed:
@@ -158,9 +166,9 @@ class Watcher:
         if self._judged is None:  # the first still picture: what lies there already
             self._normals = [here]
             return self._judge(frame, small, log=False)
-        clear = [not here.arm_since(normal, self._spot_small) for normal in self._normals]
-        arm = not any(clear)
-        if clear[0]:  # no arm over the pile: the picture to compare with from now on
+        widths = [here.sleeve_width(normal, self._spot_small) for normal in self._normals]
+        arm = min(widths) >= SLEEVE_WIDTH
+        if widths[0] < SETTLED_WIDTH:  # nothing over the pile: the picture to compare with
             self._normals = [here]
         elif self._still == LONG_STILL and arm:  # something lies across from the edge:
             self._normals = [self._normals[0], here]  # a normal too, beside the clear one
@@ -176,8 +184,11 @@ class Watcher:
         if arm and self._still < LONG_STILL:
             if self._still == STILL_FRAMES and self._top is not None \
                     and self._top.still_there(frame)[1]:
-                self._judged = small  # the top card lies as it did: the light changed
-                self._normals = [here]
+                # the top card lies as it did: the light changed, or a hand rests beside
+                # it; compared with too, beside the clear picture (kept: taken alone, a
+                # hand's leaving passed for an arm)
+                self._judged = small
+                self._normals = [self._normals[0], here]
             return None  # an arm resting over the pile
         return self._judge(frame, small, log=True, arm=arm)
 
@@ -285,13 +296,14 @@ class _Still:
     grey: Any
     colour: Any
 
-    def arm_since(self, normal: _Still, spot: tuple[int, int, int, int]) -> bool:
-        """Whether something reaches from the border band into the pile `spot` (small
-        pixels) that was not there in `normal`, as an arm over the pile does: a region
-        whose colour changed (the lamp's change, its median gain a channel, taken out)
-        that crosses the band's whole depth at SLEEVE_WIDTH places of one side and runs
-        on into the spot. Not in the light-divided picture: a sleeve as even as the table
-        vanishes there (a card was then read through the resting hand: a phantom play).
+    def sleeve_width(self, normal: _Still, spot: tuple[int, int, int, int]) -> int:
+        """How wide something reaches from the border band into the pile `spot` (small
+        pixels) that was not there in `normal`, as an arm over the pile does (an arm from
+        SLEEVE_WIDTH): the most places of one side at which a region whose colour changed
+        (the lamp's change, its median gain a channel, taken out) crosses the band's whole
+        depth, of the regions that run on into the spot. Not in the light-divided
+        picture: a sleeve as even as the table vanishes there (a card was then read
+        through the resting hand: a phantom play).
         Only an arm over the pile: a hand coming in at the edge with the next card, or a
         person's shadow at the far side, leaves the card just laid to be judged (the
         first of two quick cards waited for it and was logged 1 time in 11)."""
@@ -301,16 +313,14 @@ class _Still:
         changed = np.abs(self.colour - normal.colour * gain).max(axis=2) > SLEEVE_LEVEL
         count, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=4)
         if count < 2:
-            return False
+            return 0
         x0, y0, x1, y1 = spot
         in_spot = set(np.unique(labels[y0:y1, x0:x1]).tolist()) - {0}
-        if not in_spot:
-            return False
-        for side in _sides(labels):
+        widest = 0
+        for side in _sides(labels) if in_spot else ():
             crossing = side.min(axis=0) == side.max(axis=0)  # one region through the depth
             names = side[0][crossing & (side[0] > 0)]
             found, widths = np.unique(names, return_counts=True)
-            if any(int(n) in in_spot and int(c) >= SLEEVE_WIDTH
-                   for n, c in zip(found, widths, strict=True)):
-                return True
-        return False
+            widest = max([widest] + [int(c) for n, c in zip(found, widths, strict=True)
+                                     if int(n) in in_spot])
+        return widest
