@@ -14,8 +14,10 @@ back after GLIMPSE still frames, on that last still one: the first of two quick 
   judged one: that one may hold an arm (judged after a long wait, or under a hand before
   any card lay there), and then the arm's leaving passed for an arm, so every later play
   waited LONG_STILL frames and the quick ones were missed. The arm is seen in colour,
-  the lamp taken out (`_Still.sleeve_width`); only a picture that nothing crosses
-  into the pile (SETTLED_WIDTH) becomes the one to compare with;
+  the lamp taken out (`_Still.sleeve_width`). It is also taken against the settled
+  picture, which follows only pictures that nothing crosses into the pile at all
+  (SETTLED_WIDTH): a child's thin arm, a shadow half there or the exposure settling can
+  become the clear picture, and their leaving then passed for an arm for good;
 - the light is divided out (each small pixel over its surroundings), so a change of
   light alone is no change;
 - the card judged last, still on top (camera.top: its own picture, light taken out,
@@ -60,11 +62,11 @@ EDGE_BAND = 3  # small pixels along the border where an arm shows
 # 8-12 (an arm is about 12 small pixels wide)
 SLEEVE_LEVEL = 5.0
 SLEEVE_WIDTH = 6
-# A still picture becomes the one to compare with only when nothing crosses the band into
-# the pile at even this many places: a child's thin arm resting on the pile crossed at 5
-# (judged as no arm: the top card is followed under it), a person's shadow coming in or
-# leaving, the exposure still settling, at 4-5; taken as the normal, each one's leaving
-# then passed for an arm and the watcher stayed blind (issue 37). Still pictures of a
+# The settled picture, also compared with, follows only pictures that nothing crosses
+# into the pile at even this many places: a child's thin arm resting on the pile crossed
+# at 5 (no arm: the top card is followed under it), a person's shadow coming in or
+# leaving, the exposure still settling, at 4-5; each became the clear picture, and its
+# leaving passed for an arm: the watcher stayed blind (issue 37). Still pictures of a
 # dev gingham table with no arm cross at 0-2
 SETTLED_WIDTH = 3
 LIGHT_SIGMA = 6.0  # small pixels over which the light is taken as even
@@ -121,6 +123,7 @@ class Watcher:
         self._before: Any = None  # the frame before this one (reduced)
         self._judged: Any = None  # the small picture last judged
         self._normals: list[_Still] = []  # still pictures with no arm across the pile
+        self._settled: _Still | None = None  # the last with nothing at all across it
         self._still = 0
         self._top: Top | None = None
         self._top_grey: Any = None  # the frame the top card was last seen in, grey
@@ -164,12 +167,16 @@ class Watcher:
         or log the pile, or wait for an arm resting over it to leave."""
         here = _Still(small, _colour(frame))
         if self._judged is None:  # the first still picture: what lies there already
-            self._normals = [here]
+            self._normals, self._settled = [here], here
             return self._judge(frame, small, log=False)
+        settled = here.sleeve_width(self._settled, self._spot_small) \
+            if self._settled is not None else SLEEVE_WIDTH
         widths = [here.sleeve_width(normal, self._spot_small) for normal in self._normals]
-        arm = min(widths) >= SLEEVE_WIDTH
-        if widths[0] < SETTLED_WIDTH:  # nothing over the pile: the picture to compare with
-            self._normals = [here]
+        arm = min([*widths, settled]) >= SLEEVE_WIDTH
+        if settled < SETTLED_WIDTH:
+            self._settled = here
+        if min(widths[0], settled) < SLEEVE_WIDTH:  # no arm over the pile: the picture
+            self._normals = [here]  # to compare with from now on
         elif self._still == LONG_STILL and arm:  # something lies across from the edge:
             self._normals = [self._normals[0], here]  # a normal too, beside the clear one
         x0, y0, x1, y1 = self._spot_small
@@ -184,11 +191,8 @@ class Watcher:
         if arm and self._still < LONG_STILL:
             if self._still == STILL_FRAMES and self._top is not None \
                     and self._top.still_there(frame)[1]:
-                # the top card lies as it did: the light changed, or a hand rests beside
-                # it; compared with too, beside the clear picture (kept: taken alone, a
-                # hand's leaving passed for an arm)
-                self._judged = small
-                self._normals = [self._normals[0], here]
+                self._judged = small  # the top card lies as it did: the light changed
+                self._normals = [here]
             return None  # an arm resting over the pile
         return self._judge(frame, small, log=True, arm=arm)
 
