@@ -14,7 +14,10 @@ back after GLIMPSE still frames, on that last still one: the first of two quick 
   judged one: that one may hold an arm (judged after a long wait, or under a hand before
   any card lay there), and then the arm's leaving passed for an arm, so every later play
   waited LONG_STILL frames and the quick ones were missed. The arm is seen in colour,
-  the lamp taken out (`_Still.arm_since`);
+  the lamp taken out (`_Still.sleeve_width`). It is also taken against the settled
+  picture, which follows only pictures that nothing crosses into the pile at all
+  (SETTLED_WIDTH): a child's thin arm, a shadow half there or the exposure settling can
+  become the clear picture, and their leaving then passed for an arm for good;
 - the light is divided out (each small pixel over its surroundings), so a change of
   light alone is no change;
 - the card judged last, still on top (camera.top: its own picture, light taken out,
@@ -59,6 +62,13 @@ EDGE_BAND = 3  # small pixels along the border where an arm shows
 # 8-12 (an arm is about 12 small pixels wide)
 SLEEVE_LEVEL = 5.0
 SLEEVE_WIDTH = 6
+# The settled picture, also compared with, follows only pictures that nothing crosses
+# into the pile at even this many places: a child's thin arm resting on the pile crossed
+# at 5 (no arm: the top card is followed under it), a person's shadow coming in or
+# leaving, the exposure still settling, at 4-5; each became the clear picture, and its
+# leaving passed for an arm: the watcher stayed blind (issue 37). Still pictures of a
+# dev gingham table with no arm cross at 0-2
+SETTLED_WIDTH = 3
 LIGHT_SIGMA = 6.0  # small pixels over which the light is taken as even
 # The recogniser's corners for the top card found again, from whichever taught photo fits
 # best, lie within this share of its long edge (and this turn) of where it was followed:
@@ -113,6 +123,7 @@ class Watcher:
         self._before: Any = None  # the frame before this one (reduced)
         self._judged: Any = None  # the small picture last judged
         self._normals: list[_Still] = []  # still pictures with no arm across the pile
+        self._settled: _Still | None = None  # the last with nothing at all across it
         self._still = 0
         self._top: Top | None = None
         self._top_grey: Any = None  # the frame the top card was last seen in, grey
@@ -156,12 +167,16 @@ class Watcher:
         or log the pile, or wait for an arm resting over it to leave."""
         here = _Still(small, _colour(frame))
         if self._judged is None:  # the first still picture: what lies there already
-            self._normals = [here]
+            self._normals, self._settled = [here], here
             return self._judge(frame, small, log=False)
-        clear = [not here.arm_since(normal, self._spot_small) for normal in self._normals]
-        arm = not any(clear)
-        if clear[0]:  # no arm over the pile: the picture to compare with from now on
-            self._normals = [here]
+        settled = here.sleeve_width(self._settled, self._spot_small) \
+            if self._settled is not None else SLEEVE_WIDTH
+        widths = [here.sleeve_width(normal, self._spot_small) for normal in self._normals]
+        arm = min([*widths, settled]) >= SLEEVE_WIDTH
+        if settled < SETTLED_WIDTH:
+            self._settled = here
+        if min(widths[0], settled) < SLEEVE_WIDTH:  # no arm over the pile: the picture
+            self._normals = [here]  # to compare with from now on
         elif self._still == LONG_STILL and arm:  # something lies across from the edge:
             self._normals = [self._normals[0], here]  # a normal too, beside the clear one
         x0, y0, x1, y1 = self._spot_small
@@ -285,13 +300,14 @@ class _Still:
     grey: Any
     colour: Any
 
-    def arm_since(self, normal: _Still, spot: tuple[int, int, int, int]) -> bool:
-        """Whether something reaches from the border band into the pile `spot` (small
-        pixels) that was not there in `normal`, as an arm over the pile does: a region
-        whose colour changed (the lamp's change, its median gain a channel, taken out)
-        that crosses the band's whole depth at SLEEVE_WIDTH places of one side and runs
-        on into the spot. Not in the light-divided picture: a sleeve as even as the table
-        vanishes there (a card was then read through the resting hand: a phantom play).
+    def sleeve_width(self, normal: _Still, spot: tuple[int, int, int, int]) -> int:
+        """How wide something reaches from the border band into the pile `spot` (small
+        pixels) that was not there in `normal`, as an arm over the pile does (an arm from
+        SLEEVE_WIDTH): the most places of one side at which a region whose colour changed
+        (the lamp's change, its median gain a channel, taken out) crosses the band's whole
+        depth, of the regions that run on into the spot. Not in the light-divided
+        picture: a sleeve as even as the table vanishes there (a card was then read
+        through the resting hand: a phantom play).
         Only an arm over the pile: a hand coming in at the edge with the next card, or a
         person's shadow at the far side, leaves the card just laid to be judged (the
         first of two quick cards waited for it and was logged 1 time in 11)."""
@@ -301,16 +317,14 @@ class _Still:
         changed = np.abs(self.colour - normal.colour * gain).max(axis=2) > SLEEVE_LEVEL
         count, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=4)
         if count < 2:
-            return False
+            return 0
         x0, y0, x1, y1 = spot
         in_spot = set(np.unique(labels[y0:y1, x0:x1]).tolist()) - {0}
-        if not in_spot:
-            return False
-        for side in _sides(labels):
+        widest = 0
+        for side in _sides(labels) if in_spot else ():
             crossing = side.min(axis=0) == side.max(axis=0)  # one region through the depth
             names = side[0][crossing & (side[0] > 0)]
             found, widths = np.unique(names, return_counts=True)
-            if any(int(n) in in_spot and int(c) >= SLEEVE_WIDTH
-                   for n, c in zip(found, widths, strict=True)):
-                return True
-        return False
+            widest = max([widest] + [int(c) for n, c in zip(found, widths, strict=True)
+                                     if int(n) in in_spot])
+        return widest
