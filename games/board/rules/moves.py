@@ -454,10 +454,16 @@ def _one_legs(t: _Turn, kind: str, n: int, moves: tuple[Move | None, ...], fails
     book, board, seat, card, color, edition, start_move = t
     row = board[seat]
     b = list(board)  # the rows of a new board, the mover's put in for each move
-    # each location of the row once, in order; or only `only`, when given and there
-    sources: Iterable[int] = dict.fromkeys(row) if only is None else (
-        (only,) if only in row else ())
-    for src in sources:
+    # each location of the row with its index, in order; or only `only`, when given and
+    # there. The row is sorted, so a location held twice (START, HOME) comes twice in a
+    # row and is skipped the second time: the same moves again.
+    sources: Iterable[tuple[int, int]] = enumerate(row) if only is None else (
+        ((row.index(only), only),) if only in row else ())
+    previous = -1  # (no location)
+    for i, src in sources:
+        if src == previous:
+            continue
+        previous = src
         move = moves[src]
         if move is None:
             if fails is not None:
@@ -484,7 +490,7 @@ def _one_legs(t: _Turn, kind: str, n: int, moves: tuple[Move | None, ...], fails
             # Nothing there, or an opponent's pawn (bumped to START), and no slide: _land,
             # _apply and _option, inline.
             mine = [*row]
-            mine[row.index(src)] = dst
+            mine[i] = dst
             mine.sort()
             b[seat] = tuple(mine)
             legs = plain
