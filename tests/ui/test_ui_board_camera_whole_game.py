@@ -23,9 +23,14 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     reason="a whole game by the camera takes minutes: SORRY_WHOLE_CAMERA_GAMES=1")]
 
 
-# 2016, seed 41: 31 moves seen and logged, then the 32nd never (07:57 UTC, load 5.8):
-# not yet understood, hence expected to fail until it is
-@pytest.mark.xfail(reason="a whole 2016 game stalls at its 32nd move (seed 41)", strict=False)
+# 2016, seed 41 stalled at its 32nd draw: the recording drew its cards with replacement
+# and asked for a sixth 1, which the referee refuses (fixed: a shuffled deck, scenes.py).
+# Since then it stops at draw 27 (blue's 10 back from S1 to T17): the empty T14 beside
+# the corner, with five pawns round it, is read as something that is no pawn (the lamp
+# taken out cell by cell is pulled off there), and a board with such a square is not
+# judged: expected to fail until the reading is mended
+@pytest.mark.xfail(reason="2016 seed 41: an empty square read as no pawn stalls draw 27",
+                   strict=False)
 @pytest.mark.parametrize(("edition", "seed"), [("2016", 41), ("classic", 42)])
 def test_a_whole_game_with_no_tap_on_the_board(driver, tmp_path, monkeypatch, edition, seed):
     data = tmp_path / "data"
