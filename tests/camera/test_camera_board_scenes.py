@@ -53,3 +53,25 @@ def test_a_move_is_filmed_with_its_truth_and_the_board_lies_at_its_corners():
     corners = scene.image_corners()
     assert [round(v) for v in scene.to_image((0, 0))] == [round(v) for v in corners[0]]
     assert [round(v) for v in scene.to_image((16, 16))] == [round(v) for v in corners[2]]
+
+
+def test_a_recorded_game_is_one_the_referee_accepts_draw_by_draw():
+    # each card from a shuffled deck: drawn with replacement, a recording asked for a
+    # sixth 1 at its 32nd draw, which the referee refuses (the app's whole game stalled)
+    from games.board.rules.moves import generate
+    from games.board.rules.rules import RULES
+
+    rec = BoardScene(seed=41, size=(160, 90), edition="2016", colors=("red", "blue")).record(
+        60, seed=41, staged=0.0, disturb=False, into=False)
+    state = RULES.initial_state(RULES.parse_setup(rec.setup))
+    assert len(rec.truths) == 60
+    for truth in rec.truths:
+        assert state.position.pawns_json() == truth.pawns and state.color == truth.color
+        state = RULES.apply(state, RULES.parse_event({"type": "draw", "card": truth.card})
+                            ).state  # refused (IllegalMove) when the pile holds none
+        if truth.kind is None:
+            assert state.card is None  # a forfeit: the draw says it
+            continue
+        (option,) = [o for o in generate(state.position, truth.card, truth.color)
+                     if o.kind == truth.kind and [list(leg) for leg in o.legs] == truth.legs]
+        state = RULES.apply(state, RULES.parse_event(option.event)).state

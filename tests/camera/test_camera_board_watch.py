@@ -56,3 +56,27 @@ def test_a_board_moved_a_little_since_teaching_is_found_again_by_itself():
     played = [(t.kind, t.legs) for t in rec.truths if t.kind is not None]
     assert played and [(j.option.kind, [list(x) for x in j.option.legs])
                        for j in judged if j.option is not None] == played
+
+
+def test_an_empty_square_beside_a_corner_crowded_with_pawns_reads_empty():
+    # 2016 seed 41's whole game stalled here: the lamp's gain near the corner (the board's
+    # edge repeated for its median) came from the pawns' cells, and T14 read as no pawn
+    import cv2
+    import numpy as np
+
+    from games.board.camera import cells
+    from games.board.camera.find import homography
+    from games.board.camera.model import teach
+    from games.board.camera.read import read
+    from games.board.camera.scenes import BoardScene
+
+    scene = BoardScene(seed=41, size=(480, 270), edition="2016", colors=("red", "blue"))
+    model = teach(scene.teach_photo(), "2016", scene.colors)
+    rng = np.random.default_rng(27)
+    pawns = {"red": ["T13", "T15", "T39"], "blue": ["T17", "S2", "S3"]}
+    frame = scene.shoot(scene.pawns_at(pawns, rng), scene.random_light(rng), rng)
+    picture = cv2.warpPerspective(frame, homography(model.corners_for(480, 270)),
+                                  (cells.SIZE, cells.SIZE))
+    squares = read(picture, model.taught).squares
+    assert {k: squares[k] for k in ("T13", "T14", "T15", "T16", "T17")} == {
+        "T13": "red", "T14": "", "T15": "red", "T16": "", "T17": "blue"}

@@ -44,6 +44,7 @@ UNKNOWN = "?"
 NEAR = 3  # pixels: the taught neighbourhood a pixel must leave to have changed
 SOFTEN = 1.0  # pixels: both pictures softened alike, so a sharper lens or focus is no change
 CLIPPED = 250  # a channel this bright may have been brighter: the camera cut it
+LIGHT_CELLS = 5  # cells a side over which the lamp's gain is a median
 
 
 def hue_classes(picture: Any, hues: dict[str, float]) -> Any:
@@ -75,11 +76,16 @@ class Reading:
 
 def light_free(picture: Any, reference: Any) -> Any:
     """`picture` (rectified, float32) in the light of `reference`: over each cell, the
-    median ratio of the two, smoothed across cells and spread back over the board."""
-    n = GRID
+    median ratio of the two, smoothed across cells and spread back over the board. The
+    board's edge is mirrored for the median, not repeated: repeated, a corner square's
+    cell counted 9 times of 25, so a pawn there (and two or three beside it) set the
+    light of the cells around, and an empty square by it read as something no pawn."""
+    n, k = GRID, LIGHT_CELLS // 2
     ratio = (picture + 8.0) / (reference + 8.0)
     per_cell = np.median(ratio.reshape(n, cells.CELL, n, cells.CELL, 3), axis=(1, 3))
-    smooth = cv2.medianBlur(np.ascontiguousarray(per_cell, np.float32), 5)
+    mirrored = cv2.copyMakeBorder(np.ascontiguousarray(per_cell, np.float32), k, k, k, k,
+                                  cv2.BORDER_REFLECT_101)
+    smooth = cv2.medianBlur(mirrored, LIGHT_CELLS)[k:-k, k:-k]
     gain = cv2.resize(smooth, (cells.SIZE, cells.SIZE), interpolation=cv2.INTER_LINEAR)
     return picture / gain
 

@@ -6,7 +6,8 @@ colours, line widths, the logo, after BOARD.md's geometry (games.board.grid): th
 track squares, the 8 slides, each colour's safety zone, START and HOME. A *scene*
 (seeded) fixes the table, where the board lies (any quarter turn, a few degrees more), the
 camera's perspective, the pawns' plastic and the lamp that shades them and casts their
-shadows. A *recording* then plays a game on it: each card drawn, the hand that moves the
+shadows. A *recording* then plays a game on it: each card drawn from a shuffled deck (as
+at the table: the referee refuses a card the pile no longer holds), the hand that moves the
 pawns (bumps, slides, 7 splits, 11 switches, Sorry!), the table's life meanwhile (hands
 passing or resting, a pawn lifted and held, nudges, light, a cup on the margin, a card on
 the discard spot), staged wrong moves put right a little later, noise and JPEG.
@@ -32,6 +33,7 @@ import numpy as np
 
 from games.board.grid import GRID, ZONE_RADIUS, spot
 from games.board.rules import geometry as g
+from games.board.rules.cards import CARDS, deck_counts
 from games.board.rules.moves import Option, generate
 from games.board.rules.position import Position
 from games.board.rules.settings import PAWNS, Settings
@@ -450,6 +452,7 @@ class _Recorder:
         self.pawns: list[Pawn] = []
         self.edge = self._edge_point()
         self._found: tuple[Option, ...] = ()  # the options of the card being played
+        self.pile: list[str] = []  # the cards left to draw, the next last
         self.hand_seen: list[bool] = []  # per frame: a hand over the board
 
     # --- filming ---
@@ -597,8 +600,7 @@ class _Recorder:
         played with the hand; the next position and whose turn."""
         rng = self.rng
         color = position.colors[turn % len(position.colors)]
-        card = ("1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "sorry")[
-            int(rng.integers(11))]
+        card = self._draw(position.settings)
         found = generate(position, card, color)
         option = None
         if found:
@@ -611,9 +613,21 @@ class _Recorder:
             position = position.with_pawns(option.board)
             if out is None and _won(position):  # a game won unfilmed: another one
                 position = Position.start(position.edition, position.settings, position.colors)
+                self.pile = []  # with a fresh deck
         again = (option is not None and option.draw_again) or (
             option is None and position.edition == "classic" and card == "2")
         return position, turn if again else turn + 1
+
+    def _draw(self, settings: Settings) -> str:
+        """The next card of the shuffled deck, as the table draws it (the referee refuses
+        a card the pile no longer holds: drawn with replacement, a recording soon asks
+        for a sixth 1); once the pile is empty, every card is shuffled again (by then all
+        are discarded, as the rules reshuffle)."""
+        if not self.pile:
+            counts = deck_counts(settings.deck)
+            self.pile = [card for card in CARDS for _ in range(counts[card])]
+            self.rng.shuffle(self.pile)
+        return self.pile.pop()
 
     def _film(self, position: Position, card: str, color: str, option: Option | None) -> None:
         rng = self.rng
