@@ -28,12 +28,12 @@ from companion.config import (
     read_small_file,
 )
 from companion.games import name_problem
+from companion.seats import MAX_SEATS
 from ui.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 CHOICES_FILE = "choices.json"
 SETTINGS_FILE = "settings.json"
 MAX_KNOWN_NAMES = 24
-MAX_PLAYERS_KEPT = 4  # the first screen's seats
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -97,8 +97,8 @@ class Choices:
         data = _read_json(Path(data_dir) / CHOICES_FILE)
         out = cls()
         with contextlib.suppress(TypeError, ValueError):
-            out.players = [str(p) for p in data.get("players", [])][:MAX_PLAYERS_KEPT]
-            out.colors = [str(c) for c in data.get("colors", [])][:MAX_PLAYERS_KEPT]
+            out.players = [str(p) for p in data.get("players", [])][:MAX_SEATS]
+            out.colors = [str(c) for c in data.get("colors", [])][:MAX_SEATS]
             out.first = data.get("first") if isinstance(data.get("first"), str) else None
             out.known_names = [str(n) for n in data.get("known_names", [])][:MAX_KNOWN_NAMES]
             out.game = str(data.get("game") or "")

@@ -18,6 +18,7 @@ from games.revenge.rules.events import MAX_PAWNS, Variant
 
 __all__ = ["recall", "section"]
 
+
 def _pawns(value: object) -> int:
     """Pawn cards from 1 to MAX_PAWNS (a number out of range is brought into it, as
     before); anything else: MAX_PAWNS."""
