@@ -26,9 +26,14 @@ class DrawPacedFolder(FolderSource):
         super().__init__(folder)
         self.starts = {frame: i for i, frame in enumerate(draw_frames)}
         self.events = [threading.Event() for _ in draw_frames]
+        self.shut = threading.Event()
 
     def drawn(self, i: int) -> None:
         self.events[i].set()
+
+    def close(self) -> None:
+        super().close()
+        self.shut.set()
 
     def frames(self) -> Iterator[Any]:
         for n, frame in enumerate(super().frames()):
@@ -39,6 +44,9 @@ class DrawPacedFolder(FolderSource):
             if self._closed:
                 return
             yield frame
+        # a camera does not run out of frames: the last one stays until the app closes it
+        # (the worker would otherwise end with the recording, a race with a test's checks)
+        self.shut.wait()
 
 
 def recorded(tmp_path: Path, data: Path, *, edition: str, draws: int, seed: int,
