@@ -69,6 +69,14 @@ SLEEVE_WIDTH = 6
 # leaving passed for an arm: the watcher stayed blind (issue 37). Still pictures of a
 # dev gingham table with no arm cross at 0-2
 SETTLED_WIDTH = 3
+# The colour picture the sleeve is measured on is blurred over this many small pixels
+# first: a patterned cloth's checks (about 3 small pixels on dev gingham) then average
+# out, so a picture taken while the focus hunts (the cloth blurred) and the sharp one
+# after it no longer differ at every check; that crossed the band at 19-26 places and
+# passed for an arm, and a card laid as the focus came back waited LONG_STILL (dev
+# gingham seed 20_100: 29 frames late). An arm (about 12 wide) or a child's thin arm
+# keeps its width; 1.0 is the least that took the refocus out (1 place, was 23)
+SLEEVE_BLUR = 1.0
 LIGHT_SIGMA = 6.0  # small pixels over which the light is taken as even
 # The recogniser's corners for the top card found again, from whichever taught photo fits
 # best, lie within this share of its long edge (and this turn) of where it was followed:
@@ -281,8 +289,10 @@ def _grey(frame: Any) -> Any:
 
 def _colour(frame: Any) -> Any:
     """The frame small, in colour as it is (the light not divided out: a sleeve as
-    even as the table is flat in the light-divided picture, but not in colour)."""
+    even as the table is flat in the light-divided picture, but not in colour), its
+    cloth's fine pattern blurred out (SLEEVE_BLUR)."""
     small = cv2.resize(frame, MOTION_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+    small = cv2.GaussianBlur(small, (0, 0), SLEEVE_BLUR)  # the cloth's pattern out
     return small.reshape(small.shape[0], small.shape[1], -1)
 
 

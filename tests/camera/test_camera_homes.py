@@ -140,3 +140,30 @@ def test_the_bench_gives_a_log_before_the_next_card_rests_to_the_play_before() -
     assert [(v.outcome, v.delay, v.phantoms) for v in got] == [
         ("right", 1, 0), ("right", 1, 0), ("right", -1, 0)]
     assert early == 0
+
+
+def test_a_cloth_blurred_by_the_focus_hunting_is_no_arm(gingham: Any) -> None:
+    """The sleeve is measured on a colour picture whose cloth pattern is blurred out: the
+    gingham table blurred as the focus hunts, against the same table sharp, crossed the
+    border band into the pile at 23 places (an arm from 6), so the card laid as the focus
+    came back waited LONG_STILL frames (dev gingham seed 20_100: 29 frames late). A
+    sleeve laid over the same table still reads as an arm."""
+    import cv2
+
+    from camera.watcher import MOTION_SIZE, SETTLED_WIDTH, SLEEVE_WIDTH, _colour, _small, _Still
+
+    scene, model = gingham
+    sharp = scene.sequence(["7"], seed=2, disturb=False).frames[0]
+    spot = model.spot_pixels(*MOTION_SIZE)
+
+    def still(frame: Any) -> _Still:
+        return _Still(_small(frame), _colour(frame))
+
+    for blur in (2.5, 3.5):
+        blurred = cv2.GaussianBlur(sharp, (0, 0), blur)
+        assert still(sharp).sleeve_width(still(blurred), spot) < SETTLED_WIDTH, blur
+        assert still(blurred).sleeve_width(still(sharp), spot) < SETTLED_WIDTH, blur
+    arm = sharp.copy()
+    h, w = arm.shape[:2]
+    arm[: h // 2, w // 2 - 48: w // 2 + 48] = (40, 120, 60)  # a green sleeve from the top
+    assert still(arm).sleeve_width(still(sharp), spot) >= SLEEVE_WIDTH
