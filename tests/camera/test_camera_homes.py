@@ -150,14 +150,14 @@ def test_a_cloth_blurred_by_the_focus_hunting_is_no_arm(gingham: Any) -> None:
     sleeve laid over the same table still reads as an arm."""
     import cv2
 
-    from camera.watcher import MOTION_SIZE, SETTLED_WIDTH, SLEEVE_WIDTH, _colour, _small, _Still
+    from camera.watcher import MOTION_SIZE, SETTLED_WIDTH, SLEEVE_WIDTH, _small, _Still, _still
 
     scene, model = gingham
     sharp = scene.sequence(["7"], seed=2, disturb=False).frames[0]
     spot = model.spot_pixels(*MOTION_SIZE)
 
     def still(frame: Any) -> _Still:
-        return _Still(_small(frame), _colour(frame))
+        return _still(_small(frame), frame)
 
     for blur in (2.5, 3.5):
         blurred = cv2.GaussianBlur(sharp, (0, 0), blur)
