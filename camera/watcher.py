@@ -183,7 +183,8 @@ class Watcher:
             return self._judge(frame, small, log=False)
         settled = here.sleeve_width(self._settled, self._spot_small) \
             if self._settled is not None else SLEEVE_WIDTH
-        widths = [here.sleeve_width(normal, self._spot_small) for normal in self._normals]
+        widths = [settled if normal is self._settled  # often the same picture: once
+                  else here.sleeve_width(normal, self._spot_small) for normal in self._normals]
         arm = min([*widths, settled]) >= SLEEVE_WIDTH
         if settled < SETTLED_WIDTH:
             self._settled = here
@@ -345,8 +346,8 @@ class _Still:
         """How wide an arm reaches from the border band into the pile `spot` that was
         not there in `normal`: `_sleeve` in the colour picture and in it blurred, the
         narrower (SLEEVE_BLUR)."""
-        return min(_sleeve(self.colour, normal.colour, spot),
-                   _sleeve(self.smooth, normal.smooth, spot))
+        sharp = _sleeve(self.colour, normal.colour, spot)
+        return sharp and min(sharp, _sleeve(self.smooth, normal.smooth, spot))
 
 
 def _still(small: Any, frame: Any) -> _Still:
