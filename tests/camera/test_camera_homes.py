@@ -140,3 +140,52 @@ def test_the_bench_gives_a_log_before_the_next_card_rests_to_the_play_before() -
     assert [(v.outcome, v.delay, v.phantoms) for v in got] == [
         ("right", 1, 0), ("right", 1, 0), ("right", -1, 0)]
     assert early == 0
+
+
+def test_a_cloth_blurred_by_the_focus_hunting_is_no_arm(gingham: Any) -> None:
+    """The sleeve is measured on a colour picture whose cloth pattern is blurred out: the
+    gingham table blurred as the focus hunts, against the same table sharp, crossed the
+    border band into the pile at 23 places (an arm from 6), so the card laid as the focus
+    came back waited LONG_STILL frames (dev gingham seed 20_100: 29 frames late). A
+    sleeve laid over the same table still reads as an arm."""
+    import cv2
+
+    from camera.watcher import MOTION_SIZE, SETTLED_WIDTH, SLEEVE_WIDTH, _small, _Still, _still
+
+    scene, model = gingham
+    sharp = scene.sequence(["7"], seed=2, disturb=False).frames[0]
+    spot = model.spot_pixels(*MOTION_SIZE)
+
+    def still(frame: Any) -> _Still:
+        return _still(_small(frame), frame)
+
+    for blur in (2.5, 3.5):
+        blurred = cv2.GaussianBlur(sharp, (0, 0), blur)
+        assert still(sharp).sleeve_width(still(blurred), spot) < SETTLED_WIDTH, blur
+        assert still(blurred).sleeve_width(still(sharp), spot) < SETTLED_WIDTH, blur
+    arm = sharp.copy()
+    h, w = arm.shape[:2]
+    arm[: h // 2, w // 2 - 48: w // 2 + 48] = (40, 120, 60)  # a green sleeve from the top
+    assert still(arm).sleeve_width(still(sharp), spot) >= SLEEVE_WIDTH
+
+
+def test_a_card_laid_beside_the_top_card_is_read_where_it_lies() -> None:
+    """On a wide pile a card may land beside the top card, which stays whole and still:
+    the top card found again, surely as it was, passed for 'nothing laid', though the
+    pile's change was one card's outline away from it (dev plain seed 20_300: an 8 laid
+    beside the sorry and a 3 over the 8, both missed; read over the whole spot, the 3
+    was the sorry, whole, again). Such a card is read around where it changed."""
+    import numpy as np
+
+    from camera.top import Top
+    from camera.watcher import _around, _beside
+
+    quad = np.array([[100, 100], [220, 100], [220, 270], [100, 270]], np.float32)
+    top = Top(quad, None, None, ("sorry",))
+    assert not _beside(top, None)
+    assert not _beside(top, quad + 4)  # the top card's own outline, a nudge off
+    beside = quad + np.array([130, 10], np.float32)
+    assert _beside(top, beside)
+    x0, y0, x1, y1 = _around(beside, 640, 480)
+    assert (x0, y0) == (230 - 17, 110 - 17) and (x1, y1) == (350 + 17, 280 + 17)
+    assert _around(quad - 120, 640, 480)[:2] == (0, 0)  # within the frame
