@@ -26,6 +26,7 @@ from companion.rules import Countdown, JsonEvent, Transition
 from companion.safe_text import quote
 from games.revenge.rules.cards import ALL_CARDS, CardKind
 from games.revenge.rules.events import (
+    MAX_PAWNS,
     MAX_PLAYERS,
     Close,
     EndPlay2,
@@ -33,6 +34,7 @@ from games.revenge.rules.events import (
     Play,
     Press,
     Tiebreak,
+    Variant,
 )
 from games.revenge.rules.state import (
     HAND_LIMIT,
@@ -119,6 +121,24 @@ assert Outcome._fields == ("what", "seat", "other", "value")
 
 
 _DRAWN, _LAID = _Happening.DRAWN, _Happening.LAID  # every card played emits these
+_ADVANCE, _MOVE_BACK = _Happening.ADVANCE, _Happening.MOVE_BACK
+_ROUND_ENDED = _Happening.ROUND_ENDED
+_Variant = members(Variant)
+
+# The outcomes a game emits again and again, built once and shared (outcomes are
+# immutable values, so sharing them changes nothing): building a NamedTuple costs about as
+# much as ten dict look-ups. Keyed as `_Draft.emit` asks: (what, seat, other, value).
+_SEATS = range(MAX_PLAYERS)
+_VALUES = {_DRAWN: range(1, HAND_LIMIT + 1), _ADVANCE: range(2 * MAX_PAWNS + 1),
+           _MOVE_BACK: range(2 * MAX_PAWNS + 1), _Happening.BUST: range(22, 32),
+           _Happening.TAKE2_SKIPPED: range(HAND_LIMIT - 1, HAND_LIMIT + 3)}
+_OUTCOMES: dict[tuple[Happening, int | None, int | None, int | None], Outcome] = {
+    key: _new(Outcome, key) for key in (
+        *((what, seat, other, None) for what in Happening if what not in _VALUES
+          for seat in (None, *_SEATS) for other in (None, *_SEATS)),
+        *((what, seat, None, value) for what, values in _VALUES.items() for seat in _SEATS
+          for value in values),
+        *((_ROUND_ENDED, None, None, n) for n in range(1, 101)))}
 
 
 class _Draft:
@@ -149,8 +169,11 @@ class _Draft:
         self.out: list[Outcome] = []
 
     def emit(self, what: Happening, seat: int | None = None, other: int | None = None,
-             value: float | None = None) -> None:
-        self.out.append(_new(Outcome, (what, seat, other, value)))
+             value: int | None = None) -> None:
+        """One outcome: the table's shared one when it has it (every value emitted here is
+        a whole number, so an equal key is the very outcome), else a new one."""
+        key = (what, seat, other, value)
+        self.out.append(_OUTCOMES.get(key) or _new(Outcome, key))
 
     def freeze(self) -> Transition[GameState]:
         # Each field by name, in GameState's order (above): twice as fast as one attrgetter
@@ -165,17 +188,19 @@ class _Draft:
 
     def draw(self, seat: int, n: int) -> None:
         """Draw n cards; when the draw pile runs out mid-draw the old piles are shuffled in."""
-        take = min(n, self.draw_pile)
+        pile = self.draw_pile
+        take = n if n < pile else pile  # min(), inline: a builtin call costs ten compares
         if take:
             self.draw_pile -= take
             self.hands[seat] += take
-            self.out.append(_new(Outcome, (_DRAWN, seat, None, take)))  # emit, inlined: hot
+            self.emit(_DRAWN, seat, None, take)
         n -= take
         if n and self.discards:
             self.draw_pile, self.discards = self.discards, 0
             self.reshuffles += 1
             self.emit(_Happening.RESHUFFLED)
-            take = min(n, self.draw_pile)
+            pile = self.draw_pile
+            take = n if n < pile else pile
             if take:
                 self.draw_pile -= take
                 self.hands[seat] += take
@@ -215,7 +240,7 @@ class _Draft:
 
     def end_round(self) -> None:
         """R8: the play pile is set aside (after any drawing) and a new one begins."""
-        self.emit(_Happening.ROUND_ENDED, value=self.round)
+        self.emit(_ROUND_ENDED, None, None, self.round)
         self.discards += self.pile
         self.pile = 0
         self.total = 0
@@ -224,12 +249,20 @@ class _Draft:
         self.check_end()
 
     def advance(self, seat: int) -> None:
-        self.progress[seat] = min(self.s.goal, self.progress[seat] + 1)
-        self.emit(_Happening.ADVANCE, seat, value=self.progress[seat])
+        setup = self.setup  # (GameState.goal, inline, and min(): a call each costs more)
+        goal = setup.pawns * 2 if setup.variant is _Variant.LONG else setup.pawns
+        p = self.progress[seat] + 1
+        if p > goal:
+            p = goal
+        self.progress[seat] = p
+        self.emit(_ADVANCE, seat, None, p)
 
     def move_back(self, seat: int) -> None:
-        self.progress[seat] = max(0, self.progress[seat] - 1)
-        self.emit(_Happening.MOVE_BACK, seat, value=self.progress[seat])
+        p = self.progress[seat] - 1
+        if p < 0:
+            p = 0
+        self.progress[seat] = p
+        self.emit(_MOVE_BACK, seat, None, p)
 
     def check_end(self) -> None:
         """R12: one player at the goal wins; several start a tiebreaker."""
