@@ -232,7 +232,9 @@ class Game(Generic[SetupT, StateT, EventT]):
         self._history: History[StateT, EventT] = History()
         self._synced = 0
         self._apply = self.rules.apply
-        self._core_events = (Undo, Redo, type(setup))  # the rest go straight to the rules
+        # the rest go straight to the rules; a frozenset: `in` hashes the type once, where a
+        # tuple's compared it with each in Python's rich comparison
+        self._core_events = frozenset((Undo, Redo, type(setup)))
 
     @property
     def state(self) -> StateT:

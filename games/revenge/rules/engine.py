@@ -266,8 +266,12 @@ class _Draft:
 
     def check_end(self) -> None:
         """R12: one player at the goal wins; several start a tiebreaker."""
-        goal = self.s.goal
-        if max(self.progress) < goal:  # the common case: nobody there yet
+        setup = self.setup  # (GameState.goal and max(), inline: a call each costs more)
+        goal = setup.pawns * 2 if setup.variant is _Variant.LONG else setup.pawns
+        for p in self.progress:
+            if p >= goal:
+                break
+        else:  # the common case: nobody there yet
             return
         reached = tuple(i for i, p in enumerate(self.progress) if p >= goal)
         if len(reached) == 1:
@@ -315,6 +319,8 @@ def apply(state: GameState, event: object) -> Transition[GameState]:
         return _play(state, event)  # type: ignore[arg-type]
     if cls is Press:
         return _press(state, event)  # type: ignore[arg-type]
+    if cls is Close:
+        return _close(state)
     if isinstance(event, Play):
         return _play(state, event)
     if isinstance(event, Press):
