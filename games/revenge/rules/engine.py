@@ -51,8 +51,8 @@ if TYPE_CHECKING:
     from companion.game import Result
 
 __all__ = [
-    "MOVEMENTS", "Happening", "Outcome", "Transition", "apply", "countdown", "initial_state",
-    "options", "outcomes_of",
+    "MOVEMENTS", "Happening", "Outcome", "Parts", "Transition", "apply", "apply_parts",
+    "countdown", "initial_state", "options", "outcomes_of",
 ]
 
 WINNING_TOTAL = 21
@@ -120,6 +120,9 @@ assert Transition._fields == ("state", "outcomes", "changed", "amends")
 assert Outcome._fields == ("what", "seat", "other", "value")
 
 
+# A transition as the engine's functions build it: Transition's fields in a plain tuple
+Parts = tuple[GameState, tuple[Outcome, ...], bool, bool]
+
 _DRAWN, _LAID = _Happening.DRAWN, _Happening.LAID  # every card played emits these
 _ADVANCE, _MOVE_BACK = _Happening.ADVANCE, _Happening.MOVE_BACK
 _ROUND_ENDED = _Happening.ROUND_ENDED
@@ -175,14 +178,14 @@ class _Draft:
         key = (what, seat, other, value)
         self.out.append(_OUTCOMES.get(key) or _new(Outcome, key))
 
-    def freeze(self) -> Transition[GameState]:
+    def freeze(self) -> Parts:
         # Each field by name, in GameState's order (above): twice as fast as one attrgetter
         # whose result is star-unpacked through a list.
         state = _new(GameState, (
             self.setup, tuple(self.progress), tuple(self.hands), self.total, self.direction,
             self.turn, self.round, self.pile, self.discards, self.draw_pile, self.owed,
             self.window, self.tiebreak, self.winner, self.reshuffles))
-        return _new(Transition, (state, tuple(self.out), True, False))
+        return (state, tuple(self.out), True, False)
 
     # --- cards and hands (tracked, advisory: they never refuse a real card) ---
 
@@ -314,6 +317,13 @@ def _unanswered(w: Window) -> tuple[int, int, Happening, int | None]:
 
 def apply(state: GameState, event: object) -> Transition[GameState]:
     """Apply one game event (play, press, close, end_play2, tiebreak) to `state`."""
+    return _new(Transition, apply_parts(state, event))
+
+
+def apply_parts(state: GameState, event: object) -> Parts:
+    """`apply`'s transition as a plain tuple (state, outcomes, changed, amends), what
+    `Game.push` unpacks: a NamedTuple built and dropped per event cost it about a tenth of
+    a number card's event."""
     cls = type(event)  # the common case in one look-up; subclasses fall through below
     if cls is Play:
         return _play(state, event)  # type: ignore[arg-type]
@@ -357,7 +367,7 @@ def _refuse_when_over(state: GameState) -> None:
         )
 
 
-def _play(state: GameState, ev: Play) -> Transition[GameState]:
+def _play(state: GameState, ev: Play) -> Parts:
     card = ev.card
     kind = card.kind
     if (kind is _CardKind.NUMBER or (kind is _CardKind.SLIDE and not state.owed)) \
@@ -368,7 +378,7 @@ def _play(state: GameState, ev: Play) -> Transition[GameState]:
     return _play_in_full(state, ev)
 
 
-def _play_in_full(state: GameState, ev: Play) -> Transition[GameState]:
+def _play_in_full(state: GameState, ev: Play) -> Parts:
     """Any card, every rule checked on a draft of the state."""
     card = ev.card
     kind = card.kind
@@ -422,7 +432,7 @@ def _play_in_full(state: GameState, ev: Play) -> Transition[GameState]:
     return d.freeze()
 
 
-def _quick_total(state: GameState, ev: Play, number: bool) -> Transition[GameState] | None:
+def _quick_total(state: GameState, ev: Play, number: bool) -> Parts | None:
     """The most common event, a number or Slide card that leaves the total under 21 with
     no window open (a number may be one a Play 2 owes), built straight from the tuple:
     the same state and outcomes as the general path (the replay and state-machine tests
@@ -451,7 +461,7 @@ def _quick_total(state: GameState, ev: Play, number: bool) -> Transition[GameSta
     after = _new(GameState, (setup, progress, hands, total, direction, after_turn, rnd,
                              pile + 1, discards, draw_pile - need, owed, None, None, None,
                              reshuffles))
-    return _new(Transition, (after, _LAID_DRAWN[turn][need], True, False))
+    return (after, _LAID_DRAWN[turn][need], True, False)
 
 
 # The outcomes of _quick_total, by seat and cards drawn: (LAID,) or (LAID, DRAWN n), built
@@ -515,14 +525,14 @@ def _flip_back(state: GameState, d: _Draft, seat: int, target: str | None) -> No
     d.window = Window(_Awaiting.BLOCK, _Cause.FLIP, scorer=seat, victim=victim)
 
 
-def _ignored(state: GameState, seat: int) -> Transition[GameState]:
-    return _new(Transition, (state, _IGNORED_BY_SEAT[seat], False, False))
+def _ignored(state: GameState, seat: int) -> Parts:
+    return (state, _IGNORED_BY_SEAT[seat], False, False)
 
 
 _IGNORED_BY_SEAT = tuple((Outcome(_Happening.IGNORED, seat),) for seat in range(MAX_PLAYERS))
 
 
-def _press(state: GameState, ev: Press) -> Transition[GameState]:
+def _press(state: GameState, ev: Press) -> Parts:
     """R9/R10: a press is a SORRY! call or a Don't Be SORRY!, whichever applies now."""
     seat = _seat(state, ev.player)
     w = state.window
@@ -557,14 +567,14 @@ def _press(state: GameState, ev: Press) -> Transition[GameState]:
         # The caller's own earlier edge arrived late: it is their call time from now on.
         refined = state._replace(window=replace(w, caller_t=ev.t))
         edge = Outcome(_Happening.EARLIER_EDGE, seat, value=w.caller_t - ev.t)
-        return Transition(refined, (edge,), amends=True)
+        return (refined, (edge,), True, True)
     assert w.before_call is not None and w.caller is not None
-    tr = _call(w.before_call, seat, ev.t)
+    after, outcomes, _changed, _amends = _call(w.before_call, seat, ev.t)
     replaced = Outcome(_Happening.CALLER_REPLACED, seat, w.caller, w.caller_t - ev.t)
-    return Transition(tr.state, (replaced, *tr.outcomes))
+    return (after, (replaced, *outcomes), True, False)
 
 
-def _call(state: GameState, seat: int, t: float | None) -> Transition[GameState]:
+def _call(state: GameState, seat: int, t: float | None) -> Parts:
     """The first SORRY! call in a steal window: the block window opens for W."""
     w = state.window
     assert w is not None
@@ -575,7 +585,7 @@ def _call(state: GameState, seat: int, t: float | None) -> Transition[GameState]
     return d.freeze()
 
 
-def _close(state: GameState) -> Transition[GameState]:
+def _close(state: GameState) -> Parts:
     if state.window is None:
         raise IllegalEvent(
             "no SORRY! window is open, so there is nothing to close", code="no_window"
@@ -585,7 +595,7 @@ def _close(state: GameState) -> Transition[GameState]:
     return d.freeze()
 
 
-def _end_play2(state: GameState) -> Transition[GameState]:
+def _end_play2(state: GameState) -> Parts:
     if not state.owed:
         raise IllegalEvent("no Play 2 is owed, so there is nothing to end", code="no_play2")
     d = _Draft(state)
@@ -593,7 +603,7 @@ def _end_play2(state: GameState) -> Transition[GameState]:
     return d.freeze()
 
 
-def _tiebreak(state: GameState, ev: Tiebreak) -> Transition[GameState]:
+def _tiebreak(state: GameState, ev: Tiebreak) -> Parts:
     """R13: the highest total not over 21 wins; equal best or all over: play it again."""
     tb = state.tiebreak
     if tb is None:
