@@ -368,10 +368,8 @@ def _refuse_when_over(state: GameState) -> None:
 
 
 def _play(state: GameState, ev: Play) -> Parts:
-    card = ev.card
-    kind = card.kind
-    if (kind is _CardKind.NUMBER or (kind is _CardKind.SLIDE and not state.owed)) \
-            and state.window is None and state.winner is None and state.tiebreak is None:
+    kind = ev.card.kind
+    if kind is _CardKind.NUMBER or kind is _CardKind.SLIDE:  # (the rest: _quick_total)
         quick = _quick_total(state, ev, kind is _CardKind.NUMBER)
         if quick is not None:
             return quick
@@ -439,7 +437,11 @@ def _quick_total(state: GameState, ev: Play, number: bool) -> Parts | None:
     compare them), or None when anything unusual is in play (a named player not seated
     there, an empty hand, a reshuffle), which the general path then decides."""
     (setup, progress, hands, total, direction, turn, rnd, pile, discards, draw_pile, owed,
-     _window, _tiebreak, _winner, reshuffles) = state
+     window, tiebreak, winner, reshuffles) = state
+    # (read here from the unpacked state: a NamedTuple's field by name costs more)
+    if window is not None or winner is not None or tiebreak is not None or (
+            owed and not number):  # a Slide while a Play 2 is owed: refused in full
+        return None
     total = total + ev.card.value if number else ev.card.value
     if total >= WINNING_TOTAL:
         return None
