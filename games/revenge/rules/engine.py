@@ -152,7 +152,7 @@ class _Draft:
     __slots__ = (*GameState._fields, "out", "s")
 
     if TYPE_CHECKING:  # for the checker: the fields whose drafting type it cannot infer
-        progress: list[int]
+        progress: list[int] | tuple[int, ...]  # the state's tuple until a pawn card moves
         hands: list[int]
         window: Window | None
         tiebreak: TiebreakRound | None
@@ -167,7 +167,7 @@ class _Draft:
         (self.setup, progress, hands, self.total, self.direction, self.turn, self.round,
          self.pile, self.discards, self.draw_pile, self.owed, self.window, self.tiebreak,
          self.winner, self.reshuffles) = s  # one unpacking, in GameState's order (above)
-        self.progress = list(progress)
+        self.progress = progress  # a list once a pawn card moves (most events move none)
         self.hands = list(hands)
         self.out: list[Outcome] = []
 
@@ -254,17 +254,23 @@ class _Draft:
     def advance(self, seat: int) -> None:
         setup = self.setup  # (GameState.goal, inline, and min(): a call each costs more)
         goal = setup.pawns * 2 if setup.variant is _Variant.LONG else setup.pawns
-        p = self.progress[seat] + 1
+        progress = self.progress
+        if type(progress) is not list:
+            progress = self.progress = list(progress)
+        p = progress[seat] + 1
         if p > goal:
             p = goal
-        self.progress[seat] = p
+        progress[seat] = p
         self.emit(_ADVANCE, seat, None, p)
 
     def move_back(self, seat: int) -> None:
-        p = self.progress[seat] - 1
+        progress = self.progress
+        if type(progress) is not list:
+            progress = self.progress = list(progress)
+        p = progress[seat] - 1
         if p < 0:
             p = 0
-        self.progress[seat] = p
+        progress[seat] = p
         self.emit(_MOVE_BACK, seat, None, p)
 
     def check_end(self) -> None:
