@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from companion.game import Step
 
 __all__ = [
-    "Countdown", "GameSummary", "Json", "JsonEvent", "Rules", "SomeRules", "Transition",
+    "Countdown", "FastRules", "GameSummary", "Json", "JsonEvent", "Rules", "SomeRules",
+    "Transition",
     "json_object",
 ]
 
@@ -64,6 +65,7 @@ class JsonEvent(Protocol):
 SetupT = TypeVar("SetupT", bound=JsonEvent)  # a game's setup (frozen, `game` names it)
 StateT = TypeVar("StateT")  # a game's state (frozen)
 EventT = TypeVar("EventT", bound=JsonEvent)  # a game's events, options included (frozen)
+EventT_contra = TypeVar("EventT_contra", bound=JsonEvent, contravariant=True)  # FastRules'
 
 
 class Transition(NamedTuple, Generic[StateT]):
@@ -122,6 +124,16 @@ class Rules(Protocol[SetupT, StateT, EventT]):
     def stats(self, steps: Sequence[Step[StateT, EventT]]) -> dict[str, dict[str, int]]:
         """Per-player counters of one game from its effective steps (`Game.steps`), for
         `stats`: name -> counter -> value. Counters are summed over games by the core."""
+
+
+class FastRules(Protocol[StateT, EventT_contra]):
+    """What a game's rules may offer beside `Rules.apply` (optional: `Game` looks for it):
+    the transition's fields as a plain tuple, (state, outcomes, changed, amends), where
+    `apply` builds a Transition that the game loop only unpacks."""
+
+    def apply_parts(self, state: StateT, event: EventT_contra
+                    ) -> tuple[StateT, tuple[object, ...], bool, bool]:
+        """`apply(state, event)`'s fields, the same refusals raised."""
 
 
 # Some game's rules, found by name (companion.games.get): its own types are known to it

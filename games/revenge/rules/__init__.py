@@ -29,6 +29,7 @@ from games.revenge.rules.engine import (
     Happening,
     Outcome,
     apply,
+    apply_parts,
     countdown,
     options,
     outcomes_of,
@@ -70,6 +71,7 @@ class RevengeRules:
 
     # The engine's functions themselves: no extra call per event on the hot path.
     apply = staticmethod(apply)
+    apply_parts = staticmethod(apply_parts)  # Game.push's (companion.game)
     options = staticmethod(options)
     countdown = staticmethod(countdown)
 

@@ -26,6 +26,7 @@ from companion.rules import Countdown, JsonEvent, Transition
 from companion.safe_text import quote
 from games.revenge.rules.cards import ALL_CARDS, CardKind
 from games.revenge.rules.events import (
+    MAX_PAWNS,
     MAX_PLAYERS,
     Close,
     EndPlay2,
@@ -33,6 +34,7 @@ from games.revenge.rules.events import (
     Play,
     Press,
     Tiebreak,
+    Variant,
 )
 from games.revenge.rules.state import (
     HAND_LIMIT,
@@ -49,8 +51,8 @@ if TYPE_CHECKING:
     from companion.game import Result
 
 __all__ = [
-    "MOVEMENTS", "Happening", "Outcome", "Transition", "apply", "countdown", "initial_state",
-    "options", "outcomes_of",
+    "MOVEMENTS", "Happening", "Outcome", "Parts", "Transition", "apply", "apply_parts",
+    "countdown", "initial_state", "options", "outcomes_of",
 ]
 
 WINNING_TOTAL = 21
@@ -118,7 +120,28 @@ assert Transition._fields == ("state", "outcomes", "changed", "amends")
 assert Outcome._fields == ("what", "seat", "other", "value")
 
 
+# A transition as the engine's functions build it: Transition's fields in a plain tuple
+Parts = tuple[GameState, tuple[Outcome, ...], bool, bool]
+
 _DRAWN, _LAID = _Happening.DRAWN, _Happening.LAID  # every card played emits these
+_ADVANCE, _MOVE_BACK = _Happening.ADVANCE, _Happening.MOVE_BACK
+_ROUND_ENDED = _Happening.ROUND_ENDED
+_Variant = members(Variant)
+
+# The outcomes a game emits again and again, built once and shared (outcomes are
+# immutable values, so sharing them changes nothing): building a NamedTuple costs about as
+# much as ten dict look-ups. Keyed as `_Draft.emit` asks: (what, seat, other, value).
+_SEATS = range(MAX_PLAYERS)
+_VALUES = {_DRAWN: range(1, HAND_LIMIT + 1), _ADVANCE: range(2 * MAX_PAWNS + 1),
+           _MOVE_BACK: range(2 * MAX_PAWNS + 1), _Happening.BUST: range(22, 32),
+           _Happening.TAKE2_SKIPPED: range(HAND_LIMIT - 1, HAND_LIMIT + 3)}
+_OUTCOMES: dict[tuple[Happening, int | None, int | None, int | None], Outcome] = {
+    key: _new(Outcome, key) for key in (
+        *((what, seat, other, None) for what in Happening if what not in _VALUES
+          for seat in (None, *_SEATS) for other in (None, *_SEATS)),
+        *((what, seat, None, value) for what, values in _VALUES.items() for seat in _SEATS
+          for value in values),
+        *((_ROUND_ENDED, None, None, n) for n in range(1, 101)))}
 
 
 class _Draft:
@@ -129,7 +152,7 @@ class _Draft:
     __slots__ = (*GameState._fields, "out", "s")
 
     if TYPE_CHECKING:  # for the checker: the fields whose drafting type it cannot infer
-        progress: list[int]
+        progress: list[int] | tuple[int, ...]  # the state's tuple until a pawn card moves
         hands: list[int]
         window: Window | None
         tiebreak: TiebreakRound | None
@@ -144,38 +167,43 @@ class _Draft:
         (self.setup, progress, hands, self.total, self.direction, self.turn, self.round,
          self.pile, self.discards, self.draw_pile, self.owed, self.window, self.tiebreak,
          self.winner, self.reshuffles) = s  # one unpacking, in GameState's order (above)
-        self.progress = list(progress)
+        self.progress = progress  # a list once a pawn card moves (most events move none)
         self.hands = list(hands)
         self.out: list[Outcome] = []
 
     def emit(self, what: Happening, seat: int | None = None, other: int | None = None,
-             value: float | None = None) -> None:
-        self.out.append(_new(Outcome, (what, seat, other, value)))
+             value: int | None = None) -> None:
+        """One outcome: the table's shared one when it has it (every value emitted here is
+        a whole number, so an equal key is the very outcome), else a new one."""
+        key = (what, seat, other, value)
+        self.out.append(_OUTCOMES.get(key) or _new(Outcome, key))
 
-    def freeze(self) -> Transition[GameState]:
+    def freeze(self) -> Parts:
         # Each field by name, in GameState's order (above): twice as fast as one attrgetter
         # whose result is star-unpacked through a list.
         state = _new(GameState, (
             self.setup, tuple(self.progress), tuple(self.hands), self.total, self.direction,
             self.turn, self.round, self.pile, self.discards, self.draw_pile, self.owed,
             self.window, self.tiebreak, self.winner, self.reshuffles))
-        return _new(Transition, (state, tuple(self.out), True, False))
+        return (state, tuple(self.out), True, False)
 
     # --- cards and hands (tracked, advisory: they never refuse a real card) ---
 
     def draw(self, seat: int, n: int) -> None:
         """Draw n cards; when the draw pile runs out mid-draw the old piles are shuffled in."""
-        take = min(n, self.draw_pile)
+        pile = self.draw_pile
+        take = n if n < pile else pile  # min(), inline: a builtin call costs ten compares
         if take:
             self.draw_pile -= take
             self.hands[seat] += take
-            self.out.append(_new(Outcome, (_DRAWN, seat, None, take)))  # emit, inlined: hot
+            self.emit(_DRAWN, seat, None, take)
         n -= take
         if n and self.discards:
             self.draw_pile, self.discards = self.discards, 0
             self.reshuffles += 1
             self.emit(_Happening.RESHUFFLED)
-            take = min(n, self.draw_pile)
+            pile = self.draw_pile
+            take = n if n < pile else pile
             if take:
                 self.draw_pile -= take
                 self.hands[seat] += take
@@ -215,7 +243,7 @@ class _Draft:
 
     def end_round(self) -> None:
         """R8: the play pile is set aside (after any drawing) and a new one begins."""
-        self.emit(_Happening.ROUND_ENDED, value=self.round)
+        self.emit(_ROUND_ENDED, None, None, self.round)
         self.discards += self.pile
         self.pile = 0
         self.total = 0
@@ -224,17 +252,35 @@ class _Draft:
         self.check_end()
 
     def advance(self, seat: int) -> None:
-        self.progress[seat] = min(self.s.goal, self.progress[seat] + 1)
-        self.emit(_Happening.ADVANCE, seat, value=self.progress[seat])
+        setup = self.setup  # (GameState.goal, inline, and min(): a call each costs more)
+        goal = setup.pawns * 2 if setup.variant is _Variant.LONG else setup.pawns
+        progress = self.progress
+        if type(progress) is not list:
+            progress = self.progress = list(progress)
+        p = progress[seat] + 1
+        if p > goal:
+            p = goal
+        progress[seat] = p
+        self.emit(_ADVANCE, seat, None, p)
 
     def move_back(self, seat: int) -> None:
-        self.progress[seat] = max(0, self.progress[seat] - 1)
-        self.emit(_Happening.MOVE_BACK, seat, value=self.progress[seat])
+        progress = self.progress
+        if type(progress) is not list:
+            progress = self.progress = list(progress)
+        p = progress[seat] - 1
+        if p < 0:
+            p = 0
+        progress[seat] = p
+        self.emit(_MOVE_BACK, seat, None, p)
 
     def check_end(self) -> None:
         """R12: one player at the goal wins; several start a tiebreaker."""
-        goal = self.s.goal
-        if max(self.progress) < goal:  # the common case: nobody there yet
+        setup = self.setup  # (GameState.goal and max(), inline: a call each costs more)
+        goal = setup.pawns * 2 if setup.variant is _Variant.LONG else setup.pawns
+        for p in self.progress:
+            if p >= goal:
+                break
+        else:  # the common case: nobody there yet
             return
         reached = tuple(i for i, p in enumerate(self.progress) if p >= goal)
         if len(reached) == 1:
@@ -277,11 +323,20 @@ def _unanswered(w: Window) -> tuple[int, int, Happening, int | None]:
 
 def apply(state: GameState, event: object) -> Transition[GameState]:
     """Apply one game event (play, press, close, end_play2, tiebreak) to `state`."""
+    return _new(Transition, apply_parts(state, event))
+
+
+def apply_parts(state: GameState, event: object) -> Parts:
+    """`apply`'s transition as a plain tuple (state, outcomes, changed, amends), what
+    `Game.push` unpacks: a NamedTuple built and dropped per event cost it about a tenth of
+    a number card's event."""
     cls = type(event)  # the common case in one look-up; subclasses fall through below
     if cls is Play:
         return _play(state, event)  # type: ignore[arg-type]
     if cls is Press:
         return _press(state, event)  # type: ignore[arg-type]
+    if cls is Close:
+        return _close(state)
     if isinstance(event, Play):
         return _play(state, event)
     if isinstance(event, Press):
@@ -318,18 +373,16 @@ def _refuse_when_over(state: GameState) -> None:
         )
 
 
-def _play(state: GameState, ev: Play) -> Transition[GameState]:
-    card = ev.card
-    kind = card.kind
-    if (kind is _CardKind.NUMBER or (kind is _CardKind.SLIDE and not state.owed)) \
-            and state.window is None and state.winner is None and state.tiebreak is None:
+def _play(state: GameState, ev: Play) -> Parts:
+    kind = ev.card.kind
+    if kind is _CardKind.NUMBER or kind is _CardKind.SLIDE:  # (the rest: _quick_total)
         quick = _quick_total(state, ev, kind is _CardKind.NUMBER)
         if quick is not None:
             return quick
     return _play_in_full(state, ev)
 
 
-def _play_in_full(state: GameState, ev: Play) -> Transition[GameState]:
+def _play_in_full(state: GameState, ev: Play) -> Parts:
     """Any card, every rule checked on a draft of the state."""
     card = ev.card
     kind = card.kind
@@ -383,14 +436,18 @@ def _play_in_full(state: GameState, ev: Play) -> Transition[GameState]:
     return d.freeze()
 
 
-def _quick_total(state: GameState, ev: Play, number: bool) -> Transition[GameState] | None:
+def _quick_total(state: GameState, ev: Play, number: bool) -> Parts | None:
     """The most common event, a number or Slide card that leaves the total under 21 with
     no window open (a number may be one a Play 2 owes), built straight from the tuple:
     the same state and outcomes as the general path (the replay and state-machine tests
     compare them), or None when anything unusual is in play (a named player not seated
     there, an empty hand, a reshuffle), which the general path then decides."""
     (setup, progress, hands, total, direction, turn, rnd, pile, discards, draw_pile, owed,
-     _window, _tiebreak, _winner, reshuffles) = state
+     window, tiebreak, winner, reshuffles) = state
+    # (read here from the unpacked state: a NamedTuple's field by name costs more)
+    if window is not None or winner is not None or tiebreak is not None or (
+            owed and not number):  # a Slide while a Play 2 is owed: refused in full
+        return None
     total = total + ev.card.value if number else ev.card.value
     if total >= WINNING_TOTAL:
         return None
@@ -412,7 +469,7 @@ def _quick_total(state: GameState, ev: Play, number: bool) -> Transition[GameSta
     after = _new(GameState, (setup, progress, hands, total, direction, after_turn, rnd,
                              pile + 1, discards, draw_pile - need, owed, None, None, None,
                              reshuffles))
-    return _new(Transition, (after, _LAID_DRAWN[turn][need], True, False))
+    return (after, _LAID_DRAWN[turn][need], True, False)
 
 
 # The outcomes of _quick_total, by seat and cards drawn: (LAID,) or (LAID, DRAWN n), built
@@ -476,14 +533,14 @@ def _flip_back(state: GameState, d: _Draft, seat: int, target: str | None) -> No
     d.window = Window(_Awaiting.BLOCK, _Cause.FLIP, scorer=seat, victim=victim)
 
 
-def _ignored(state: GameState, seat: int) -> Transition[GameState]:
-    return _new(Transition, (state, _IGNORED_BY_SEAT[seat], False, False))
+def _ignored(state: GameState, seat: int) -> Parts:
+    return (state, _IGNORED_BY_SEAT[seat], False, False)
 
 
 _IGNORED_BY_SEAT = tuple((Outcome(_Happening.IGNORED, seat),) for seat in range(MAX_PLAYERS))
 
 
-def _press(state: GameState, ev: Press) -> Transition[GameState]:
+def _press(state: GameState, ev: Press) -> Parts:
     """R9/R10: a press is a SORRY! call or a Don't Be SORRY!, whichever applies now."""
     seat = _seat(state, ev.player)
     w = state.window
@@ -518,14 +575,14 @@ def _press(state: GameState, ev: Press) -> Transition[GameState]:
         # The caller's own earlier edge arrived late: it is their call time from now on.
         refined = state._replace(window=replace(w, caller_t=ev.t))
         edge = Outcome(_Happening.EARLIER_EDGE, seat, value=w.caller_t - ev.t)
-        return Transition(refined, (edge,), amends=True)
+        return (refined, (edge,), True, True)
     assert w.before_call is not None and w.caller is not None
-    tr = _call(w.before_call, seat, ev.t)
+    after, outcomes, _changed, _amends = _call(w.before_call, seat, ev.t)
     replaced = Outcome(_Happening.CALLER_REPLACED, seat, w.caller, w.caller_t - ev.t)
-    return Transition(tr.state, (replaced, *tr.outcomes))
+    return (after, (replaced, *outcomes), True, False)
 
 
-def _call(state: GameState, seat: int, t: float | None) -> Transition[GameState]:
+def _call(state: GameState, seat: int, t: float | None) -> Parts:
     """The first SORRY! call in a steal window: the block window opens for W."""
     w = state.window
     assert w is not None
@@ -536,7 +593,7 @@ def _call(state: GameState, seat: int, t: float | None) -> Transition[GameState]
     return d.freeze()
 
 
-def _close(state: GameState) -> Transition[GameState]:
+def _close(state: GameState) -> Parts:
     if state.window is None:
         raise IllegalEvent(
             "no SORRY! window is open, so there is nothing to close", code="no_window"
@@ -546,7 +603,7 @@ def _close(state: GameState) -> Transition[GameState]:
     return d.freeze()
 
 
-def _end_play2(state: GameState) -> Transition[GameState]:
+def _end_play2(state: GameState) -> Parts:
     if not state.owed:
         raise IllegalEvent("no Play 2 is owed, so there is nothing to end", code="no_play2")
     d = _Draft(state)
@@ -554,7 +611,7 @@ def _end_play2(state: GameState) -> Transition[GameState]:
     return d.freeze()
 
 
-def _tiebreak(state: GameState, ev: Tiebreak) -> Transition[GameState]:
+def _tiebreak(state: GameState, ev: Tiebreak) -> Parts:
     """R13: the highest total not over 21 wins; equal best or all over: play it again."""
     tb = state.tiebreak
     if tb is None:
