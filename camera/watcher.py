@@ -163,7 +163,9 @@ class Watcher:
             return None
         x0, y0, x1, y1 = self._around_small
         moved = int(np.count_nonzero(_changed(small[y0:y1, x0:x1], previous[y0:y1, x0:x1])))
-        if moved >= self._motion_pixels:
+        hands = moved >= self._motion_pixels and self._judged is not None \
+            and _hands_only(small, previous, self._judged, self._spot_small)
+        if moved >= self._motion_pixels and not hands:
             # the pile lay still for one frame only between two hands: the first of two
             # quick cards, seen uncovered that once (a family lays the next within 0.2 s)
             glimpse = self._still == GLIMPSE and self._judged is not None
@@ -172,11 +174,15 @@ class Watcher:
         self._still += 1
         if self._still < STILL_FRAMES:
             return None
-        return self._rested(frame, small)
+        return self._rested(frame, small, hands=hands)
 
-    def _rested(self, frame: Any, small: Any) -> Seen | None:
+    def _rested(self, frame: Any, small: Any, *, hands: bool = False) -> Seen | None:
         """What to do with `frame` (`small`: its small picture), which lies still: follow
-        or log the pile, or wait for an arm resting over it to leave."""
+        or log the pile, or wait for an arm resting over it to leave. `hands`: only hands
+        at the frame's edge move in it, apart from a card newly still (`_hands_only`):
+        judged as it is, and never a picture to compare with."""
+        if hands:
+            return self._judge(frame, small, log=True)
         here = _still(small, frame)
         if self._judged is None:  # the first still picture: what lies there already
             self._normals, self._settled = [here], here
@@ -273,6 +279,34 @@ class Watcher:
 
 
 _Found = tuple[Top | None, bool, str | None]  # Watcher._find_top's answer
+
+
+def _hands_only(small: Any, previous: Any, judged: Any,
+                spot: tuple[int, int, int, int]) -> bool:
+    """Whether only hands at the frame's edge move between `previous` and `small`, apart
+    from a new card lying still: every region changed since the `judged` picture that
+    holds motion touches the frame's border, and a region with none, CHANGE_SHARE of the
+    pile spot at least, lies in the spot. The first of two quick cards: the next hand
+    comes in on the frame the last one leaves, and the spot (most of the view on dev
+    homes) never lay still. A card carried or slid by a hand, or a hand over the card,
+    is one region with the hand: it moves."""
+    new = _changed(small, judged)
+    count, labels = cv2.connectedComponents(new.astype(np.uint8), connectivity=8)
+    if count < 2:
+        return False
+    moving = np.zeros(count, bool)
+    moving[np.unique(labels[_changed(small, previous)])] = True
+    border = np.zeros(count, bool)
+    border[np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0],
+                                     labels[:, -1]]))] = True
+    moving[0] = border[0] = False
+    if np.any(moving & ~border):
+        return False
+    x0, y0, x1, y1 = spot
+    areas = np.bincount(labels[y0:y1, x0:x1].ravel(), minlength=count)
+    still = ~moving & ~border
+    still[0] = False
+    return bool(np.any(areas[still] >= CHANGE_SHARE * (x1 - x0) * (y1 - y0)))
 
 
 def _beside(top: Top, where: Quad | None) -> bool:
