@@ -91,6 +91,10 @@ WANDER_TURN = 10.0
 # this host and spent a quarter more CPU in all (camera watch on a busy table: 20.9 s
 # against 16.5 s on one thread); a Pi's four cores belong to the app beside the camera
 OPENCV_THREADS = 1
+# a card lying still between moving hands (`_hands_only`) changed at least this share of
+# its long edge, squared, of the small picture (a third of a card; noise on a still dev
+# plain cloth makes regions of up to 28 small pixels, a card's long edge is about 22)
+HANDS_CARD = 0.5
 BESIDE_MARGIN = 0.1  # a card laid beside the top card is read this far around it
 
 
@@ -150,6 +154,12 @@ class Watcher:
         self._around_small = (max(0, sx0 - AROUND), max(0, sy0 - AROUND),
                               min(w, sx1 + AROUND), min(h, sy1 + AROUND))
         self._motion_pixels = MOTION_SHARE * w * h
+        self._hands = False  # only hands at the edge moved into the last frame
+        size = self.recogniser.card_size
+        # a card's region lying still between moving hands holds at least this many small
+        # pixels (HANDS_CARD of its long edge squared: about a third of its area)
+        self._card_pixels = CHANGE_SHARE * (sx1 - sx0) * (sy1 - sy0) if size is None \
+            else (HANDS_CARD * size * w) ** 2
         self.recognitions = 0
 
     def feed(self, frame: Any) -> Seen | None:
@@ -164,13 +174,15 @@ class Watcher:
         x0, y0, x1, y1 = self._around_small
         moved = int(np.count_nonzero(_changed(small[y0:y1, x0:x1], previous[y0:y1, x0:x1])))
         hands = moved >= self._motion_pixels and self._judged is not None \
-            and _hands_only(small, previous, self._judged, self._spot_small)
+            and _hands_only(small, previous, self._judged, self._spot_small,
+                            self._card_pixels, self._motion_pixels)
+        was_hands, self._hands = self._hands, hands
         if moved >= self._motion_pixels and not hands:
             # the pile lay still for one frame only between two hands: the first of two
             # quick cards, seen uncovered that once (a family lays the next within 0.2 s)
             glimpse = self._still == GLIMPSE and self._judged is not None
             self._still = 0
-            return self._rested(before, previous) if glimpse else None
+            return self._rested(before, previous, hands=was_hands) if glimpse else None
         self._still += 1
         if self._still < STILL_FRAMES:
             return None
@@ -281,12 +293,13 @@ class Watcher:
 _Found = tuple[Top | None, bool, str | None]  # Watcher._find_top's answer
 
 
-def _hands_only(small: Any, previous: Any, judged: Any,
-                spot: tuple[int, int, int, int]) -> bool:
+def _hands_only(small: Any, previous: Any, judged: Any, spot: tuple[int, int, int, int],
+                least: float, slack: float) -> bool:
     """Whether only hands at the frame's edge move between `previous` and `small`, apart
-    from a new card lying still: every region changed since the `judged` picture that
-    holds motion touches the frame's border, and a region with none, CHANGE_SHARE of the
-    pile spot at least, lies in the spot. The first of two quick cards: the next hand
+    from a new card lying still: the regions changed since the `judged` picture that
+    touch no border of the frame hold fewer than `slack` small pixels of motion (as the
+    rest judge's own), and one of them holds `least` small pixels at least in the pile
+    `spot`. The first of two quick cards: the next hand
     comes in on the frame the last one leaves, and the spot (most of the view on dev
     homes) never lay still. A card carried or slid by a hand, or a hand over the card,
     is one region with the hand: it moves."""
@@ -294,19 +307,16 @@ def _hands_only(small: Any, previous: Any, judged: Any,
     count, labels = cv2.connectedComponents(new.astype(np.uint8), connectivity=8)
     if count < 2:
         return False
-    moving = np.zeros(count, bool)
-    moving[np.unique(labels[_changed(small, previous)])] = True
     border = np.zeros(count, bool)
     border[np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0],
                                      labels[:, -1]]))] = True
-    moving[0] = border[0] = False
-    if np.any(moving & ~border):
+    border[0] = True
+    motion = np.bincount(labels[_changed(small, previous)].ravel(), minlength=count)
+    if int(motion[~border].sum()) >= slack:
         return False
     x0, y0, x1, y1 = spot
     areas = np.bincount(labels[y0:y1, x0:x1].ravel(), minlength=count)
-    still = ~moving & ~border
-    still[0] = False
-    return bool(np.any(areas[still] >= CHANGE_SHARE * (x1 - x0) * (y1 - y0)))
+    return bool(np.any(areas[~border] >= least))
 
 
 def _beside(top: Top, where: Quad | None) -> bool:

@@ -220,11 +220,11 @@ def test_only_hands_at_the_edge_move_beside_a_card_lying_still() -> None:
     previous, small = card.copy(), card.copy()
     previous[45:60, 50:56] = 1.0  # the leaving hand, at the bottom edge
     small[50:60, 60:66] = 1.0  # the next hand coming, at the bottom edge
-    assert _hands_only(small, previous, judged, spot)
+    assert _hands_only(small, previous, judged, spot, 80, 19)
     held = small.copy()
     held[38:52, 38:62] = 1.0  # the hand reaching over the card: one region with it
-    assert not _hands_only(held, previous, judged, spot)
+    assert not _hands_only(held, previous, judged, spot, 80, 19)
     inside = card.copy()
     inside[45:50, 50:56] = 1.0  # something moving inside the view, touching no edge
-    assert not _hands_only(inside, card, judged, spot)
-    assert not _hands_only(judged, judged, judged, spot)  # nothing new
+    assert not _hands_only(inside, card, judged, spot, 80, 19)
+    assert not _hands_only(judged, judged, judged, spot, 80, 19)  # nothing new
