@@ -154,7 +154,9 @@ class Watcher:
         self._around_small = (max(0, sx0 - AROUND), max(0, sy0 - AROUND),
                               min(w, sx1 + AROUND), min(h, sy1 + AROUND))
         self._motion_pixels = MOTION_SHARE * w * h
-        self._hands = False  # only hands at the edge moved into the last frame
+        # the last frame (and its small picture) into which only hands at the frame's
+        # edge moved, apart from a card lying still (`_hands_only`), since the last still one
+        self._hands: tuple[Any, Any] | None = None
         size = self.recogniser.card_size
         # a card's region lying still between moving hands holds at least this many small
         # pixels (HANDS_CARD of its long edge squared: about a third of its area)
@@ -173,20 +175,27 @@ class Watcher:
             return None
         x0, y0, x1, y1 = self._around_small
         moved = int(np.count_nonzero(_changed(small[y0:y1, x0:x1], previous[y0:y1, x0:x1])))
-        hands = moved >= self._motion_pixels and self._judged is not None \
-            and _hands_only(small, previous, self._judged, self._spot_small,
-                            self._card_pixels, self._motion_pixels)
-        was_hands, self._hands = self._hands, hands
-        if moved >= self._motion_pixels and not hands:
+        if moved >= self._motion_pixels:
             # the pile lay still for one frame only between two hands: the first of two
             # quick cards, seen uncovered that once (a family lays the next within 0.2 s)
             glimpse = self._still == GLIMPSE and self._judged is not None
             self._still = 0
-            return self._rested(before, previous, hands=was_hands) if glimpse else None
+            hands, self._hands = self._hands, None
+            if glimpse:
+                return self._rested(before, previous)
+            if self._judged is not None and _hands_only(
+                    small, previous, self._judged, self._spot_small, self._card_pixels,
+                    self._motion_pixels):
+                self._hands = (frame, small)  # judged if a hand comes over the card next
+                return None
+            # only hands at the edge moved, apart from a card lying still, and now one
+            # comes over it: the first of two quick cards, whose pile never lay still
+            return None if hands is None else self._rested(*hands, hands=True)
+        self._hands = None
         self._still += 1
         if self._still < STILL_FRAMES:
             return None
-        return self._rested(frame, small, hands=hands)
+        return self._rested(frame, small)
 
     def _rested(self, frame: Any, small: Any, *, hands: bool = False) -> Seen | None:
         """What to do with `frame` (`small`: its small picture), which lies still: follow
