@@ -4,7 +4,9 @@ Every frame costs one small grey copy (MOTION_SIZE) and two differences, a still
 also a small colour copy and a look at its border band: that is all the camera spends
 while nothing happens. Recognition runs only when the picture has been still for
 STILL_FRAMES frames *and* differs from the last picture it judged (or, when motion comes
-back after GLIMPSE still frames, on that last still one: the first of two quick cards):
+back after GLIMPSE still frames, on that last still one: the first of two quick cards;
+or, when a hand comes over the card, on the last frame in which only hands touching the
+frame's edge moved beside it, lying still: the next hand came in as the last one left):
 
 - anything moving (a hand, an arm, a card being slid) resets the stillness;
 - an arm resting over the pile (a still change that crosses the frame's border band)
