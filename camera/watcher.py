@@ -4,7 +4,9 @@ Every frame costs one small grey copy (MOTION_SIZE) and two differences, a still
 also a small colour copy and a look at its border band: that is all the camera spends
 while nothing happens. Recognition runs only when the picture has been still for
 STILL_FRAMES frames *and* differs from the last picture it judged (or, when motion comes
-back after GLIMPSE still frames, on that last still one: the first of two quick cards):
+back after GLIMPSE still frames, on that last still one: the first of two quick cards;
+or, when a hand comes over the card, on the last frame in which only hands touching the
+frame's edge moved beside it, lying still: the next hand came in as the last one left):
 
 - anything moving (a hand, an arm, a card being slid) resets the stillness;
 - an arm resting over the pile (a still change that crosses the frame's border band)
@@ -91,6 +93,10 @@ WANDER_TURN = 10.0
 # this host and spent a quarter more CPU in all (camera watch on a busy table: 20.9 s
 # against 16.5 s on one thread); a Pi's four cores belong to the app beside the camera
 OPENCV_THREADS = 1
+# a card lying still between moving hands (`_hands_only`) changed at least this share of
+# its long edge, squared, of the small picture (a third of a card; noise on a still dev
+# plain cloth makes regions of up to 28 small pixels, a card's long edge is about 22)
+HANDS_CARD = 0.5
 BESIDE_MARGIN = 0.1  # a card laid beside the top card is read this far around it
 
 
@@ -150,6 +156,14 @@ class Watcher:
         self._around_small = (max(0, sx0 - AROUND), max(0, sy0 - AROUND),
                               min(w, sx1 + AROUND), min(h, sy1 + AROUND))
         self._motion_pixels = MOTION_SHARE * w * h
+        # the last frame (and its small picture) into which only hands at the frame's
+        # edge moved, apart from a card lying still (`_hands_only`), since the last still one
+        self._hands: tuple[Any, Any] | None = None
+        size = self.recogniser.card_size
+        # a card's region lying still between moving hands holds at least this many small
+        # pixels (HANDS_CARD of its long edge squared: about a third of its area)
+        self._card_pixels = CHANGE_SHARE * (sx1 - sx0) * (sy1 - sy0) if size is None \
+            else (HANDS_CARD * size * w) ** 2
         self.recognitions = 0
 
     def feed(self, frame: Any) -> Seen | None:
@@ -168,15 +182,30 @@ class Watcher:
             # quick cards, seen uncovered that once (a family lays the next within 0.2 s)
             glimpse = self._still == GLIMPSE and self._judged is not None
             self._still = 0
-            return self._rested(before, previous) if glimpse else None
+            hands, self._hands = self._hands, None
+            if glimpse:
+                return self._rested(before, previous)
+            if self._judged is not None and _hands_only(
+                    small, previous, self._judged, self._spot_small, self._card_pixels,
+                    self._motion_pixels):
+                self._hands = (frame, small)  # judged if a hand comes over the card next
+                return None
+            # only hands at the edge moved, apart from a card lying still, and now one
+            # comes over it: the first of two quick cards, whose pile never lay still
+            return None if hands is None else self._rested(*hands, hands=True)
+        self._hands = None
         self._still += 1
         if self._still < STILL_FRAMES:
             return None
         return self._rested(frame, small)
 
-    def _rested(self, frame: Any, small: Any) -> Seen | None:
+    def _rested(self, frame: Any, small: Any, *, hands: bool = False) -> Seen | None:
         """What to do with `frame` (`small`: its small picture), which lies still: follow
-        or log the pile, or wait for an arm resting over it to leave."""
+        or log the pile, or wait for an arm resting over it to leave. `hands`: only hands
+        at the frame's edge move in it, apart from a card newly still (`_hands_only`):
+        judged as it is, and never a picture to compare with."""
+        if hands:
+            return self._judge(frame, small, log=True)
         here = _still(small, frame)
         if self._judged is None:  # the first still picture: what lies there already
             self._normals, self._settled = [here], here
@@ -273,6 +302,32 @@ class Watcher:
 
 
 _Found = tuple[Top | None, bool, str | None]  # Watcher._find_top's answer
+
+
+def _hands_only(small: Any, previous: Any, judged: Any, spot: tuple[int, int, int, int],
+                least: float, slack: float) -> bool:
+    """Whether only hands at the frame's edge move between `previous` and `small`, apart
+    from a new card lying still: the regions changed since the `judged` picture that
+    touch no border of the frame hold fewer than `slack` small pixels of motion (as the
+    rest judge's own), and one of them holds `least` small pixels at least in the pile
+    `spot`. The first of two quick cards: the next hand
+    comes in on the frame the last one leaves, and the spot (most of the view on dev
+    homes) never lay still. A card carried or slid by a hand, or a hand over the card,
+    is one region with the hand: it moves."""
+    new = _changed(small, judged)
+    count, labels = cv2.connectedComponents(new.astype(np.uint8), connectivity=8)
+    if count < 2:
+        return False
+    border = np.zeros(count, bool)
+    border[np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0],
+                                     labels[:, -1]]))] = True
+    border[0] = True
+    motion = np.bincount(labels[_changed(small, previous)].ravel(), minlength=count)
+    if int(motion[~border].sum()) >= slack:
+        return False
+    x0, y0, x1, y1 = spot
+    areas = np.bincount(labels[y0:y1, x0:x1].ravel(), minlength=count)
+    return bool(np.any(areas[~border] >= least))
 
 
 def _beside(top: Top, where: Quad | None) -> bool:

@@ -77,6 +77,20 @@ def test_the_first_of_two_cards_laid_within_a_second_is_logged(gingham: Any) -> 
     assert_each_logged_right(seq.plays, watched(model, seq.frames))
 
 
+@pytest.mark.parametrize("seed", [1, 9])
+def test_the_first_quick_card_is_logged_when_the_next_hand_comes_as_the_last_leaves(
+        gingham: Any, seed: int) -> None:
+    """Dev gingham 20_001, sequences 1 and 9: the second hand's first frame is the first
+    frame with the first hand gone (its start is the first card's rest); the first card
+    lies still throughout, only hands touching the frame's edge move. It was missed: the
+    pile spot (most of the view) never lay still (camera.watcher._hands_only)."""
+    scene, model = gingham
+    seq = scene.sequence(["5", "11", "2"], seed=seed, disturb=False,
+                         lays=("quick", "quick second", "laid"))
+    assert seq.plays[1].start == seq.plays[0].rest
+    assert_each_logged_right(seq.plays, watched(model, seq.frames))
+
+
 @pytest.mark.parametrize(("disturbance", "calm"), [
     ("child", None), ("shadow", None),
     ("rest", 0), ("exposure", 0), ("refocus", 0), ("child", 0), ("shadow", 0),
@@ -189,3 +203,28 @@ def test_a_card_laid_beside_the_top_card_is_read_where_it_lies() -> None:
     x0, y0, x1, y1 = _around(beside, 640, 480)
     assert (x0, y0) == (230 - 17, 110 - 17) and (x1, y1) == (350 + 17, 280 + 17)
     assert _around(quad - 120, 640, 480)[:2] == (0, 0)  # within the frame
+
+
+def test_only_hands_at_the_edge_move_beside_a_card_lying_still() -> None:
+    """`_hands_only`: a card lying still apart from hands that touch the frame's edge is
+    at rest; a card held in the moving hand, or a moving blob inside the view, is not."""
+    import numpy as np
+
+    from camera.watcher import MOTION_SIZE, _hands_only
+
+    w, h = MOTION_SIZE
+    spot = (10, 6, 62, 58)
+    judged = np.zeros((h, w), np.float32)
+    card = judged.copy()
+    card[20:40, 25:40] = 1.0  # the card just laid
+    previous, small = card.copy(), card.copy()
+    previous[45:60, 50:56] = 1.0  # the leaving hand, at the bottom edge
+    small[50:60, 60:66] = 1.0  # the next hand coming, at the bottom edge
+    assert _hands_only(small, previous, judged, spot, 80, 19)
+    held = small.copy()
+    held[38:52, 38:62] = 1.0  # the hand reaching over the card: one region with it
+    assert not _hands_only(held, previous, judged, spot, 80, 19)
+    inside = card.copy()
+    inside[45:50, 50:56] = 1.0  # something moving inside the view, touching no edge
+    assert not _hands_only(inside, card, judged, spot, 80, 19)
+    assert not _hands_only(judged, judged, judged, spot, 80, 19)  # nothing new
