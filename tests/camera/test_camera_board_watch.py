@@ -80,3 +80,40 @@ def test_an_empty_square_beside_a_corner_crowded_with_pawns_reads_empty():
     squares = read(picture, model.taught).squares
     assert {k: squares[k] for k in ("T13", "T14", "T15", "T16", "T17")} == {
         "T13": "red", "T14": "", "T15": "red", "T16": "", "T17": "blue"}
+
+
+def test_a_lamp_changed_before_the_move_does_not_change_a_starts_count(monkeypatch):
+    # 20,000 recording 10 (held out, then read): the lamp brightened after the card was
+    # drawn and before the move, and left blue's pawns too pale for their hue: blue's
+    # START counted 2 pawns short of the board before, the move never fitted (missed, and
+    # a stray mismatch). Every move changes a square, so with every square as before the
+    # STARTs' pixels are taken again, in the light now.
+    from types import SimpleNamespace
+
+    import games.board.camera.watch as watch
+
+    colors = ("red", "blue")
+    position = Position.parse({"edition": "classic", "pawns": {
+        "red": ["START", "START", "START", "T5"], "blue": ["START"] * 4}})
+    (option,) = generate(position, "5", "red")
+    model = SimpleNamespace(colors=colors, per_pawn={"red": 100.0, "blue": 100.0},
+                            taught=SimpleNamespace(refresh=lambda lit, keys: None))
+    before = _reading_of(position.pawns_json(), colors)
+    before.pixels = {"red:START": 300.0, "red:HOME": 0.0, "blue:START": 400.0,
+                     "blue:HOME": 0.0}
+    watcher = watch.BoardWatcher(model, 5.0)  # type: ignore[arg-type]
+    watcher._rest_reading = before
+    assert watcher.drawn(0, position, "5", "red")
+    washed = {"red:START": 290.0, "red:HOME": 0.0, "blue:START": 150.0, "blue:HOME": 0.0}
+    readings = [_reading_of(position.pawns_json(), colors),  # still thinking, lamp changed
+                _reading_of(dict(option.pawns), colors)]  # the move, in the same light
+    for reading in readings:
+        reading.pixels = dict(washed)
+    monkeypatch.setattr(watch, "read", lambda picture, taught: readings.pop(0))
+    monkeypatch.setattr(watcher, "_rectified", lambda frame: None)
+    assert watcher._draw is not None
+    watcher.frame = 10
+    assert watcher._judge(watcher._draw, None) is None
+    watcher.frame = 20
+    judged = watcher._judge(watcher._draw, None)
+    assert judged is not None and judged.option == option, judged

@@ -214,6 +214,11 @@ class BoardWatcher:
             return None  # a hand, a pawn held, something on a square: not a board yet
         zones = reading.pixels
         self._rest_reading = reading
+        if pending.baseline is not None and self._as_before(pending, reading):
+            # every move changes a square: with every square as before, so is each START
+            # and HOME; their pixels are taken again, as the lamp may have changed since
+            # (a bright wash leaves a pawn's plastic too pale for its hue)
+            pending.baseline = zones
         counts = self._counts(pending, zones)
         before = _cost(reading, counts, pending.before)
         costs = [_cost(reading, counts, b) for b in pending.boards]
@@ -247,6 +252,15 @@ class BoardWatcher:
         said_in = partial(difference, reading, counts, pending.boards[best],
                           pending.options[best])
         return Judgement(self.frame, pending.index, mismatch=said_in("en"), said_in=said_in)
+
+    @staticmethod
+    def _as_before(pending: _Draw, reading: Reading) -> bool:
+        """Whether every square reads as on the board before the move, none doubtfully
+        where an option would change it (a pawn put there, read doubtfully as none)."""
+        before = pending.before.squares
+        if any(seen != before[k] for k, seen in reading.squares.items()):
+            return False
+        return all(b.squares[k] == before[k] for k in reading.doubtful for b in pending.boards)
 
     def _rested(self, pending: _Draw) -> bool:
         """Whether the board has been still for MISMATCH_SECONDS."""
