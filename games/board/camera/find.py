@@ -34,6 +34,8 @@ SEEN = 0.5
 SAMPLES = 48  # places along each side where its edge is found at full size
 REACH = 0.02  # of a side's length: how far across it the edge is looked for
 EDGE_CONTRAST = 10.0  # Lab units from the table's colour to the board's: less is no edge
+OUTLIER = 1.5  # pixels from a side's fitted line: farther (by the spread too) is no edge
+PASSES = 3  # times a side's edge is looked for across it, each about the last pass's line
 
 
 class NotFound(ValueError):
@@ -133,19 +135,64 @@ def _four_sides(contour: Any) -> Any:
         near = points[(along > 0.1 * length) & (along < 0.9 * length) & (off < 0.02 * length)]
         if len(near) < 10:
             return None
-        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+        line = _line(near)
+        for _ in range(2):  # again with the points near the fitted line, not the rough one
+            p, u = line
+            rel = points - p
+            along = rel @ u
+            off = np.abs(rel @ np.array([-u[1], u[0]]))
+            lo, hi = sorted((float((a - p) @ u), float((b - p) @ u)))
+            span = hi - lo
+            again = points[(along > lo + 0.1 * span) & (along < hi - 0.1 * span)
+                           & (off < 0.02 * length)]
+            if len(again) < 10:
+                break
+            line = _line(again)
+        lines.append(line)
     return _meeting(lines)
+
+
+def _line(points: Any) -> tuple[Any, Any]:
+    """A line through most of `points` (a side's edge points): fitted, the points far
+    from it dropped, fitted again; a pawn or a thing of the table's colour on the board's
+    edge notches it inwards there, and a line fitted through all of them is tilted."""
+    keep = np.ones(len(points), bool)
+    p = u = np.zeros(2)
+    for _ in range(4):
+        vx, vy, x0, y0 = cv2.fitLine(points[keep], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        p, u = np.array([x0, y0]), np.array([vx, vy])
+        off = np.abs((points - p) @ np.array([-u[1], u[0]]))
+        spread = 1.4826 * float(np.median(off[keep]))
+        near = off <= max(OUTLIER, 3.0 * spread)
+        if near.sum() < max(5, len(points) // 3) or (near == keep).all():
+            break
+        keep = near
+    return p, u
 
 
 def _refined(lab: Any, table: Any, quad: Any) -> Any:
     """The corners again, at the photo's full size: across each side, at SAMPLES places,
     the edge is where the colour's distance from the table's first rises half way from
     the table's to the board's, coming from the table (the strongest change may be a
-    line printed inside, a slide, a pawn's shadow); a line through those places is the
-    side, and the corners where the sides meet."""
+    line printed inside, a slide, a pawn's shadow); a line through most of those places
+    (_line) is the side, and the corners where the sides meet. Looked for again about
+    those sides (PASSES), as the first corners may be farther off than the search reaches
+    (a pawn of the table's colour on a corner square cuts that corner off the outline)."""
     distance = np.linalg.norm(lab - table, axis=2).astype(np.float32)
     distance = cv2.GaussianBlur(distance, (0, 0), 1.0)
+    for _ in range(PASSES):
+        again = _sides(distance, quad)
+        if again is None:
+            break
+        moved = float(np.abs(again - quad).max())
+        quad = again
+        if moved < 0.5:
+            break
+    return quad
+
+
+def _sides(distance: Any, quad: Any) -> Any:
+    """One pass of _refined: the corners, or None where a side shows too little edge."""
     lines = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
@@ -162,12 +209,11 @@ def _refined(lab: Any, table: Any, quad: Any) -> Any:
         at = _outer_edges(profile, across)
         keep = np.isfinite(at)
         if keep.sum() < SAMPLES // 3:
-            return quad
+            return None
         points = (a + np.outer(along, b - a)[keep] + at[keep, None] * normal).astype(
             np.float32)
-        vx, vy, x0, y0 = cv2.fitLine(points, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0]), np.array([vx, vy])))
-    return _meeting(lines) if _meeting(lines) is not None else quad
+        lines.append(_line(points))
+    return _meeting(lines)
 
 
 def _outer_edges(profile: Any, across: Any) -> Any:

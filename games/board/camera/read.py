@@ -31,6 +31,9 @@ HUES = {"red": 0.0, "yellow": 27.0, "green": 60.0, "blue": 112.0}
 # narrow for red and yellow, as skin lies between them (hue 9-13)
 HUE_REACH = {"red": 6.0, "yellow": 8.0, "green": 14.0, "blue": 14.0}
 SATURATED = 140  # of 255: a pawn's plastic (a pale print is less)
+# of 255: a print this saturated is of its hue, when a change there is of that hue and no
+# seated colour's (the print seen in another light, as no pawn of that colour is in play)
+PRINT_SATURATED = 60
 BRIGHT = 45  # of 255: darker, a pixel's hue is noise
 CHANGED = 0.25  # a pixel changed: this share of the taught brightness (the lamp taken out)
 EMPTY_BELOW = 0.12  # of a square's read pixels changed: empty; above OCCUPIED_FROM: a pawn
@@ -47,11 +50,11 @@ CLIPPED = 250  # a channel this bright may have been brighter: the camera cut it
 LIGHT_CELLS = 5  # cells a side over which the lamp's gain is a median
 
 
-def hue_classes(picture: Any, hues: dict[str, float]) -> Any:
+def hue_classes(picture: Any, hues: dict[str, float], saturated: int = SATURATED) -> Any:
     """Per pixel, the index (in g.COLORS) of the pawn colour whose hue it has, or -1."""
     hsv = cv2.cvtColor(picture, cv2.COLOR_BGR2HSV)
     hue = hsv[:, :, 0].astype(np.float32)
-    ok = (hsv[:, :, 1] >= SATURATED) & (hsv[:, :, 2] >= BRIGHT)
+    ok = (hsv[:, :, 1] >= saturated) & (hsv[:, :, 2] >= BRIGHT)
     out = np.full(hue.shape, -1, np.int8)
     for i, color in enumerate(g.COLORS):
         d = np.abs(hue - hues[color])
@@ -109,7 +112,10 @@ class Taught:
         self.high = cv2.dilate(soft, near)
         self.scale = self.reference + 24.0
         self.clipped = self.high >= CLIPPED
-        self.classes = hue_classes(np.clip(self.reference, 0, 255).astype(np.uint8), self.hues)
+        picture = np.clip(self.reference, 0, 255).astype(np.uint8)
+        self.classes = hue_classes(picture, self.hues)
+        self.printed = hue_classes(picture, self.hues, PRINT_SATURATED)
+        self.unseated = [i for i, c in enumerate(g.COLORS) if c not in self.colors]
 
     def refresh(self, lit: Any, board_keys: list[str]) -> None:
         """Take these locations' look again from `lit` (a still picture in the taught
@@ -135,6 +141,8 @@ def read(picture: Any, taught: Taught) -> Reading:
     lit, changed = changes(picture, taught)
     classes = hue_classes(np.clip(lit, 0, 255).astype(np.uint8), taught.hues)
     reference_classes, colors = taught.classes, taught.colors
+    if taught.unseated:  # a colour no one plays, on a print of its hue: the print, no pawn
+        changed &= ~(np.isin(classes, taught.unseated) & (classes == taught.printed))
     out = Reading(lit=lit)
     for board_key in cells.squares(colors):
         x0, y0, x1, y1 = cells.box(board_key)

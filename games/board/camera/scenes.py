@@ -13,7 +13,8 @@ passing or resting, a pawn lifted and held, nudges, light, a cup on the margin, 
 the discard spot), staged wrong moves put right a little later, noise and JPEG.
 
 Everything is deterministic in its seeds. Tests use small frames (e.g. 480x270) and seeds
-below 1000; `make bench` uses 1280x720 and seeds from 10_000, which the tests never see.
+below 1000; `make bench` uses 1280x720 and held-out seeds (bench.SEED), which the tests
+never see.
 
 >>> scene = BoardScene(seed=1, size=(320, 180))
 >>> scene.teach_photo().shape, len(scene.corners)

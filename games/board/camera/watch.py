@@ -215,6 +215,14 @@ class BoardWatcher:
         zones = reading.pixels
         self._rest_reading = reading
         counts = self._counts(pending, zones)
+        if pending.baseline is not None and self._as_before(pending, reading) and _zone_cost(
+                counts, pending.before) <= min(_zone_cost(counts, b) for b in pending.boards):
+            # every move changes a square: with every square as before, so is each START
+            # and HOME, when no option's counts fit them better (a pawn lifted from START
+            # and held off the squares does); their pixels are taken again, as the lamp may
+            # have changed since (a bright wash leaves a pawn's plastic too pale for its hue)
+            pending.baseline = zones
+            counts = self._counts(pending, zones)
         before = _cost(reading, counts, pending.before)
         costs = [_cost(reading, counts, b) for b in pending.boards]
         order = sorted(range(len(costs)), key=costs.__getitem__)
@@ -247,6 +255,15 @@ class BoardWatcher:
         said_in = partial(difference, reading, counts, pending.boards[best],
                           pending.options[best])
         return Judgement(self.frame, pending.index, mismatch=said_in("en"), said_in=said_in)
+
+    @staticmethod
+    def _as_before(pending: _Draw, reading: Reading) -> bool:
+        """Whether every square reads as on the board before the move, none doubtfully
+        where an option would change it (a pawn put there, read doubtfully as none)."""
+        before = pending.before.squares
+        if any(seen != before[k] for k, seen in reading.squares.items()):
+            return False
+        return all(b.squares[k] == before[k] for k in reading.doubtful for b in pending.boards)
 
     def _rested(self, pending: _Draw) -> bool:
         """Whether the board has been still for MISMATCH_SECONDS."""
@@ -290,9 +307,13 @@ def _cost(reading: Reading, counts: dict[str, float], board: _Board) -> float:
     for board_key, seen in reading.squares.items():
         if seen != board.squares[board_key]:
             cost += 0.5 if board_key in reading.doubtful else 1.0
-    for board_key, n in board.counts.items():
-        cost += max(0.0, abs(counts[board_key] - n) - ZONE_SLACK)
-    return cost
+    return cost + _zone_cost(counts, board)
+
+
+def _zone_cost(counts: dict[str, float], board: _Board) -> float:
+    """How many pawns each START and HOME is off `board`'s, beyond ZONE_SLACK."""
+    return sum(max(0.0, abs(counts[board_key] - n) - ZONE_SLACK)
+               for board_key, n in board.counts.items())
 
 
 def difference(reading: Reading, counts: dict[str, float], board: _Board, option: Option,
