@@ -61,6 +61,9 @@ def test_the_end_of_a_board_game_says_it_once_and_shows_only_what_is_left_to_do(
     set_text_size(d, text_size)
     start_by_touch(d, ["Ana", "Ben"], edition, companion_draws=True)
     play_to_anas_win(d)
+    # the win reaches the screen on the UI's next frames (three were not always enough on
+    # a busy host): waited for, and it must then be said once, not again under the bar
+    d.wait_for(lambda: said(d, wins), f"{wins!r} on the screen")
     d.frames(3)
     ids = d.app.screen("board").ids
     assert said(d, wins) == [wins]  # the turn bar's, not again under it
