@@ -82,40 +82,51 @@ def test_an_empty_square_beside_a_corner_crowded_with_pawns_reads_empty():
         "T13": "red", "T14": "", "T15": "red", "T16": "", "T17": "blue"}
 
 
+def _judged(monkeypatch, position, card, rest_pixels, readings, frames):
+    """Red draws `card` on `position` (red and blue seated; the board before read with
+    `rest_pixels` in START and HOME); `readings` stand for the reads of the next frames:
+    the watcher's judgement at each of `frames`."""
+    from types import SimpleNamespace
+
+    import games.board.camera.watch as watch
+
+    colors = ("red", "blue")
+    model = SimpleNamespace(colors=colors, per_pawn={"red": 100.0, "blue": 100.0},
+                            taught=SimpleNamespace(refresh=lambda lit, keys: None))
+    before = _reading_of(position.pawns_json(), colors)
+    before.pixels = dict(rest_pixels)
+    watcher = watch.BoardWatcher(model, 5.0)  # type: ignore[arg-type]
+    watcher._rest_reading = before
+    assert watcher.drawn(0, position, card, "red")
+    readings = list(readings)
+    monkeypatch.setattr(watch, "read", lambda picture, taught: readings.pop(0))
+    monkeypatch.setattr(watcher, "_rectified", lambda frame: None)
+    assert watcher._draw is not None
+    judged = []
+    for frame in frames:
+        watcher.frame = frame
+        judged.append(watcher._judge(watcher._draw, None))
+    return judged
+
+
 def test_a_lamp_changed_before_the_move_does_not_change_a_starts_count(monkeypatch):
     # 20,000 recording 10 (held out, then read): the lamp brightened after the card was
     # drawn and before the move, and left blue's pawns too pale for their hue: blue's
     # START counted 2 pawns short of the board before, the move never fitted (missed, and
     # a stray mismatch). Every move changes a square, so with every square as before the
     # STARTs' pixels are taken again, in the light now.
-    from types import SimpleNamespace
-
-    import games.board.camera.watch as watch
-
     colors = ("red", "blue")
     position = Position.parse({"edition": "classic", "pawns": {
         "red": ["START", "START", "START", "T5"], "blue": ["START"] * 4}})
     (option,) = generate(position, "5", "red")
-    model = SimpleNamespace(colors=colors, per_pawn={"red": 100.0, "blue": 100.0},
-                            taught=SimpleNamespace(refresh=lambda lit, keys: None))
-    before = _reading_of(position.pawns_json(), colors)
-    before.pixels = {"red:START": 300.0, "red:HOME": 0.0, "blue:START": 400.0,
-                     "blue:HOME": 0.0}
-    watcher = watch.BoardWatcher(model, 5.0)  # type: ignore[arg-type]
-    watcher._rest_reading = before
-    assert watcher.drawn(0, position, "5", "red")
     washed = {"red:START": 290.0, "red:HOME": 0.0, "blue:START": 150.0, "blue:HOME": 0.0}
     readings = [_reading_of(position.pawns_json(), colors),  # still thinking, lamp changed
                 _reading_of(dict(option.pawns), colors)]  # the move, in the same light
     for reading in readings:
         reading.pixels = dict(washed)
-    monkeypatch.setattr(watch, "read", lambda picture, taught: readings.pop(0))
-    monkeypatch.setattr(watcher, "_rectified", lambda frame: None)
-    assert watcher._draw is not None
-    watcher.frame = 10
-    assert watcher._judge(watcher._draw, None) is None
-    watcher.frame = 20
-    judged = watcher._judge(watcher._draw, None)
+    rest = {"red:START": 300.0, "red:HOME": 0.0, "blue:START": 400.0, "blue:HOME": 0.0}
+    thinking, judged = _judged(monkeypatch, position, "5", rest, readings, (10, 20))
+    assert thinking is None
     assert judged is not None and judged.option == option, judged
 
 
@@ -125,33 +136,16 @@ def test_a_pawn_lifted_from_start_and_held_off_the_squares_is_not_taken_as_the_l
     # off the squares for a frame, was taken as a START the lamp had changed; once put
     # down, START counted the pawn still there and the move never fitted. An option's
     # counts fit that board better than the board before: its pixels are kept.
-    from types import SimpleNamespace
-
-    import games.board.camera.watch as watch
-
     colors = ("red", "blue")
     position = Position.parse({"edition": "classic", "pawns": {
         "red": ["START"] * 4, "blue": ["START"] * 4}})
     (option,) = [o for o in generate(position, "1", "red") if o.kind == "start"]
-    model = SimpleNamespace(colors=colors, per_pawn={"red": 100.0, "blue": 100.0},
-                            taught=SimpleNamespace(refresh=lambda lit, keys: None))
-    before = _reading_of(position.pawns_json(), colors)
-    before.pixels = {"red:START": 400.0, "red:HOME": 0.0, "blue:START": 400.0,
-                     "blue:HOME": 0.0}
-    watcher = watch.BoardWatcher(model, 5.0)  # type: ignore[arg-type]
-    watcher._rest_reading = before
-    assert watcher.drawn(0, position, "1", "red")
     held = _reading_of(position.pawns_json(), colors)  # every square as before
     put = _reading_of(dict(option.pawns), colors)
     for reading in (held, put):
         reading.pixels = {"red:START": 300.0, "red:HOME": 0.0, "blue:START": 400.0,
                           "blue:HOME": 0.0}
-    readings = [held, put]
-    monkeypatch.setattr(watch, "read", lambda picture, taught: readings.pop(0))
-    monkeypatch.setattr(watcher, "_rectified", lambda frame: None)
-    assert watcher._draw is not None
-    watcher.frame = 3
-    assert watcher._judge(watcher._draw, None) is None
-    watcher.frame = 4
-    judged = watcher._judge(watcher._draw, None)
+    rest = {"red:START": 400.0, "red:HOME": 0.0, "blue:START": 400.0, "blue:HOME": 0.0}
+    waiting, judged = _judged(monkeypatch, position, "1", rest, (held, put), (3, 4))
+    assert waiting is None
     assert judged is not None and judged.option == option, judged
