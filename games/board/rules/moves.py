@@ -545,8 +545,13 @@ def _splits(t: _Turn, fails: Fails, only: int | None = None, any_one: bool = Fal
     out: list[Option] = []
     book, board, seat = t.book, t.board, t.seat
     mine = board[seat]
-    movers = [x for x in dict.fromkeys(mine)
-              if x != HOME_I and not (x == START_I and book.classic)]
+    # each square of the row once, in order (sorted: START first, HOME last), but HOME,
+    # and START in the classic (a 7 never starts a pawn there)
+    movers = list(dict.fromkeys(mine))
+    if movers[-1] == HOME_I:
+        movers.pop()
+    if movers and movers[0] == START_I and book.classic:
+        del movers[0]
     starts = mine.count(START_I)
     if len(movers) + (starts > 1 and not book.classic) >= 2:
         reach = _reach(book.seats[seat], book, board, seat, movers)
@@ -565,37 +570,34 @@ def _splits(t: _Turn, fails: Fails, only: int | None = None, any_one: bool = Fal
     return out
 
 
-class _Legs7(NamedTuple):
-    """One pawn's legs of a 7 by length (1-6), on the board before the card: the Leg of
-    one that bumps and slides nothing (shared, from the seat's table) and where it ends,
-    `_land`'s for the others, and the squares each reads or changes as bits (-1: no such
-    leg)."""
-
-    plains: list[Leg | None]
-    landeds: list[_Landed | None]
-    touches: list[int]
-    dsts: list[int]  # a plain leg's square
-
-
-_Reach = dict[int, _Legs7]  # each moving pawn's, by its square
+# One pawn's leg of a 7 of one length, on the board before the card: the squares it reads
+# or changes as bits, its Leg when it bumps and slides nothing (the seat's shared one) or
+# else None, `_land`'s answer when it does, and the square it lands on.
+_Leg7 = tuple[int, Leg | None, _Landed | None, int]
+# Each moving pawn's legs by length (index 1-6; None: no leg of that length), by its square
+_Reach = dict[int, list[_Leg7 | None]]
 
 
 def _reach(table: _Seat, book: _Book, board: Board, seat: int, movers: list[int]) -> _Reach:
+    """Each mover's 7-legs. One list of tuples a pawn (where there were four lists and a
+    NamedTuple), so that `_pairs`, which reads them some 26 times a 7, unpacks one."""
     reach = {}
-    taken = set().union(*board)
+    mine = board[seat]
+    taken = set().union(*board)  # (of the track: the only squares the colours share)
     for src in movers:
-        plains: list[Leg | None] = [None] * 7
-        landeds: list[_Landed | None] = [None] * 7
-        touches = [-1] * 7
-        dsts = [-1] * 7
+        legs: list[_Leg7 | None] = [None] * 7
         for a, dst, leg, touched, slid in table.sevens[src]:
-            if not slid and (dst == HOME_I or dst not in taken):
-                plains[a], touches[a], dsts[a] = leg, touched, dst
-            else:
-                landed = landeds[a] = _land(book, board, seat, src, dst, a)
+            if dst > TRACK_LEN:  # a safety square (each colour's own) or HOME: no slide
+                if dst == HOME_I or dst not in mine:
+                    legs[a] = (touched, leg, None, dst)
+                continue  # (else one of the mover's own pawns is there: no leg)
+            if not (slid or dst in taken):  # nobody there, no slide
+                legs[a] = (touched, leg, None, dst)
+            elif dst not in mine:  # (a pawn of the mover's there: no leg, as _land says)
+                landed = _land(book, board, seat, src, dst, a)
                 if landed is not None:
-                    touches[a] = landed.touched
-        reach[src] = _new(_Legs7, (plains, landeds, touches, dsts))
+                    legs[a] = (landed.touched, None, landed, dst)
+        reach[src] = legs
     return reach
 
 
@@ -610,7 +612,6 @@ def _pairs(t: _Turn, first: int, seconds: list[int], reach: _Reach, out: list[Op
     found = False
     book, board, seat, card, color, edition, start_move = t
     colors, forward = book.colors, book.seats[seat].forward
-    plains1, landeds1, touches1, dsts1 = reach[first]
     rest = list(board[seat])
     rest.remove(first)
     # Each second pawn with the mover's row without both, its legs, and the longest first
@@ -621,24 +622,24 @@ def _pairs(t: _Turn, first: int, seconds: list[int], reach: _Reach, out: list[Op
         row = rest.copy()
         row.remove(second)
         longest = 6 if not mirrors or second > first else 3 if second == first else 0
-        others.append((second, row, *reach[second], longest))
+        others.append((second, row, reach[second], longest))
     b = list(board)  # the rows of a new board, the mover's put in for each split
-    for a in range(1, 7):
-        touched1 = touches1[a]
-        if touched1 < 0:
+    for a, first_leg in enumerate(reach[first]):
+        if first_leg is None:
             continue
+        touched1, one, landed1, dst1 = first_leg
         n = 7 - a
-        one, landed1, dst1 = plains1[a], landeds1[a], dsts1[a]
         leg1 = one or _leg_of(landed1)
         after1: Board | None = None  # the board the first leg leaves, when needed
-        for second, row, plains2, landeds2, touches2, dsts2, longest in others:
-            touched2 = touches2[n]
-            if touched2 >= 0 and not touched2 & touched1:  # independent: joined as found
+        for second, row, legs2, longest in others:
+            second_leg = legs2[n]
+            if second_leg is not None and not second_leg[0] & touched1:
+                # independent: joined as found
                 if a > longest:
                     continue
-                two = plains2[n]
+                two = second_leg[1]
                 if one is not None and two is not None:
-                    mine = [*row, dst1, dsts2[n]]
+                    mine = [*row, dst1, second_leg[3]]
                     mine.sort()
                     b[seat] = tuple(mine)
                     out.append(_new(Option, ("split", card, color, colors, (one, two),
@@ -646,16 +647,16 @@ def _pairs(t: _Turn, first: int, seconds: list[int], reach: _Reach, out: list[Op
                                              start_move)))
                 else:  # one of them bumps or slides: their pawn moves made at once
                     if two is not None:
-                        leg2, steps2 = two, [(seat, second, dsts2[n])]
+                        leg2, steps2 = two, [(seat, second, second_leg[3])]
                     else:
-                        landed2 = landeds2[n]
-                        assert landed2 is not None  # (touched2: a leg of that length)
+                        landed2 = second_leg[2]
+                        assert landed2 is not None  # (a leg that is not plain)
                         leg2, steps2 = landed2.leg, landed2.steps
                     steps1 = [(seat, first, dst1)] if landed1 is None else landed1.steps
                     out.append(_option(t, "split", (leg1, leg2),
                                        _apply(board, [*steps1, *steps2])))
             else:
-                if touched2 < 0:  # no such leg on the board before the card
+                if second_leg is None:  # no such leg on the board before the card
                     dst = forward[n][second]
                     if dst is None or not _BIT[dst] & touched1:
                         continue  # nor on the board after the first leg
