@@ -430,13 +430,13 @@ def _forwards(t: _Turn, n: int, fails: Fails, only: int | None = None,
               any_one: bool = False) -> list[Option]:
     """n forward for every pawn (or the one on `only`); from START as this edition allows
     (kind "start"); `any_one`: stop at the first found."""
-    book, _, seat, *_ = t
+    book, _board, seat, _card, _color, _edition, _start = t
     return _one_legs(t, "forward", n, book.seats[seat].forward_moves[n], fails, only, any_one)
 
 
 def _backwards(t: _Turn, n: int, fails: Fails, only: int | None = None,
                any_one: bool = False, compulsory: bool = False) -> list[Option]:
-    book, _, seat, *_ = t
+    book, _board, seat, _card, _color, _edition, _start = t
     return _one_legs(t, "backward", n, book.seats[seat].backward_moves[n], fails, only,
                      any_one, compulsory)
 
@@ -522,7 +522,7 @@ def _cannot(t: _Turn, kind: str, src: int, n: int) -> Blocked:
     """Why the pawn on `src` has no square n steps away (`kind` "forward" or "backward")."""
     if kind == "backward":
         return Blocked(src, "home" if src == HOME_I else "start_backward", {})
-    book, _, seat, card, *_ = t
+    book, _board, seat, card, _color, _edition, _start = t
     if src == START_I:
         return Blocked(src, "start_card", {"card": card})
     return _overshoot(book, seat, src, n, card)
@@ -541,7 +541,7 @@ def _splits(t: _Turn, fails: Fails, only: int | None = None, any_one: bool = Fal
     Two such independent legs give the same board in either order: without `repeats`,
     the second order is left out (it would only repeat a board listed before it)."""
     out: list[Option] = []
-    book, board, seat, *_ = t
+    book, board, seat, _card, _color, _edition, _start = t
     mine = board[seat]
     # each square of the row once, in order (sorted: START first, HOME last), but HOME,
     # and START in the classic (a 7 never starts a pawn there)
@@ -683,7 +683,7 @@ def _after(board: Board, seat: int, leg: Leg, landed: _Landed | None) -> Board:
 def _after_first(t: _Turn, leg1: Leg, after1: Board, second: int, n: int) -> Option | None:
     """A split whose second leg (`n` steps) reads a square the first changed: worked out
     on the board the first left."""
-    book, _, seat, *_ = t
+    book, _board, seat, _card, _color, _edition, _start = t
     dst = book.seats[seat].forward[n][second]
     assert dst is not None  # (a leg of n steps, or the caller checked)
     mine = after1[seat]
@@ -790,7 +790,7 @@ def _raw(t: _Turn, fails: Fails, only: int | None = None,
     """Every way to play the card, in the options' order; with `only`, those whose (first)
     leg moves the pawn on `only`, in the same order, and no decline (the caller knows).
     Without `repeats`, some ways that repeat an earlier board are left out (not all)."""
-    book, board, _, card, *_ = t
+    book, board, _seat, card, _color, _edition, _start = t
     out: list[Option] = []
     if card == SORRY:
         out += _sorrys(t, fails, only)
