@@ -296,33 +296,29 @@ def _start_dst(e: int, x: int, at_x: bool, n: int, classic: bool) -> int | None:
     return _forward(e, x, n - 1) or x
 
 
-class _Turn(NamedTuple):
-    """One colour about to play one card on one board: what every way to play it is built
-    from, unpacked into locals once per function rather than passed one by one."""
-
-    book: _Book
-    board: Board
-    seat: int
-    card: str
-    color: str
-    edition: str
-    start_move: str
+# One colour about to play one card on one board: what every way to play it is built
+# from, unpacked into locals once per function rather than passed one by one: the book,
+# the board, the mover's seat, the card, the colour, the edition and the start move. A
+# plain tuple: one is made per card worked out, and a NamedTuple (built by tuple.__new__,
+# then freed) cost 1.4k instructions more, 2 % of a position's.
+_Turn = tuple[_Book, Board, int, str, str, str, str]
 
 
 def _turn(position: Position, card: str, color: str) -> _Turn:
     edition, settings, colors = position.edition, position.settings, position.colors
     key = (edition, colors, settings.slide_colors, settings.start_move)
     book = _books.get(key) or _new_book(key, settings)  # (looked up once per card: inline)
-    return _new(_Turn, (book, position.pawns, colors.index(color), card, color, edition,
-                        settings.start_move))
+    return (book, position.pawns, colors.index(color), card, color, edition,
+            settings.start_move)
 
 
 def _option(t: _Turn, kind: str, legs: tuple[Leg, ...], board: Board,
             compulsory: bool = False) -> Option:
     """The option of `t` with these legs and board (it wins when the mover's sorted row
     starts with HOME). The hot paths build theirs inline, as this does."""
-    return _new(Option, (kind, t.card, t.color, t.book.colors, legs, board, t.edition,
-                         board[t.seat][0] == HOME_I, compulsory, t.start_move))
+    book, _, seat, card, color, edition, start_move = t
+    return _new(Option, (kind, card, color, book.colors, legs, board, edition,
+                         board[seat][0] == HOME_I, compulsory, start_move))
 
 
 # A pawn's move on a board: (seat, from, to). The moves of one option are of different
@@ -434,14 +430,15 @@ def _forwards(t: _Turn, n: int, fails: Fails, only: int | None = None,
               any_one: bool = False) -> list[Option]:
     """n forward for every pawn (or the one on `only`); from START as this edition allows
     (kind "start"); `any_one`: stop at the first found."""
-    return _one_legs(t, "forward", n, t.book.seats[t.seat].forward_moves[n], fails, only,
-                     any_one)
+    book, _board, seat, _card, _color, _edition, _start = t
+    return _one_legs(t, "forward", n, book.seats[seat].forward_moves[n], fails, only, any_one)
 
 
 def _backwards(t: _Turn, n: int, fails: Fails, only: int | None = None,
                any_one: bool = False, compulsory: bool = False) -> list[Option]:
-    return _one_legs(t, "backward", n, t.book.seats[t.seat].backward_moves[n], fails,
-                     only, any_one, compulsory)
+    book, _board, seat, _card, _color, _edition, _start = t
+    return _one_legs(t, "backward", n, book.seats[seat].backward_moves[n], fails, only,
+                     any_one, compulsory)
 
 
 def _one_legs(t: _Turn, kind: str, n: int, moves: tuple[Move | None, ...], fails: Fails,
@@ -525,9 +522,10 @@ def _cannot(t: _Turn, kind: str, src: int, n: int) -> Blocked:
     """Why the pawn on `src` has no square n steps away (`kind` "forward" or "backward")."""
     if kind == "backward":
         return Blocked(src, "home" if src == HOME_I else "start_backward", {})
+    book, _board, seat, card, _color, _edition, _start = t
     if src == START_I:
-        return Blocked(src, "start_card", {"card": t.card})
-    return _overshoot(t.book, t.seat, src, n, t.card)
+        return Blocked(src, "start_card", {"card": card})
+    return _overshoot(book, seat, src, n, card)
 
 
 def _splits(t: _Turn, fails: Fails, only: int | None = None, any_one: bool = False,
@@ -543,10 +541,15 @@ def _splits(t: _Turn, fails: Fails, only: int | None = None, any_one: bool = Fal
     Two such independent legs give the same board in either order: without `repeats`,
     the second order is left out (it would only repeat a board listed before it)."""
     out: list[Option] = []
-    book, board, seat = t.book, t.board, t.seat
+    book, board, seat, _card, _color, _edition, _start = t
     mine = board[seat]
-    movers = [x for x in dict.fromkeys(mine)
-              if x != HOME_I and not (x == START_I and book.classic)]
+    # each square of the row once, in order (sorted: START first, HOME last), but HOME,
+    # and START in the classic (a 7 never starts a pawn there)
+    movers = list(dict.fromkeys(mine))
+    if movers[-1] == HOME_I:
+        movers.pop()
+    if movers and movers[0] == START_I and book.classic:
+        del movers[0]
     starts = mine.count(START_I)
     if len(movers) + (starts > 1 and not book.classic) >= 2:
         reach = _reach(book.seats[seat], book, board, seat, movers)
@@ -565,37 +568,34 @@ def _splits(t: _Turn, fails: Fails, only: int | None = None, any_one: bool = Fal
     return out
 
 
-class _Legs7(NamedTuple):
-    """One pawn's legs of a 7 by length (1-6), on the board before the card: the Leg of
-    one that bumps and slides nothing (shared, from the seat's table) and where it ends,
-    `_land`'s for the others, and the squares each reads or changes as bits (-1: no such
-    leg)."""
-
-    plains: list[Leg | None]
-    landeds: list[_Landed | None]
-    touches: list[int]
-    dsts: list[int]  # a plain leg's square
-
-
-_Reach = dict[int, _Legs7]  # each moving pawn's, by its square
+# One pawn's leg of a 7 of one length, on the board before the card: the squares it reads
+# or changes as bits, its Leg when it bumps and slides nothing (the seat's shared one) or
+# else None, `_land`'s answer when it does, and the square it lands on.
+_Leg7 = tuple[int, Leg | None, _Landed | None, int]
+# Each moving pawn's legs by length (index 1-6; None: no leg of that length), by its square
+_Reach = dict[int, list[_Leg7 | None]]
 
 
 def _reach(table: _Seat, book: _Book, board: Board, seat: int, movers: list[int]) -> _Reach:
+    """Each mover's 7-legs. One list of tuples a pawn (where there were four lists and a
+    NamedTuple), so that `_pairs`, which reads them some 26 times a 7, unpacks one."""
     reach = {}
-    taken = set().union(*board)
+    mine = board[seat]
+    taken = set().union(*board)  # (of the track: the only squares the colours share)
     for src in movers:
-        plains: list[Leg | None] = [None] * 7
-        landeds: list[_Landed | None] = [None] * 7
-        touches = [-1] * 7
-        dsts = [-1] * 7
+        legs: list[_Leg7 | None] = [None] * 7
         for a, dst, leg, touched, slid in table.sevens[src]:
-            if not slid and (dst == HOME_I or dst not in taken):
-                plains[a], touches[a], dsts[a] = leg, touched, dst
-            else:
-                landed = landeds[a] = _land(book, board, seat, src, dst, a)
+            if dst > TRACK_LEN:  # a safety square (each colour's own) or HOME: no slide
+                if dst == HOME_I or dst not in mine:
+                    legs[a] = (touched, leg, None, dst)
+                continue  # (else one of the mover's own pawns is there: no leg)
+            if not (slid or dst in taken):  # nobody there, no slide
+                legs[a] = (touched, leg, None, dst)
+            elif dst not in mine:  # (a pawn of the mover's there: no leg, as _land says)
+                landed = _land(book, board, seat, src, dst, a)
                 if landed is not None:
-                    touches[a] = landed.touched
-        reach[src] = _new(_Legs7, (plains, landeds, touches, dsts))
+                    legs[a] = (landed.touched, None, landed, dst)
+        reach[src] = legs
     return reach
 
 
@@ -610,7 +610,6 @@ def _pairs(t: _Turn, first: int, seconds: list[int], reach: _Reach, out: list[Op
     found = False
     book, board, seat, card, color, edition, start_move = t
     colors, forward = book.colors, book.seats[seat].forward
-    plains1, landeds1, touches1, dsts1 = reach[first]
     rest = list(board[seat])
     rest.remove(first)
     # Each second pawn with the mover's row without both, its legs, and the longest first
@@ -621,24 +620,24 @@ def _pairs(t: _Turn, first: int, seconds: list[int], reach: _Reach, out: list[Op
         row = rest.copy()
         row.remove(second)
         longest = 6 if not mirrors or second > first else 3 if second == first else 0
-        others.append((second, row, *reach[second], longest))
+        others.append((second, row, reach[second], longest))
     b = list(board)  # the rows of a new board, the mover's put in for each split
-    for a in range(1, 7):
-        touched1 = touches1[a]
-        if touched1 < 0:
+    for a, first_leg in enumerate(reach[first]):
+        if first_leg is None:
             continue
+        touched1, one, landed1, dst1 = first_leg
         n = 7 - a
-        one, landed1, dst1 = plains1[a], landeds1[a], dsts1[a]
         leg1 = one or _leg_of(landed1)
         after1: Board | None = None  # the board the first leg leaves, when needed
-        for second, row, plains2, landeds2, touches2, dsts2, longest in others:
-            touched2 = touches2[n]
-            if touched2 >= 0 and not touched2 & touched1:  # independent: joined as found
+        for second, row, legs2, longest in others:
+            second_leg = legs2[n]
+            if second_leg is not None and not second_leg[0] & touched1:
+                # independent: joined as found
                 if a > longest:
                     continue
-                two = plains2[n]
+                two = second_leg[1]
                 if one is not None and two is not None:
-                    mine = [*row, dst1, dsts2[n]]
+                    mine = [*row, dst1, second_leg[3]]
                     mine.sort()
                     b[seat] = tuple(mine)
                     out.append(_new(Option, ("split", card, color, colors, (one, two),
@@ -646,16 +645,16 @@ def _pairs(t: _Turn, first: int, seconds: list[int], reach: _Reach, out: list[Op
                                              start_move)))
                 else:  # one of them bumps or slides: their pawn moves made at once
                     if two is not None:
-                        leg2, steps2 = two, [(seat, second, dsts2[n])]
+                        leg2, steps2 = two, [(seat, second, second_leg[3])]
                     else:
-                        landed2 = landeds2[n]
-                        assert landed2 is not None  # (touched2: a leg of that length)
+                        landed2 = second_leg[2]
+                        assert landed2 is not None  # (a leg that is not plain)
                         leg2, steps2 = landed2.leg, landed2.steps
                     steps1 = [(seat, first, dst1)] if landed1 is None else landed1.steps
                     out.append(_option(t, "split", (leg1, leg2),
                                        _apply(board, [*steps1, *steps2])))
             else:
-                if touched2 < 0:  # no such leg on the board before the card
+                if second_leg is None:  # no such leg on the board before the card
                     dst = forward[n][second]
                     if dst is None or not _BIT[dst] & touched1:
                         continue  # nor on the board after the first leg
@@ -684,7 +683,7 @@ def _after(board: Board, seat: int, leg: Leg, landed: _Landed | None) -> Board:
 def _after_first(t: _Turn, leg1: Leg, after1: Board, second: int, n: int) -> Option | None:
     """A split whose second leg (`n` steps) reads a square the first changed: worked out
     on the board the first left."""
-    book, seat = t.book, t.seat
+    book, _board, seat, _card, _color, _edition, _start = t
     dst = book.seats[seat].forward[n][second]
     assert dst is not None  # (a leg of n steps, or the caller checked)
     mine = after1[seat]
@@ -791,11 +790,11 @@ def _raw(t: _Turn, fails: Fails, only: int | None = None,
     """Every way to play the card, in the options' order; with `only`, those whose (first)
     leg moves the pawn on `only`, in the same order, and no decline (the caller knows).
     Without `repeats`, some ways that repeat an earlier board are left out (not all)."""
-    card = t.card
+    book, board, _seat, card, _color, _edition, _start = t
     out: list[Option] = []
     if card == SORRY:
         out += _sorrys(t, fails, only)
-        if not t.book.classic:
+        if not book.classic:
             out += _forwards(t, 4, fails, only)
     elif card == "4":
         out += _backwards(t, 4, fails, only)
@@ -813,7 +812,7 @@ def _raw(t: _Turn, fails: Fails, only: int | None = None,
             switches = _switches(t, fails, only)
             if switches and not out and only is None:
                 out += switches
-                out.append(_option(t, "decline", (), t.board))
+                out.append(_option(t, "decline", (), board))
             else:
                 out += switches
     return out
@@ -825,7 +824,7 @@ def _playable(position: Position, card: str, color: str) -> bool:
     t = _turn(position, card, color)
     if card == SORRY:
         return bool(_sorrys(t, None)) or (
-            not t.book.classic and bool(_forwards(t, 4, None, any_one=True)))
+            not t[0].classic and bool(_forwards(t, 4, None, any_one=True)))  # (the book)
     if card == "4":
         return bool(_backwards(t, 4, None, any_one=True))
     if _forwards(t, _STEPS[card], None, any_one=True):
@@ -940,8 +939,8 @@ def _work_out(key: tuple[Position, str, str], fails: list[Blocked] | None) -> _A
     t = _turn(*key)
     n = _FORWARD_ONLY.get(card)
     if n is not None:  # most cards: one pawn forward, straight to the table's moves
-        options = tuple(_one_legs(t, "forward", n, t.book.seats[t.seat].forward_moves[n],
-                                  fails, None, False))
+        options = tuple(_one_legs(t, "forward", n, t[0].seats[t[2]].forward_moves[n],
+                                  fails, None, False))  # (the book's table of the seat)
         return _Analysis(key, options, options, fails)
     repeats = card != "7"  # a 7's splits are found without their repeats, and
     ways = _raw(t, fails, repeats=repeats)  # again when asked for
