@@ -397,19 +397,29 @@ def _onto(reference: Any, grey: Any) -> tuple[float, Any] | None:
 def _ecc(template: Any, image: Any, warp: Any, reach: bool = True
          ) -> tuple[float, Any] | None:
     """ECC's correlation and the homography laying `template` on `image` (prepared
-    pictures), from `warp`: first an affine move at half size (it reaches further; not
-    when `reach` is False: `warp` is within a pixel or two already), then the homography
-    at full size; None when it does not converge or is no card's move."""
+    pictures), from `warp`: first an affine move at half size (it reaches further), then
+    the homography at full size; None when it does not converge or is no card's move.
+    `reach` False: `warp` is within a pixel or two already, so the homography is found at
+    half size alone (a quarter of the pixels: each full-size lay was 8-10 ms of the
+    refined card's dozen, most of `camera watch`'s CPU on a busy cloth; laid back at full
+    size it lies within a pixel, which the duel forgives: SHIFT_FORGIVEN), and the
+    correlation given is the half size's."""
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ALIGN_STEPS, 1e-4)
     half = np.diag([0.5, 0.5, 1.0]).astype(np.float32)
     try:
-        if reach:
-            small = (half @ warp @ np.linalg.inv(half))[:2].astype(np.float32)
+        if not reach:
+            small = (half @ warp @ np.linalg.inv(half)).astype(np.float32)
             halved = _halved(image)
-            _, small = cv2.findTransformECC(_halved(template), halved, small,
-                                            cv2.MOTION_AFFINE, criteria, _everywhere(halved), 1)
-            warp = (np.linalg.inv(half) @ np.vstack([small, [0, 0, 1]]) @ half
-                    ).astype(np.float32)
+            correlation, small = cv2.findTransformECC(
+                _halved(template), halved, small, cv2.MOTION_HOMOGRAPHY, criteria,
+                _everywhere(halved), 1)
+            warp = (np.linalg.inv(half) @ small @ half).astype(np.float32)
+            return (float(correlation), warp) if _plausible(warp) else None
+        small = (half @ warp @ np.linalg.inv(half))[:2].astype(np.float32)
+        halved = _halved(image)
+        _, small = cv2.findTransformECC(_halved(template), halved, small,
+                                        cv2.MOTION_AFFINE, criteria, _everywhere(halved), 1)
+        warp = (np.linalg.inv(half) @ np.vstack([small, [0, 0, 1]]) @ half).astype(np.float32)
         correlation, warp = cv2.findTransformECC(template, image, warp, cv2.MOTION_HOMOGRAPHY,
                                                  criteria, _everywhere(image), 1)
     except cv2.error:
@@ -479,7 +489,7 @@ def _lay(template: Any, seen: Any, margin: tuple[int, int], reach: bool = True
     """`template` (a prepared taught face) laid on `seen` (a prepared margin view) by ECC:
     (correlation, the template in the view's pixels, where it covers them, the warp), or
     None when ECC does not converge. `reach` False: the view's corners were refined by a
-    face's photo already, so the half-size step that reaches far is spared."""
+    face's photo already, so it is laid at half size alone (`_ecc`)."""
     found = _ecc(template, seen,
                  np.array([[1, 0, margin[0]], [0, 1, margin[1]], [0, 0, 1]], np.float32),
                  reach)
@@ -488,8 +498,19 @@ def _lay(template: Any, seen: Any, margin: tuple[int, int], reach: bool = True
     correlation, warp = found
     size = (seen.shape[1], seen.shape[0])
     laid = cv2.warpPerspective(template, warp, size)
-    cover = cv2.warpPerspective(np.ones(template.shape, np.float32), warp, size)
-    return float(correlation), laid, cover > 0.99, warp
+    covered = cv2.warpPerspective(np.ones(template.shape, np.float32), warp, size) > 0.99
+    if not reach:  # laid at half size: how well it fits is measured at full size
+        correlation = _fit(laid, seen, covered)
+    return float(correlation), laid, covered, warp
+
+
+def _fit(laid: Any, seen: Any, covered: Any) -> float:
+    """The correlation of a laid photo with the view where it covers it (as ECC's own)."""
+    a, b = laid[covered], seen[covered]
+    if a.size < 2:
+        return -1.0
+    a, b = a - a.mean(), b - b.mean()
+    return float(np.dot(a, b) / (np.sqrt(np.dot(a, a) * np.dot(b, b)) + 1e-9))
 
 
 @dataclass(frozen=True)
