@@ -59,6 +59,10 @@ EDGE_SPARED = 4  # pixels inside the photos' own edge not weighed (resampled, bl
 NOISE_FLOOR = 0.2  # of the mean squared difference: the least a pixel is taken to vary
 DETAIL_BLUR = 3.0  # a face taught from one photo duels on the detail finer than this (px)
 SHORTLIST = 4  # faces whose photos the fine stage lays on the card
+# the second best face's photos refine the corners too only when none of the best one's
+# fit the card this well: a face of the same family (the coarse order's usual mistake)
+# shares the layout, so either finds the same corners; each refining lay costs two ECCs
+REFINED_FIT = 0.8
 DUEL_MARGIN = 0.4  # a relative distance margin this large between two faces: certain
 ASK_BELOW = 0.5  # confidence under this: the card is asked
 ALIKE = 0.9  # two taught faces correlating this well are too alike to tell apart
@@ -297,9 +301,10 @@ class Recogniser:
 
     def _aligned(self, grey: Any, quad: Quad, order: list[str], found: tuple[str, ...]
                  ) -> tuple[str, float, str, Quad, float]:
-        """The fine stage. The two best candidates' photos, each the way up the coarse
-        correlation favours (laying both ways doubled the fine stage's cost), are laid on the
-        card seen by ECC (a homography: the corners found by features need only be near)
+        """The fine stage. The two best candidates' photos (the second's only when none of
+        the first's fits well: REFINED_FIT), each the way up the coarse correlation
+        favours (laying both ways doubled the fine stage's cost), are laid on the card seen
+        by ECC (a homography: the corners found by features need only be near)
         to find its corners exactly; brought upright along them, the card ranks every face
         again by the coarse correlation; the best few faces' photos, and those of the face
         `found` (the one with most feature inliers; a card asked: its candidates too), are
@@ -310,10 +315,13 @@ class Recogniser:
         its features, which hold its print, still found it by far the most inliers."""
         view = _MarginView(grey, quad)
         refined = None
-        for _face, template in self._ways(grey, quad, set(order[:2])):
-            got = _lay(template, view.prepared, view.margin)
-            if got is not None and (refined is None or got[0] > refined[0]):
-                refined = got
+        for rank, card in enumerate(order[:2]):
+            if rank and refined is not None and refined[0] >= REFINED_FIT:
+                break  # the best face's photo lies on it well: its corners are found
+            for _face, template in self._ways(grey, quad, {card}):
+                got = _lay(template, view.prepared, view.margin)
+                if got is not None and (refined is None or got[0] > refined[0]):
+                    refined = got
         if refined is not None:
             quad = view.quad_of(refined[3])
             view = _MarginView(grey, quad)
