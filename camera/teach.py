@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from camera.backdrop import cards_on_backdrop
 from camera.cards import MAX_PHOTOS_A_FACE, card_names, folder_name
 from camera.faces import TaughtFace, aligned, teach_face, too_alike
 from camera.files import UnusableFile
@@ -74,13 +73,10 @@ def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
                 raise TeachError(f"{quote_path(name)} cannot be read as a PNG or JPEG photo")
         shapes[card] = [(name, image, card_shapes(image)) for name, image in got]
     edge = _card_length(shapes.values())
-    whole = _on_backdrop([image for taken in shapes.values() for _n, image, _q in taken], edge)
     found: dict[str, list[tuple[Any, Any]]] = {}
     for card, taken in shapes.items():
         for name, image, shapes_seen in taken:
-            quad = next(whole)
-            if quad is None:
-                quad = _of_length(shapes_seen, edge, image.shape[1])
+            quad = _of_length(shapes_seen, edge, image.shape[1])
             if quad is None:
                 unseen.append(name)
             else:
@@ -116,20 +112,6 @@ def _card_length(taken: Iterable[list[tuple[str, Any, list[Any]]]]) -> float | N
         return None
     most = max(agreed.values())
     return float(max(size for size, n in agreed.items() if 2 * n >= most))
-
-
-def _on_backdrop(images: list[Any], edge: float | None) -> Iterator[Any]:
-    """Each photo's whole card told from the table the photos share (camera.backdrop),
-    in turn, where the outlines agreed on are smaller than the cards found so (the box
-    printed on each face, on a busy cloth) and it has the size most of them agree on
-    (within SIZE_AGREE); else None (the outline agreed on stands)."""
-    quads = cards_on_backdrop(images)
-    sizes = {i: long_edge(q) / images[i].shape[1] for i, q in enumerate(quads) if q is not None}
-    usual = float(np.median(list(sizes.values()))) if 2 * len(sizes) >= len(images) else None
-    boxed = usual is not None and (edge is None or usual > edge * (1 + SIZE_AGREE))
-    for i in range(len(images)):
-        near = usual is not None and i in sizes and abs(sizes[i] / usual - 1) <= SIZE_AGREE
-        yield quads[i] if boxed and near else None
 
 
 def _of_length(quads: list[Any], edge: float | None, width: int) -> Any:
