@@ -290,7 +290,8 @@ class Recogniser:
                  few: bool, expected: float | None) -> tuple[Reading | None, float]:
         """The fine stage's reading of the card near `quad` (None: no card there), and how
         well the best face's photos fit it."""
-        card, confidence, runner, quad, fit = self._aligned(grey, quad, order, found)
+        card, confidence, runner, quad, fit = self._aligned(grey, quad, order, found,
+                                                            halved=not few)
         if few and fit < FEW_CORRELATION and not (
                 fit >= WASHED_CORRELATION and confidence >= ASK_BELOW
                 and expected is not None and _sized(quad, expected)):
@@ -299,8 +300,8 @@ class Recogniser:
             return Reading(None, round(confidence, 3), (card, runner), quad), fit
         return Reading(card, round(confidence, 3), (card,), quad), fit
 
-    def _aligned(self, grey: Any, quad: Quad, order: list[str], found: tuple[str, ...]
-                 ) -> tuple[str, float, str, Quad, float]:
+    def _aligned(self, grey: Any, quad: Quad, order: list[str], found: tuple[str, ...],
+                 halved: bool = True) -> tuple[str, float, str, Quad, float]:
         """The fine stage. The two best candidates' photos (the second's only when none of
         the first's fits well: REFINED_FIT), each the way up the coarse correlation
         favours (laying both ways doubled the fine stage's cost), are laid on the card seen
@@ -333,7 +334,8 @@ class Recogniser:
         shortlist |= set(found)
         photos: dict[str, list[tuple[float, Any, Any, Any]]] = {}
         for face, template in self._ways(grey, quad, shortlist, seen):
-            got = _lay(template, view.prepared, view.margin, reach=refined is None)
+            got = _lay(template, view.prepared, view.margin, reach=refined is None,
+                       halved=halved)
             if got is not None:
                 photos.setdefault(face.card, []).append(got)
         laid = {card: _Laid.of(got) for card, got in photos.items()}
@@ -402,32 +404,40 @@ def _onto(reference: Any, grey: Any) -> tuple[float, Any] | None:
         borderMode=cv2.BORDER_REPLICATE)
 
 
-def _ecc(template: Any, image: Any, warp: Any, reach: bool = True
+def _ecc(template: Any, image: Any, warp: Any, reach: bool = True, halved: bool = False
          ) -> tuple[float, Any] | None:
     """ECC's correlation and the homography laying `template` on `image` (prepared
     pictures), from `warp`: first an affine move at half size (it reaches further), then
     the homography at full size; None when it does not converge or is no card's move.
-    `reach` False: `warp` is within a pixel or two already, so the homography is found at
-    half size alone (a quarter of the pixels: each full-size lay was 8-10 ms of the
-    refined card's dozen, most of `camera watch`'s CPU on a busy cloth; laid back at full
-    size it lies within a pixel, which the duel forgives: SHIFT_FORGIVEN), and the
-    correlation given is the half size's."""
+    `reach` False: `warp` is within a pixel or two already: the affine step is spared,
+    and with `halved` the homography is found at half size alone (a quarter of the
+    pixels: each full-size lay was 8-10 ms of the refined card's dozen, most of `camera
+    watch`'s CPU on a busy cloth; laid back at full size it lies within a pixel, which
+    the duel forgives: SHIFT_FORGIVEN), the correlation given the half size's. Only a
+    read's first look, where the features found the card, lays at half size: the poses
+    tried again after it stop at the first that fits at FEW_CORRELATION, and half-size
+    lays moved such fits by a hundredth (dev paisley recording 20_500: a steal's photo
+    fitted a sorry at 0.808 where it had fitted 0.793 and the sorry's pose was tried next:
+    read as the steal)."""
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ALIGN_STEPS, 1e-4)
     half = np.diag([0.5, 0.5, 1.0]).astype(np.float32)
     try:
-        if not reach:
+        if not reach and halved:
             small = (half @ warp @ np.linalg.inv(half)).astype(np.float32)
-            halved = _halved(image)
+            smaller = _halved(image)
             correlation, small = cv2.findTransformECC(
-                _halved(template), halved, small, cv2.MOTION_HOMOGRAPHY, criteria,
-                _everywhere(halved), 1)
+                _halved(template), smaller, small, cv2.MOTION_HOMOGRAPHY, criteria,
+                _everywhere(smaller), 1)
             warp = (np.linalg.inv(half) @ small @ half).astype(np.float32)
             return (float(correlation), warp) if _plausible(warp) else None
-        small = (half @ warp @ np.linalg.inv(half))[:2].astype(np.float32)
-        halved = _halved(image)
-        _, small = cv2.findTransformECC(_halved(template), halved, small,
-                                        cv2.MOTION_AFFINE, criteria, _everywhere(halved), 1)
-        warp = (np.linalg.inv(half) @ np.vstack([small, [0, 0, 1]]) @ half).astype(np.float32)
+        if reach:
+            small = (half @ warp @ np.linalg.inv(half))[:2].astype(np.float32)
+            smaller = _halved(image)
+            _, small = cv2.findTransformECC(_halved(template), smaller, small,
+                                            cv2.MOTION_AFFINE, criteria,
+                                            _everywhere(smaller), 1)
+            warp = (np.linalg.inv(half) @ np.vstack([small, [0, 0, 1]]) @ half
+                    ).astype(np.float32)
         correlation, warp = cv2.findTransformECC(template, image, warp, cv2.MOTION_HOMOGRAPHY,
                                                  criteria, _everywhere(image), 1)
     except cv2.error:
@@ -492,22 +502,22 @@ class _MarginView:
         return cv2.perspectiveTransform(corners, to_frame)[0]
 
 
-def _lay(template: Any, seen: Any, margin: tuple[int, int], reach: bool = True
-         ) -> tuple[float, Any, Any, Any] | None:
+def _lay(template: Any, seen: Any, margin: tuple[int, int], reach: bool = True,
+         halved: bool = False) -> tuple[float, Any, Any, Any] | None:
     """`template` (a prepared taught face) laid on `seen` (a prepared margin view) by ECC:
     (correlation, the template in the view's pixels, where it covers them, the warp), or
     None when ECC does not converge. `reach` False: the view's corners were refined by a
     face's photo already, so it is laid at half size alone (`_ecc`)."""
     found = _ecc(template, seen,
                  np.array([[1, 0, margin[0]], [0, 1, margin[1]], [0, 0, 1]], np.float32),
-                 reach)
+                 reach, halved)
     if found is None:
         return None
     correlation, warp = found
     size = (seen.shape[1], seen.shape[0])
     laid = cv2.warpPerspective(template, warp, size)
     covered = cv2.warpPerspective(np.ones(template.shape, np.float32), warp, size) > 0.99
-    if not reach:  # laid at half size: how well it fits is measured at full size
+    if not reach and halved:  # laid at half size: how well it fits is measured at full size
         correlation = _fit(laid, seen, covered)
     return float(correlation), laid, covered, warp
 

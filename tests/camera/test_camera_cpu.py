@@ -34,9 +34,9 @@ def test_one_face_refines_the_corners_and_the_shortlist_is_laid_at_half_size(
             refining.append(1)
         return real_ecc(template, *args)
 
-    def counted_aligned(*args: Any) -> Any:
+    def counted_aligned(*args: Any, **kwargs: Any) -> Any:
         verdicts.append(1)
-        return real_aligned(*args)
+        return real_aligned(*args, **kwargs)
 
     monkeypatch.setattr(cv2, "findTransformECC", counted_ecc)
     monkeypatch.setattr(recogniser, "_aligned", counted_aligned)
