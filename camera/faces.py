@@ -151,6 +151,8 @@ class Recogniser:
     aligned: bool = False  # the faces' greys are laid on one another already (`aligned`)
     _signs: list[tuple[str, list[Any], list[Any]]] = field(default_factory=list)
     _flat: dict[int, list[Any]] = field(default_factory=dict)
+    _seen: dict[bytes, Any] = field(default_factory=dict)
+    _laid: dict[tuple[int, int, bool, bool], Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
@@ -207,6 +209,7 @@ class Recogniser:
         """The card on top within `spot` (x0, y0, x1, y1 pixels; None: the whole frame);
         `laid`: where the pile changed as a card was laid (camera.change), if known."""
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        self._seen, self._laid = {}, {}  # this frame's views and lays, made once
         x0, y0 = (0, 0) if spot is None else spot[:2]
         crop = grey if spot is None else grey[spot[1]:spot[3], spot[0]:spot[2]]
         points, descriptors = features(crop)
@@ -314,18 +317,18 @@ class Recogniser:
         from one photo whose corners were found a little off ranks low there even on its
         own card (a nudged 5 ranked sixth, behind the 3 and the 8, and was read as an 8);
         its features, which hold its print, still found it by far the most inliers."""
-        view = _MarginView(grey, quad)
+        view = self._view(grey, quad)
         refined = None
         for rank, card in enumerate(order[:2]):
             if rank and refined is not None and refined[0] >= REFINED_FIT:
                 break  # the best face's photo lies on it well: its corners are found
             for _face, template in self._ways(grey, quad, {card}):
-                got = _lay(template, view.prepared, view.margin)
+                got = self._lay(template, view, reach=True, halved=False)
                 if got is not None and (refined is None or got[0] > refined[0]):
                     refined = got
         if refined is not None:
             quad = view.quad_of(refined[3])
-            view = _MarginView(grey, quad)
+            view = self._view(grey, quad)
         seen = _signatures(upright(grey, quad))
         by_card: dict[str, float] = {}
         for card, *ways in self._signs:
@@ -334,8 +337,7 @@ class Recogniser:
         shortlist |= set(found)
         photos: dict[str, list[tuple[float, Any, Any, Any]]] = {}
         for face, template in self._ways(grey, quad, shortlist, seen):
-            got = _lay(template, view.prepared, view.margin, reach=refined is None,
-                       halved=halved)
+            got = self._lay(template, view, reach=refined is None, halved=halved)
             if got is not None:
                 photos.setdefault(face.card, []).append(got)
         laid = {card: _Laid.of(got) for card, got in photos.items()}
@@ -346,6 +348,24 @@ class Recogniser:
         if len(ranked) == 1:
             return ranked[0], 1.0, ranked[0], quad, fit
         return (*_duel(view.prepared, ranked, laid), quad, fit)
+
+    def _view(self, grey: Any, quad: Quad) -> _MarginView:
+        """The margin view of `grey` at `quad`, made once a read (`_seen`)."""
+        key = np.asarray(quad, np.float32).tobytes()
+        if key not in self._seen:
+            self._seen[key] = _MarginView(grey, quad)
+        return self._seen[key]  # type: ignore[no-any-return]
+
+    def _lay(self, template: Any, view: _MarginView, *, reach: bool, halved: bool
+             ) -> tuple[float, Any, Any, Any] | None:
+        """`_lay` of `template` on `view`, done once a read: the poses tried again after
+        a read's first look often start from the same corners, and lay the same photos
+        on the same view (ECC is deterministic: the same answer, without its cost)."""
+        key = (id(template), id(view), reach, halved)
+        if key not in self._laid:
+            self._laid[key] = _lay(template, view.prepared, view.margin, reach=reach,
+                                   halved=halved)
+        return self._laid[key]  # type: ignore[no-any-return]
 
     def _ways(self, grey: Any, quad: Quad, cards: set[str], seen: list[Any] | None = None
               ) -> list[tuple[TaughtFace, Any]]:

@@ -46,3 +46,38 @@ def test_one_face_refines_the_corners_and_the_shortlist_is_laid_at_half_size(
     assert verdicts and len(full) <= 2 * photos * len(verdicts), (len(full), len(verdicts))
     # the 8's photos fit it well: the second best face's do not refine it again
     assert len(refining) <= photos * len(verdicts), (len(refining), len(verdicts))
+
+
+def test_a_pose_tried_again_in_one_read_lays_no_photo_twice(
+        scene: Any, revenge_model: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The poses a read tries after its first look often start from the same corners
+    as it did, and laid the same photos on the same view again: ECC is deterministic,
+    so within one read each photo is laid on each view once, with the same answer."""
+    import cv2
+
+    from camera.faces import Recogniser
+
+    seq = scene.sequence(["5", "8"], seed=3, disturb=False)
+    frame = seq.frames[-1]
+    recogniser = Recogniser(revenge_model.faces, revenge_model.card_size,
+                            revenge_model.aligned)
+    looks: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+    real_aligned = recogniser._aligned
+
+    def kept(*args: Any, **kwargs: Any) -> Any:
+        looks.append((args, kwargs))
+        return real_aligned(*args, **kwargs)
+
+    monkeypatch.setattr(recogniser, "_aligned", kept)
+    reading = recogniser.read(frame, revenge_model.spot_pixels(640, 480))
+    assert reading is not None and reading.card == "8" and looks
+    calls: list[int] = []
+    real_ecc = cv2.findTransformECC
+
+    def counted_ecc(*args: Any) -> Any:
+        calls.append(1)
+        return real_ecc(*args)
+
+    monkeypatch.setattr(cv2, "findTransformECC", counted_ecc)
+    first = real_aligned(*looks[0][0], **looks[0][1])  # that look again, in the same read
+    assert first[0] == "8" and calls == [], len(calls)
