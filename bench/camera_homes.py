@@ -3,7 +3,8 @@
 bench.camera_scenes draws one kind of table (a plain mat with a faint grain) seen nearly
 straight down under one lamp. A *home* varies what a real kitchen table does:
 
-- the table: a plain mat, a red gingham cloth, a floral cloth, a blue check, walnut, oak;
+- the table: a plain mat, a red gingham cloth, a paisley, a floral cloth, a blue check,
+  walnut, oak;
 - the camera: up to 30 degrees off vertical and rolled a few degrees, 640x480 to
   1920x1080, its JPEG quality (40-60 on a cheap webcam), its white balance (warm, cool);
 - the deck's printing: a white margin, full-bleed faces (no margin), rounded corners,
@@ -44,7 +45,7 @@ DEV_SEED = 20_000  # development seeds: look at them, tune on them
 HELD_OUT_SEED = 40_000  # the bench's: never tuned on, never seen by a test
 BALANCES = {"neutral": (1.0, 1.0, 1.0), "warm": (0.74, 0.95, 1.18),  # B, G, R gains
             "cool": (1.2, 1.02, 0.8)}
-CLOTHS = ("plain", "gingham", "floral", "check", "walnut", "oak")
+CLOTHS = ("plain", "gingham", "paisley", "floral", "check", "walnut", "oak")
 PRINTINGS = ("margin", "full-bleed", "rounded", "glossy")
 CARD_SHARE = 0.36  # a card's height over the frame's, straight down
 GLOSS = 130  # a glossy card's highlight at its brightest (of 255)
@@ -75,6 +76,9 @@ _HOMES = (
     Home("plain", "plain"),
     Home("gingham", "gingham", tilt=12, roll=2, printing="full-bleed", balance="warm"),
     Home("walnut", "walnut", tilt=20, roll=-3, size=(1280, 720), quality=(40, 60)),
+    # a busy irregular print to develop on (the floral and blue check are held out): a
+    # paisley's teardrops, not flowers or stripes, in its own colours
+    Home("paisley", "paisley", tilt=10, roll=-2),
     # held out: cloths, a lamp (cool), an angle (30 degrees, rolled), printings (rounded,
     # glossy) that nothing is tuned on
     Home("floral", "floral", tilt=15, roll=1, held_out=True),
@@ -154,6 +158,8 @@ def cloth(kind: str, w: int, h: int, rng: np.random.Generator) -> Image:
                            max(1, int(0.6 * r)), petal, -1, cv2.LINE_AA)
             cv2.circle(canvas, (x, y), max(1, int(0.4 * r)), (40, 200, 240), -1, cv2.LINE_AA)
         img = canvas.astype(np.float32) + 4 * noise[:, :, None]
+    elif kind == "paisley":
+        img = _paisley(w, h, rng) + 4 * noise[:, :, None]
     elif kind in ("walnut", "oak"):
         base = np.float32([35, 55, 85] if kind == "walnut" else [95, 150, 195])
         plank = h / rng.uniform(2.5, 4.0)
@@ -171,6 +177,31 @@ def cloth(kind: str, w: int, h: int, rng: np.random.Generator) -> Image:
     else:
         raise ValueError(f"no cloth {kind!r}: one of {', '.join(CLOTHS)}")
     return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _paisley(w: int, h: int, rng: np.random.Generator) -> Any:
+    """A paisley: teardrops (a circle drawn into a curled tail), each ringed and dotted
+    in another colour, on a deep ground, densely and at every turn (float BGR)."""
+    ground = rng.choice([(40, 30, 110), (70, 50, 20), (30, 70, 40)])  # wine, navy, green
+    canvas = np.empty((h, w, 3), np.uint8)
+    canvas[:] = ground
+    inks = [(170, 200, 230), (60, 160, 210), (150, 110, 60), (90, 60, 170), (200, 180, 120)]
+    for _ in range(int(w * h / 1100)):
+        x, y = float(rng.uniform(0, w)), float(rng.uniform(0, h))
+        r = float(rng.uniform(0.012, 0.032) * w)
+        turn = float(rng.uniform(0, 2 * math.pi))
+        curl = float(rng.choice([-1, 1]))
+        body, ring, dot = (tuple(int(c) for c in inks[int(i)])
+                           for i in rng.choice(len(inks), 3, replace=False))
+        tail = [(x + r * 2.2 * t * math.cos(turn + curl * 1.6 * t),
+                 y + r * 2.2 * t * math.sin(turn + curl * 1.6 * t)) for t in np.linspace(0, 1, 8)]
+        outline = np.array([(int(x + r * math.cos(a)), int(y + r * math.sin(a)))
+                            for a in np.linspace(turn + 0.5, turn + 2 * math.pi - 0.5, 14)]
+                           + [(int(px), int(py)) for px, py in tail[::-1]], np.int32)
+        cv2.fillPoly(canvas, [outline], body, cv2.LINE_AA)
+        cv2.polylines(canvas, [outline], True, ring, max(1, int(0.15 * r)), cv2.LINE_AA)
+        cv2.circle(canvas, (int(x), int(y)), max(1, int(0.35 * r)), dot, -1, cv2.LINE_AA)
+    return canvas.astype(np.float32)
 
 
 def _window(shape: Image, x: float, y: float, w: int, h: int) -> Image:

@@ -59,6 +59,10 @@ EDGE_SPARED = 4  # pixels inside the photos' own edge not weighed (resampled, bl
 NOISE_FLOOR = 0.2  # of the mean squared difference: the least a pixel is taken to vary
 DETAIL_BLUR = 3.0  # a face taught from one photo duels on the detail finer than this (px)
 SHORTLIST = 4  # faces whose photos the fine stage lays on the card
+# the second best face's photos refine the corners too only when none of the best one's
+# fit the card this well: a face of the same family (the coarse order's usual mistake)
+# shares the layout, so either finds the same corners; each refining lay costs two ECCs
+REFINED_FIT = 0.8
 DUEL_MARGIN = 0.4  # a relative distance margin this large between two faces: certain
 ASK_BELOW = 0.5  # confidence under this: the card is asked
 ALIKE = 0.9  # two taught faces correlating this well are too alike to tell apart
@@ -147,6 +151,8 @@ class Recogniser:
     aligned: bool = False  # the faces' greys are laid on one another already (`aligned`)
     _signs: list[tuple[str, list[Any], list[Any]]] = field(default_factory=list)
     _flat: dict[int, list[Any]] = field(default_factory=dict)
+    _seen: dict[bytes, Any] = field(default_factory=dict)
+    _laid: dict[tuple[int, int, bool, bool], Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
@@ -203,6 +209,7 @@ class Recogniser:
         """The card on top within `spot` (x0, y0, x1, y1 pixels; None: the whole frame);
         `laid`: where the pile changed as a card was laid (camera.change), if known."""
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        self._seen, self._laid = {}, {}  # this frame's views and lays, made once
         x0, y0 = (0, 0) if spot is None else spot[:2]
         crop = grey if spot is None else grey[spot[1]:spot[3], spot[0]:spot[2]]
         points, descriptors = features(crop)
@@ -286,7 +293,8 @@ class Recogniser:
                  few: bool, expected: float | None) -> tuple[Reading | None, float]:
         """The fine stage's reading of the card near `quad` (None: no card there), and how
         well the best face's photos fit it."""
-        card, confidence, runner, quad, fit = self._aligned(grey, quad, order, found)
+        card, confidence, runner, quad, fit = self._aligned(grey, quad, order, found,
+                                                            halved=not few)
         if few and fit < FEW_CORRELATION and not (
                 fit >= WASHED_CORRELATION and confidence >= ASK_BELOW
                 and expected is not None and _sized(quad, expected)):
@@ -295,11 +303,12 @@ class Recogniser:
             return Reading(None, round(confidence, 3), (card, runner), quad), fit
         return Reading(card, round(confidence, 3), (card,), quad), fit
 
-    def _aligned(self, grey: Any, quad: Quad, order: list[str], found: tuple[str, ...]
-                 ) -> tuple[str, float, str, Quad, float]:
-        """The fine stage. The two best candidates' photos, each the way up the coarse
-        correlation favours (laying both ways doubled the fine stage's cost), are laid on the
-        card seen by ECC (a homography: the corners found by features need only be near)
+    def _aligned(self, grey: Any, quad: Quad, order: list[str], found: tuple[str, ...],
+                 halved: bool = True) -> tuple[str, float, str, Quad, float]:
+        """The fine stage. The two best candidates' photos (the second's only when none of
+        the first's fits well: REFINED_FIT), each the way up the coarse correlation
+        favours (laying both ways doubled the fine stage's cost), are laid on the card seen
+        by ECC (a homography: the corners found by features need only be near)
         to find its corners exactly; brought upright along them, the card ranks every face
         again by the coarse correlation; the best few faces' photos, and those of the face
         `found` (the one with most feature inliers; a card asked: its candidates too), are
@@ -308,15 +317,18 @@ class Recogniser:
         from one photo whose corners were found a little off ranks low there even on its
         own card (a nudged 5 ranked sixth, behind the 3 and the 8, and was read as an 8);
         its features, which hold its print, still found it by far the most inliers."""
-        view = _MarginView(grey, quad)
+        view = self._view(grey, quad)
         refined = None
-        for _face, template in self._ways(grey, quad, set(order[:2])):
-            got = _lay(template, view.prepared, view.margin)
-            if got is not None and (refined is None or got[0] > refined[0]):
-                refined = got
+        for rank, card in enumerate(order[:2]):
+            if rank and refined is not None and refined[0] >= REFINED_FIT:
+                break  # the best face's photo lies on it well: its corners are found
+            for _face, template in self._ways(grey, quad, {card}):
+                got = self._lay(template, view, reach=True, halved=False)
+                if got is not None and (refined is None or got[0] > refined[0]):
+                    refined = got
         if refined is not None:
             quad = view.quad_of(refined[3])
-            view = _MarginView(grey, quad)
+            view = self._view(grey, quad)
         seen = _signatures(upright(grey, quad))
         by_card: dict[str, float] = {}
         for card, *ways in self._signs:
@@ -325,7 +337,7 @@ class Recogniser:
         shortlist |= set(found)
         photos: dict[str, list[tuple[float, Any, Any, Any]]] = {}
         for face, template in self._ways(grey, quad, shortlist, seen):
-            got = _lay(template, view.prepared, view.margin, reach=refined is None)
+            got = self._lay(template, view, reach=refined is None, halved=halved)
             if got is not None:
                 photos.setdefault(face.card, []).append(got)
         laid = {card: _Laid.of(got) for card, got in photos.items()}
@@ -336,6 +348,24 @@ class Recogniser:
         if len(ranked) == 1:
             return ranked[0], 1.0, ranked[0], quad, fit
         return (*_duel(view.prepared, ranked, laid), quad, fit)
+
+    def _view(self, grey: Any, quad: Quad) -> _MarginView:
+        """The margin view of `grey` at `quad`, made once a read (`_seen`)."""
+        key = np.asarray(quad, np.float32).tobytes()
+        if key not in self._seen:
+            self._seen[key] = _MarginView(grey, quad)
+        return self._seen[key]  # type: ignore[no-any-return]
+
+    def _lay(self, template: Any, view: _MarginView, *, reach: bool, halved: bool
+             ) -> tuple[float, Any, Any, Any] | None:
+        """`_lay` of `template` on `view`, done once a read: the poses tried again after
+        a read's first look often start from the same corners, and lay the same photos
+        on the same view (ECC is deterministic: the same answer, without its cost)."""
+        key = (id(template), id(view), reach, halved)
+        if key not in self._laid:
+            self._laid[key] = _lay(template, view.prepared, view.margin, reach=reach,
+                                   halved=halved)
+        return self._laid[key]  # type: ignore[no-any-return]
 
     def _ways(self, grey: Any, quad: Quad, cards: set[str], seen: list[Any] | None = None
               ) -> list[tuple[TaughtFace, Any]]:
@@ -394,20 +424,38 @@ def _onto(reference: Any, grey: Any) -> tuple[float, Any] | None:
         borderMode=cv2.BORDER_REPLICATE)
 
 
-def _ecc(template: Any, image: Any, warp: Any, reach: bool = True
+def _ecc(template: Any, image: Any, warp: Any, reach: bool = True, halved: bool = False
          ) -> tuple[float, Any] | None:
     """ECC's correlation and the homography laying `template` on `image` (prepared
-    pictures), from `warp`: first an affine move at half size (it reaches further; not
-    when `reach` is False: `warp` is within a pixel or two already), then the homography
-    at full size; None when it does not converge or is no card's move."""
+    pictures), from `warp`: first an affine move at half size (it reaches further), then
+    the homography at full size; None when it does not converge or is no card's move.
+    `reach` False: `warp` is within a pixel or two already: the affine step is spared,
+    and with `halved` the homography is found at half size alone (a quarter of the
+    pixels: each full-size lay was 8-10 ms of the refined card's dozen, most of `camera
+    watch`'s CPU on a busy cloth; laid back at full size it lies within a pixel, which
+    the duel forgives: SHIFT_FORGIVEN), the correlation given the half size's. Only a
+    read's first look, where the features found the card, lays at half size: the poses
+    tried again after it stop at the first that fits at FEW_CORRELATION, and half-size
+    lays moved such fits by a hundredth (dev paisley recording 20_500: a steal's photo
+    fitted a sorry at 0.808 where it had fitted 0.793 and the sorry's pose was tried next:
+    read as the steal)."""
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ALIGN_STEPS, 1e-4)
     half = np.diag([0.5, 0.5, 1.0]).astype(np.float32)
     try:
+        if not reach and halved:
+            small = (half @ warp @ np.linalg.inv(half)).astype(np.float32)
+            smaller = _halved(image)
+            correlation, small = cv2.findTransformECC(
+                _halved(template), smaller, small, cv2.MOTION_HOMOGRAPHY, criteria,
+                _everywhere(smaller), 1)
+            warp = (np.linalg.inv(half) @ small @ half).astype(np.float32)
+            return (float(correlation), warp) if _plausible(warp) else None
         if reach:
             small = (half @ warp @ np.linalg.inv(half))[:2].astype(np.float32)
-            halved = _halved(image)
-            _, small = cv2.findTransformECC(_halved(template), halved, small,
-                                            cv2.MOTION_AFFINE, criteria, _everywhere(halved), 1)
+            smaller = _halved(image)
+            _, small = cv2.findTransformECC(_halved(template), smaller, small,
+                                            cv2.MOTION_AFFINE, criteria,
+                                            _everywhere(smaller), 1)
             warp = (np.linalg.inv(half) @ np.vstack([small, [0, 0, 1]]) @ half
                     ).astype(np.float32)
         correlation, warp = cv2.findTransformECC(template, image, warp, cv2.MOTION_HOMOGRAPHY,
@@ -474,22 +522,33 @@ class _MarginView:
         return cv2.perspectiveTransform(corners, to_frame)[0]
 
 
-def _lay(template: Any, seen: Any, margin: tuple[int, int], reach: bool = True
-         ) -> tuple[float, Any, Any, Any] | None:
+def _lay(template: Any, seen: Any, margin: tuple[int, int], reach: bool = True,
+         halved: bool = False) -> tuple[float, Any, Any, Any] | None:
     """`template` (a prepared taught face) laid on `seen` (a prepared margin view) by ECC:
     (correlation, the template in the view's pixels, where it covers them, the warp), or
     None when ECC does not converge. `reach` False: the view's corners were refined by a
-    face's photo already, so the half-size step that reaches far is spared."""
+    face's photo already, so it is laid at half size alone (`_ecc`)."""
     found = _ecc(template, seen,
                  np.array([[1, 0, margin[0]], [0, 1, margin[1]], [0, 0, 1]], np.float32),
-                 reach)
+                 reach, halved)
     if found is None:
         return None
     correlation, warp = found
     size = (seen.shape[1], seen.shape[0])
     laid = cv2.warpPerspective(template, warp, size)
-    cover = cv2.warpPerspective(np.ones(template.shape, np.float32), warp, size)
-    return float(correlation), laid, cover > 0.99, warp
+    covered = cv2.warpPerspective(np.ones(template.shape, np.float32), warp, size) > 0.99
+    if not reach and halved:  # laid at half size: how well it fits is measured at full size
+        correlation = _fit(laid, seen, covered)
+    return float(correlation), laid, covered, warp
+
+
+def _fit(laid: Any, seen: Any, covered: Any) -> float:
+    """The correlation of a laid photo with the view where it covers it (as ECC's own)."""
+    a, b = laid[covered], seen[covered]
+    if a.size < 2:
+        return -1.0
+    a, b = a - a.mean(), b - b.mean()
+    return float(np.dot(a, b) / (np.sqrt(np.dot(a, a) * np.dot(b, b)) + 1e-9))
 
 
 @dataclass(frozen=True)

@@ -228,3 +228,20 @@ def test_only_hands_at_the_edge_move_beside_a_card_lying_still() -> None:
     inside[45:50, 50:56] = 1.0  # something moving inside the view, touching no edge
     assert not _hands_only(inside, card, judged, spot, 80, 19)
     assert not _hands_only(judged, judged, judged, spot, 80, 19)  # nothing new
+
+
+def test_a_paisley_is_a_development_cloth_as_busy_as_a_print_can_be() -> None:
+    """A patterned cloth to develop on (the floral and the blue check are held out): the
+    paisley home is a development one, drawn the same from the same seed, and busy (its
+    pixels' spread far above a plain mat's, its colours its own)."""
+    import numpy as np
+
+    from bench.camera_homes import HOMES, cloth
+
+    assert not HOMES["paisley"].held_out
+    first = cloth("paisley", 320, 240, np.random.default_rng(20_000))
+    again = cloth("paisley", 320, 240, np.random.default_rng(20_000))
+    plain = cloth("plain", 320, 240, np.random.default_rng(20_000))
+    assert np.array_equal(first, again)
+    grey = first.astype(np.float32).mean(axis=2)
+    assert grey.std() > 4 * plain.astype(np.float32).mean(axis=2).std()
