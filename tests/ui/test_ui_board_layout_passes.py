@@ -1,8 +1,8 @@
 """A board tap runs no layout pass that moves nothing, and logs nothing (issue 36: "draw
 only what changed, no logging on the tap path").
 
-The board screen's boxes and the card pad are ui.stilllayout's: a pass that would set
-every child where it already is (the panel's second pass after it resized a child, the
+The board screen's panel, card pad and move row are ui.stilllayout's: a pass that would
+set every child where it already is (the panel's second pass after it resized a child, the
 pad or the move row put back at the size it had) is skipped. Here every BoxLayout and
 GridLayout pass of the board screen that does run during a card tap and a pawn tap is
 watched: each must move or resize a child or change the layout's minimum size (a pass

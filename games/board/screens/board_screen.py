@@ -34,7 +34,7 @@ from ui.touchguard import app_guard
 from ui.widgets import MIN_FONT, TapButton, text_scale_now
 
 
-class GuardBox(StillBox):
+class GuardBox(BoxLayout):
     """The action area: each time its content is replaced, it tells the touch guard, so
     a finger that aimed at what was there before does nothing (every button in it is a
     TapButton, which asks the guard)."""
