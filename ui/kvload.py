@@ -20,6 +20,8 @@ from kivy.core.text import LabelBase
 from kivy.lang import Builder
 from kivy.lang import builder as kivy_builder
 
+import ui.reflist  # noqa: F401  (pos and size read without an exception: see its docstring)
+
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 

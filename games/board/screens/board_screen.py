@@ -27,6 +27,7 @@ from games.board.rules import CARDS
 from games.board.screens.board_view import BoardView  # noqa: F401  (the kv rules use it)
 from games.board.screens.texts import bt, card_label
 from ui.screens.menu import ApplianceMenu
+from ui.stilllayout import StillBox, StillGrid
 from ui.texturecache import CachedLabel
 from ui.theme import GO_RGBA
 from ui.touchguard import app_guard
@@ -60,7 +61,7 @@ class WrapButton(TapButton):
         self.font_size = max(MIN_FONT, min(float(self.max_font_size), sp(16))) * scale
 
 
-class OptionRow(BoxLayout):
+class OptionRow(StillBox):
     index = NumericProperty(0)
     text = StringProperty("")
     kind = StringProperty("")
@@ -173,7 +174,7 @@ class BoardScreen(Screen):
             button.selected = button.code[5:] in asked if button.code.startswith("card:") else False
 
     def _make_pad(self) -> GridLayout:
-        grid = GridLayout(cols=PAD_COLS, spacing=3)
+        grid = StillGrid(cols=PAD_COLS, spacing=3)
         for card in CARDS:
             button = TapButton(code=f"card:{card}", max_font_size=34, bold=True)
             button.bind(on_release=lambda b: self.tap_card(b.code[5:]))
@@ -188,7 +189,7 @@ class BoardScreen(Screen):
         return button
 
     def _make_move(self) -> BoxLayout:
-        one = BoxLayout(size_hint_y=None, height=64, spacing=3)
+        one = StillBox(size_hint_y=None, height=64, spacing=3)
         button = TapButton(code="move", max_font_size=30, bold=True, bg=GO_RGBA)
         button.bind(on_release=lambda _b: self.model.move_single(),
                     state=lambda _b, state: self._press(0 if state == "down" else None))
@@ -207,7 +208,7 @@ class BoardScreen(Screen):
         return button
 
     def _make_options(self) -> ScrollView:
-        rows = BoxLayout(orientation="vertical", size_hint_y=None, spacing=3)
+        rows = StillBox(orientation="vertical", size_hint_y=None, spacing=3)
         rows.bind(minimum_height=rows.setter("height"))
         scroll = ScrollView(do_scroll_x=False, bar_width=8, scroll_type=["bars", "content"])
         scroll.add_widget(rows)
@@ -215,7 +216,7 @@ class BoardScreen(Screen):
 
     def _make_new_game(self) -> BoxLayout:
         """Game over: the same table again in one tap, or the new-game form."""
-        row = BoxLayout(size_hint_y=None, height=64, spacing=3)
+        row = StillBox(size_hint_y=None, height=64, spacing=3)
         again = TapButton(code="play_again", max_font_size=30, bold=True,
                           bg=GO_RGBA)
         again.bind(on_release=lambda _b: self.play_again())

@@ -9,6 +9,7 @@ they only fire a Clock trigger.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -71,6 +72,9 @@ class BoardModel(GameModel):
     adult = BooleanProperty(False)  # the adult variation: hands of 5, "no playable card"
     discarding = BooleanProperty(False)  # "no playable card" tapped: which card goes?
     winner_text = StringProperty("")
+    # the electronic deck's randomness: None is the system's (fair, unseeded); a test that
+    # plays a game to a given end sets its own seeded one, so the game is always the same
+    deck: random.Random | None = None
 
     def __init__(self, live: BoardLive, *, speak: Speaker | None = None,
                  view: Callable[[], BoardSnapshot | None] | None = None,
@@ -297,7 +301,7 @@ class BoardModel(GameModel):
         state = self.live.state
         if state is None:
             raise NoGame("no board game is open; start a new game first", code="no_game")
-        return draw_card(state)
+        return draw_card(state, self.deck)
 
     def tap_place(self, board_key: str) -> None:
         """A tap on the board while a card waits for its move."""
