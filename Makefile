@@ -12,7 +12,7 @@ ifeq (run,$(firstword $(MAKECMDGOALS)))
   endif
 endif
 
-.PHONY: locales run test test-ui test-rest bench bench-tools fuzz lint venv clean screenshots lock dist signing-key pi-vm
+.PHONY: locales run test test-ui test-ui-long test-rest bench bench-tools fuzz lint venv clean screenshots lock dist signing-key pi-vm
 
 $(STAMP): setup.cfg setup.py pyproject.toml requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -48,16 +48,28 @@ test: $(STAMP) $(MO)
 	$(BIN)/python -m pytest -q --doctest-modules companion games hardware camera \
 		--ignore=hardware/firmware/main.py --ignore-glob='games/*/screens/*' \
 		--ignore-glob='games/*/tests/*'
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-ui test-rest
+	$(MAKE) --no-print-directory -j3 --output-sync=target test-ui test-ui-long test-rest
 
-# The suite in two processes side by side, one per core: the screens' tests (one Kivy window,
-# busy on the CPU) with each game's own tests (games/<name>/tests/: the game through the real
-# app, on tests/ui's fixtures), and the rest (mostly waiting for the subprocesses it kills
-# and restarts). Each keeps its own pytest cache; the output of each is printed whole when
-# it ends.
+# The suite in three processes side by side on two cores: the screens' tests (one Kivy
+# window each, busy on the CPU) in two halves of about the same CPU, the longest walks
+# (UI_LONG: every screen at every display, the whole board games, the board screen's
+# layouts and taps) and the others with each game's own tests (games/<name>/tests/: the game
+# through the real app, on tests/ui's fixtures), and the rest (mostly waiting for the
+# subprocesses it kills and restarts). One screens' process was the suite's longest (343 s
+# of CPU, 235 s for the rest); the halves took 141 s and 158 s. A file of tests/ui is in
+# exactly one of them (test-ui ignores UI_LONG). Each keeps its own pytest cache; the output
+# of each is printed whole when it ends.
 GAME_TESTS := $(wildcard games/*/tests)
+UI_LONG := tests/ui/test_ui_screens.py tests/ui/test_ui_board_taps.py \
+	tests/ui/test_ui_board_whole_game.py tests/ui/test_ui_board_screen.py \
+	tests/ui/test_ui_board_layouts.py tests/ui/test_ui_name_keyboard.py \
+	tests/ui/test_ui_touch_guard.py tests/ui/test_ui_board_answers.py
 test-ui: $(STAMP) $(MO)
-	$(BIN)/python -m pytest -q -o cache_dir=.pytest_cache/ui tests/ui $(GAME_TESTS)
+	$(BIN)/python -m pytest -q -o cache_dir=.pytest_cache/ui tests/ui $(GAME_TESTS) \
+		$(addprefix --ignore=,$(UI_LONG))
+
+test-ui-long: $(STAMP) $(MO)
+	$(BIN)/python -m pytest -q -o cache_dir=.pytest_cache/ui-long $(UI_LONG)
 
 test-rest: $(STAMP) $(MO)
 	$(BIN)/python -m pytest -q -o cache_dir=.pytest_cache/rest tests --ignore=tests/ui

@@ -10,6 +10,8 @@ the goals' own scale).
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
 import time
 from collections.abc import Sequence
@@ -90,6 +92,29 @@ def decks() -> tuple[str, ...]:
     return games()
 
 
+@functools.lru_cache(maxsize=4)
+def _taught(k: int, seed: int, size: tuple[int, int], teach_photos: int) -> Any:
+    from bench.camera_scenes import Scene
+    from camera.teach import teach
+
+    game = decks()[k % len(decks())]
+    scene = Scene(seed=seed + k, size=size, printing=seed + k)
+    cards = deck_cards(game)
+    photos = scene.teach_photos(cards, teach_photos, seed=k)
+    return teach({c: [(f"{c}#{i}", img) for i, img in enumerate(photos[c])]
+                  for c in cards}, game).model
+
+
+def taught_deck(k: int, seed: int = SEED, *, size: tuple[int, int] = SIZE,
+                teach_photos: int = PHOTOS_A_FACE) -> Any:
+    """The deck of sequence `k` of `seed` taught from its scene's photos, as
+    `run_sequence` watches with. Teaching is most of a short sequence's CPU (2.9 s of 5.2 s
+    for 4 plays), so the last four are kept and each caller gets its own copy: the tests
+    that run one sequence under two glares, and the one that checks what that deck was
+    taught, teach it once."""
+    return copy.deepcopy(_taught(k, seed, tuple(size), teach_photos))
+
+
 def run_sequence(k: int, seed: int = SEED, n: int = PER_SEQUENCE, *,
                  size: tuple[int, int] = SIZE,
                  teach_photos: int = PHOTOS_A_FACE, square: float = 0.0,
@@ -102,19 +127,16 @@ def run_sequence(k: int, seed: int = SEED, n: int = PER_SEQUENCE, *,
     import numpy as np
 
     from bench.camera_scenes import Scene
-    from camera.teach import teach
     from camera.watcher import Watcher
 
     game = decks()[k % len(decks())]
     scene = Scene(seed=seed + k, size=size, printing=seed + k)
     cards = deck_cards(game)
-    photos = scene.teach_photos(cards, teach_photos, seed=k)
-    taught = teach({c: [(f"{c}#{i}", img) for i, img in enumerate(photos[c])]
-                    for c in cards}, game)
+    model = taught_deck(k, seed, size=size, teach_photos=teach_photos)
     rng = np.random.default_rng([seed, k])
     laid = [cards[int(i)] for i in rng.integers(len(cards), size=n)]
     seq = scene.sequence(laid, seed=k, square=square, glare=glare)
-    watcher = Watcher(taught.model)
+    watcher = Watcher(model)
     seen = []
     frame_ms: list[float] = []
     for frame in seq.frames:

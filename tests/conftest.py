@@ -164,3 +164,52 @@ def count_face(count_game, monkeypatch):
     monkeypatch.setitem(sys.modules, module.__name__, module)
     register_count(monkeypatch, face=module.__name__)
     return module.FACE
+
+
+# --- `--cpu-report N`: the N tests that cost the most CPU (issue 36) ---
+
+def _cpu_now() -> tuple[float, float]:
+    """CPU seconds of this process (every thread: Kivy's, llvmpipe's) and of its children
+    waited for (the CLIs and apps the tests start)."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+_CPU_SPENT: dict[str, tuple[float, float, float]] = {}  # test id: own, children, wall
+
+
+def pytest_addoption(parser):
+    parser.addoption("--cpu-report", type=int, default=0, metavar="N",
+                     help="after the run, the N tests under tests/ that took the most CPU "
+                          "(this process and its children, setup and teardown included); "
+                          "the load of a shared host moves it less than the wall time")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    if not item.config.getoption("cpu_report"):
+        yield
+        return
+    import time
+
+    own0, children0 = _cpu_now()
+    wall0 = time.monotonic()
+    yield
+    own1, children1 = _cpu_now()
+    _CPU_SPENT[item.nodeid] = (own1 - own0, children1 - children0, time.monotonic() - wall0)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    top = config.getoption("cpu_report")
+    if not top or not _CPU_SPENT:
+        return
+    total = sum(own + children for own, children, _wall in _CPU_SPENT.values())
+    terminalreporter.section(f"the {top} tests that took the most CPU, of {total:.1f} s "
+                             f"over {len(_CPU_SPENT)} tests")
+    ranked = sorted(_CPU_SPENT.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))
+    for nodeid, (own, children, wall) in ranked[:top]:
+        terminalreporter.write_line(f"{own + children:7.2f} s CPU ({children:5.2f} children, "
+                                    f"{wall:6.2f} s wall)  {nodeid}")

@@ -16,8 +16,8 @@ from games.board.screens.layout import key
 PREFERRED = ("split", "switch", "decline", "sorry", "backward", "start")
 
 
-def tap_at(d: Any, x: float, y: float) -> None:
-    d.tap_at(x, y)  # at a human pace: the touch guard lets it through
+def tap_at(d: Any, x: float, y: float, frames: int = 2) -> None:
+    d.tap_at(x, y, frames=frames)  # at a human pace: the touch guard lets it through
 
 
 def key_window(d: Any, board_key: str) -> tuple[float, float]:
@@ -25,8 +25,8 @@ def key_window(d: Any, board_key: str) -> tuple[float, float]:
     return board.to_window(*board.key_px(board_key))
 
 
-def tap_key(d: Any, board_key: str) -> None:
-    tap_at(d, *key_window(d, board_key))
+def tap_key(d: Any, board_key: str, frames: int = 2) -> None:
+    tap_at(d, *key_window(d, board_key), frames=frames)
 
 
 def drag_pawn(d: Any, frm: str, to: str) -> None:
@@ -137,13 +137,16 @@ class Scorekeeper:
         elif option["legs"] and way < 0.75:
             self.taps["board"] += 1
             mover = m.turn_color
-            for (frm, to), land in zip(option["legs"], option["landed"], strict=True):
-                tap_key(d, key(frm, mover))
+            legs = list(zip(option["legs"], option["landed"], strict=True))
+            for leg, ((frm, to), land) in enumerate(legs, 1):
+                # a tap that moved() follows draws no frames of its own: moved() draws
+                # the two the check waits for (four a tap before, the same checks)
+                tap_key(d, key(frm, mover), frames=0)
                 self.touches["move"] += 1
                 if moved():  # one destination: the pawn's tap made the move
                     break
                 target = land if option["kind"] in ("switch", "sorry") else to
-                tap_key(d, key(target, mover))
+                tap_key(d, key(target, mover), frames=0 if leg == len(legs) else 2)
                 self.touches["move"] += 1
             if not moved():
                 # the taps fit several options (an 11 forward onto a pawn and the switch

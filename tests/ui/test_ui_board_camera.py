@@ -80,8 +80,10 @@ def test_a_wrong_move_is_said_in_one_sentence_then_accepted_once_put_right(
     # said once per board still 2 s (a pawn put right in two goes is said again)
     assert mismatches and all(". " not in m and "pawn" in m for m in mismatches), said
     assert session.update.steps[-1].event.to_json()["legs"] == truth.legs
+    # the worker logs the move on its thread and says so on the UI's next frames: waited
+    # for, as the test above does (the steps can count it before the sentence is set)
+    d.wait_for(lambda: "seen by the camera" in model.message, "the camera's sentence")
     assert said.index(mismatches[0]) < len(said) - 1  # the move came after, said seen
-    assert "seen by the camera" in model.message
 
 
 def test_an_unsure_move_is_answered_with_one_tap(driver, tmp_path, monkeypatch):
