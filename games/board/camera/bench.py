@@ -163,6 +163,29 @@ def run_moves(moves: int, seed: int, size: tuple[int, int]) -> tuple[Score, list
     return total, frame_ms, frames
 
 
+def recordings(spec: str) -> list[int]:
+    """"3,17" or "0-9,12": the recordings named."""
+    out: list[int] = []
+    for part in spec.split(","):
+        first, _, last = part.partition("-")
+        out += range(int(first), int(last or first) + 1)
+    return out
+
+
+def run_some(ks: Sequence[int], seed: int, size: tuple[int, int]
+             ) -> tuple[Score, list[float], int]:
+    """Recordings `ks` of `seed` only, added up as run_moves adds them."""
+    total = Score()
+    frame_ms: list[float] = []
+    frames = 0
+    for k in ks:
+        found, ms, n = run_recording(k, seed, size)
+        total.add(found)
+        frame_ms += ms
+        frames += n
+    return total, frame_ms, frames
+
+
 def cpu_child(frames: int) -> dict[str, float]:
     """In a child (maybe under the Pi model): CPU ms per 1280x720 frame while watching a
     recording with moves: the median frame, the mean, the 99th percentile."""
@@ -233,13 +256,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int)
     parser.add_argument("--moves", type=int, default=100)
     parser.add_argument("--size", default="1280x720")
+    parser.add_argument("--recordings", help="only these recordings of the seed, as "
+                        "3,17 or 0-9 (a development run on the ones a change is about)")
     args = parser.parse_args(argv)
     if args.seed is None:
         for row in rows():
             print(row)
         return
     size = tuple(int(v) for v in args.size.split("x"))
-    total, ms, frames = run_moves(args.moves, args.seed, (size[0], size[1]))
+    if args.recordings:
+        total, ms, frames = run_some(recordings(args.recordings), args.seed,
+                                     (size[0], size[1]))
+    else:
+        total, ms, frames = run_moves(args.moves, args.seed, (size[0], size[1]))
     for case in total.cases:
         print(case)
     print(f"{total.moves} moves of seed {args.seed}: {total.right} right, {total.wrong} wrong, "
