@@ -54,6 +54,10 @@ class Score:
     counts: Counter[str] = field(default_factory=Counter)
     delays: list[int] = field(default_factory=list)
     cases: list[str] = field(default_factory=list)
+    # the same judgements counted from the rest as the bench took it before board34 (a
+    # hand within 0.07 of the frame's height of the board held it back): kept beside
+    near_counts: Counter[str] = field(default_factory=Counter)
+    near_delays: list[int] = field(default_factory=list)
 
     def __getattr__(self, name: str) -> int:
         if name in (*OUTCOMES, "staged", "reported", "stray", "forfeits"):
@@ -68,15 +72,25 @@ class Score:
         self.counts.update(other.counts)
         self.delays += other.delays
         self.cases += other.cases
+        self.near_counts.update(other.near_counts)
+        self.near_delays += other.near_delays
 
 
-def score(truths: Sequence[Any], judged: Sequence[Any], tag: str = "") -> Score:
+def score(truths: Sequence[Any], judged: Sequence[Any], tag: str = "", near: bool = False
+          ) -> Score:
     """Each judgement against the draw it names: a move logged right, wrong, asked,
-    late or never, a mismatch said for a staged board in time or where none was."""
+    late or never, a mismatch said for a staged board in time or where none was; beside,
+    the counts from the rest as taken before board34 (`near`: only those)."""
     out = Score()
+    if not near:
+        old = score(truths, judged, tag, near=True)
+        out.near_counts, out.near_delays = old.counts, old.delays
+        out.cases += [f"{case} (by the rest before board34)" for case in old.cases
+                      if ": logged at " in case]
     for k, truth in enumerate(truths):
         mine = [j for j in judged if j.draw == k]
-        if truth.rest is None:
+        rest = truth.rest_near if near else truth.rest
+        if rest is None:
             out.counts["forfeits"] += 1
             out.counts["phantom"] += len(mine)
             out.cases += [f"{tag} draw {k}: forfeit, but {j.to_json()}" for j in mine]
@@ -93,11 +107,11 @@ def score(truths: Sequence[Any], judged: Sequence[Any], tag: str = "") -> Score:
         for j in said:
             if truth.staged is None or not truth.staged <= j.frame <= truth.staged + 40:
                 out.counts["stray"] += 1
-                out.cases.append(f"{tag} draw {k}: stray {j.to_json()} (rest {truth.rest})")
+                out.cases.append(f"{tag} draw {k}: stray {j.to_json()} (rest {rest})")
         if not logged:
             out.counts["missed"] += 1
             out.cases.append(f"{tag} draw {k}: {truth.kind} {truth.legs} rests at "
-                             f"{truth.rest}: MISSED")
+                             f"{rest}: MISSED")
             continue
         first = logged[0]
         if first.option is None:
@@ -110,14 +124,14 @@ def score(truths: Sequence[Any], judged: Sequence[Any], tag: str = "") -> Score:
             else:
                 out.counts["wrong"] += 1
             out.cases.append(f"{tag} draw {k}: WRONG {first.to_json()} for {truth.kind} "
-                             f"{truth.legs} (rest {truth.rest})")
-        elif first.frame - truth.rest > LOG_WITHIN or first.frame < truth.rest:
+                             f"{truth.legs} (rest {rest})")
+        elif first.frame - rest > LOG_WITHIN or first.frame < rest:
             out.counts["late"] += 1
-            out.cases.append(f"{tag} draw {k}: logged at {first.frame}, rest {truth.rest}")
+            out.cases.append(f"{tag} draw {k}: logged at {first.frame}, rest {rest}")
         else:
             out.counts["right"] += 1
         if first.option is not None:
-            out.delays.append(first.frame - truth.rest)
+            out.delays.append(first.frame - rest)
     return out
 
 
@@ -231,6 +245,8 @@ def rows() -> list[Any]:
             f"{total.reported} of {total.staged}", goal="all",
             met=total.reported == total.staged),
         Row("board camera: mismatches said where none was staged", f"{total.stray}"),
+        Row("board camera: counted from the rest before board34 (a hand near the board)",
+            near_line(total)),
     ]
     if total.delays:
         out.append(Row("board camera: frames from rest to log (median / max)",
@@ -277,6 +293,15 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"stray; rest to log median {percentile(total.delays, 50):.0f} max "
           f"{max(total.delays)}; {frames} frames, CPU ms/frame mean "
           f"{sum(ms) / len(ms):.1f} p99 {percentile(ms, 99):.1f}")
+    print(f"by the rest before board34: {near_line(total)}")
+
+
+def near_line(total: Score) -> str:
+    """The same judgements counted from the rest as the bench took it before board34."""
+    old = total.near_counts
+    return (f"{old['right']} right, {old['late']} late (logged before rest or more than "
+            f"{LOG_WITHIN} frames after), rest to log median "
+            f"{percentile(total.near_delays, 50):.0f} max {max(total.near_delays)}")
 
 
 if __name__ == "__main__":
