@@ -215,12 +215,12 @@ class BoardWatcher:
         zones = reading.pixels
         self._rest_reading = reading
         counts = self._counts(pending, zones)
-        if pending.baseline is not None and self._as_before(pending, reading) and _zone_cost(
-                counts, pending.before) <= min(_zone_cost(counts, b) for b in pending.boards):
+        if pending.baseline is not None and self._as_before(pending, reading) and not any(
+                _on_its_way(counts, pending.before, b) for b in pending.boards):
             # every move changes a square: with every square as before, so is each START
-            # and HOME, when no option's counts fit them better (a pawn lifted from START
-            # and held off the squares does); their pixels are taken again, as the lamp may
-            # have changed since (a bright wash leaves a pawn's plastic too pale for its hue)
+            # and HOME, unless a pawn is on its way (lifted from START and held off the
+            # squares); their pixels are taken again, as the lamp may have changed since
+            # (a bright wash leaves a pawn's plastic too pale for its hue)
             pending.baseline = zones
             counts = self._counts(pending, zones)
         before = _cost(reading, counts, pending.before)
@@ -310,10 +310,22 @@ def _cost(reading: Reading, counts: dict[str, float], board: _Board) -> float:
     return cost + _zone_cost(counts, board)
 
 
+def _on_its_way(counts: dict[str, float], before: _Board, board: _Board) -> bool:
+    """Whether some START or HOME's count fits `board`'s better than the board before's:
+    a pawn on its way to (or from) it, whatever the other zones show. Summed over the
+    zones, a start move's START one pawn down was outweighed by the START its bumped pawn
+    had not yet reached, and the lifted pawn's START was taken as the lamp's."""
+    return any(_zone_fit(counts[k], n) < _zone_fit(counts[k], before.counts[k])
+               for k, n in board.counts.items())
+
+
+def _zone_fit(count: float, n: int) -> float:
+    return max(0.0, abs(count - n) - ZONE_SLACK)
+
+
 def _zone_cost(counts: dict[str, float], board: _Board) -> float:
     """How many pawns each START and HOME is off `board`'s, beyond ZONE_SLACK."""
-    return sum(max(0.0, abs(counts[board_key] - n) - ZONE_SLACK)
-               for board_key, n in board.counts.items())
+    return sum(_zone_fit(counts[board_key], n) for board_key, n in board.counts.items())
 
 
 def difference(reading: Reading, counts: dict[str, float], board: _Board, option: Option,
