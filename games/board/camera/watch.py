@@ -223,8 +223,9 @@ class BoardWatcher:
             # (a bright wash leaves a pawn's plastic too pale for its hue)
             pending.baseline = zones
             counts = self._counts(pending, zones)
-        before = _cost(reading, counts, pending.before)
-        costs = [_cost(reading, counts, b) for b in pending.boards]
+        common = _common_doubt(reading, [pending.before, *pending.boards])
+        before = _cost(reading, counts, pending.before) - common
+        costs = [_cost(reading, counts, b) - common for b in pending.boards]
         order = sorted(range(len(costs)), key=costs.__getitem__)
         best = order[0]
         if before < FIT and before <= costs[best]:
@@ -308,6 +309,17 @@ def _cost(reading: Reading, counts: dict[str, float], board: _Board) -> float:
         if seen != board.squares[board_key]:
             cost += 0.5 if board_key in reading.doubtful else 1.0
     return cost + _zone_cost(counts, board)
+
+
+def _common_doubt(reading: Reading, boards: list[_Board]) -> float:
+    """The cost of the doubtful readings at locations where every board agrees and the
+    reading does not (a print or a shadow the lamp now shows as a pawn, doubtfully): the
+    same for all, they cannot tell the boards apart, and a doubt alone is no board that
+    no option gives (a pawn surely where no board has one still is)."""
+    first = boards[0].squares
+    return sum(0.5 for k in reading.doubtful if k in reading.squares
+               and reading.squares[k] != first[k]
+               and all(b.squares[k] == first[k] for b in boards))
 
 
 def _on_its_way(counts: dict[str, float], before: _Board, board: _Board) -> bool:
