@@ -35,3 +35,27 @@ def test_a_print_of_a_colour_no_one_plays_is_no_pawn_in_another_light(colors, se
     assert read(_picture(DEEP_BLUE, "T19"), taught).squares["T19"] == seen
     # a pawn of a seated colour there is still read
     assert read(_picture(DEEP_YELLOW, "T19"), taught).squares["T19"] == "yellow"
+
+
+def test_a_pawn_on_paper_the_teach_photo_cut_to_white_is_seen_in_a_dimmer_lamp():
+    # 60,000 recording 17 (then a development seed): the teach photo's paper was cut at
+    # 255 in blue and green, the game's lamp dimmer; a changed channel the taught one cut
+    # told nothing, so a yellow pawn (its red near the paper's) changed under 12 % of its
+    # square and six moves were asked, two missed. A value cut is a floor: darker than it
+    # is still a change (brighter than it is not: the paper may have been brighter still)
+    from games.board.camera import cells
+    from games.board.camera.read import Taught, read
+
+    cut = np.float32((255, 255, 245))
+    taught = Taught(np.full((cells.SIZE, cells.SIZE, 3), cut, np.float32),
+                    {"red": 0.0, "yellow": 24.0, "green": 60.0, "blue": 112.0},
+                    {"red": 60.0, "yellow": 60.0}, ("red", "yellow"))
+    dim = np.full((cells.SIZE, cells.SIZE, 3), cut * 0.85, np.float32)
+    x0, y0, x1, y1 = cells.box("T7")
+    pawn = dim.copy()
+    pawn[y0 + 3:y1 - 3, x0 + 3:x1 - 3] = np.float32((24, 182, 226)) * 0.85  # yellow plastic
+    reading = read(pawn.astype(np.uint8), taught)
+    assert reading.squares["T7"] == "yellow"
+    assert "T7" not in reading.doubtful
+    # the paper alone in that dimmer lamp is no change
+    assert not [k for k, v in read(dim.astype(np.uint8), taught).squares.items() if v]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.board.camera.scenes import BoardScene
+from games.board.camera.scenes import BoardScene, _Recorder
 from games.board.grid import spot
 
 SIZE = (480, 270)
@@ -75,3 +75,28 @@ def test_a_recorded_game_is_one_the_referee_accepts_draw_by_draw():
         (option,) = [o for o in generate(state.position, truth.card, truth.color)
                      if o.kind == truth.kind and [list(leg) for leg in o.legs] == truth.legs]
         state = RULES.apply(state, RULES.parse_event(option.event)).state
+
+
+def test_a_hand_beside_the_board_is_not_over_it_and_its_fingers_on_it_are():
+    # 60,000 (then a development seed): two moves were logged a frame before the bench's
+    # rest, whose hand "over the board" was any within 0.07 of the frame's height of its
+    # outline: a hand beside the board, no pixel of it over the board, held the rest back.
+    # The board is at rest once no pixel of the hand as drawn lies over it
+    scene = BoardScene(seed=8, size=SIZE)
+    corners = np.array(scene.image_corners())
+    middle = (corners[0] + corners[1]) / 2
+    out = middle - corners.mean(axis=0)
+    out /= np.linalg.norm(out)
+    h = SIZE[1]
+
+    def hand_at(away: float) -> tuple[float, float]:
+        x, y = middle + out * away * h
+        return float(x), float(y)
+
+    edge = hand_at(1.0)
+    assert not scene.hand_over_board(hand_at(0.065), edge, None)
+    assert scene.hand_over_board(hand_at(0.03), edge, None)  # the fingers reach it
+    recorder = _Recorder(scene, 0, 0.0, False)
+    recorder.edge = edge
+    assert recorder._near(hand_at(0.065))  # as the bench counted a rest before
+    assert scene.hand_over_board(hand_at(-0.2), edge, None)

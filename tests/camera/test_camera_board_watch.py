@@ -149,3 +149,53 @@ def test_a_pawn_lifted_from_start_and_held_off_the_squares_is_not_taken_as_the_l
     waiting, judged = _judged(monkeypatch, position, "1", rest, (held, put), (3, 4))
     assert waiting is None
     assert judged is not None and judged.option == option, judged
+
+
+def test_a_pawn_lifted_from_start_for_a_bump_is_not_taken_as_the_lamp(monkeypatch):
+    # 60,000 recordings 24 and 34 (then development seeds): a start move onto an
+    # opponent's pawn, its pawn lifted from START and held off the squares: START one
+    # pawn down fitted the start option, but the opponent's START (its bumped pawn not
+    # yet back) fitted the board before, so summed over the zones the board before fitted
+    # as well and START was taken as the lamp's; once the move was down START counted the
+    # pawn still there and the move was asked. A zone an option fits better is a pawn on
+    # its way, whatever the others show.
+    colors = ("red", "blue")
+    position = Position.parse({"edition": "classic", "pawns": {
+        "red": ["START"] * 4, "blue": ["T4", "START", "START", "START"]}})
+    (option,) = [o for o in generate(position, "1", "red") if o.kind == "start"]
+    assert "blue" in option.bumped
+    held = _reading_of(position.pawns_json(), colors)  # every square as before
+    put = _reading_of(dict(option.pawns), colors)
+    held.pixels = {"red:START": 300.0, "red:HOME": 0.0, "blue:START": 300.0,
+                   "blue:HOME": 0.0}
+    put.pixels = {"red:START": 300.0, "red:HOME": 0.0, "blue:START": 400.0,
+                  "blue:HOME": 0.0}
+    rest = {"red:START": 400.0, "red:HOME": 0.0, "blue:START": 300.0, "blue:HOME": 0.0}
+    waiting, judged = _judged(monkeypatch, position, "1", rest, (held, put), (3, 4))
+    assert waiting is None
+    assert judged is not None and judged.option == option, judged
+
+
+def test_a_doubtful_pawn_where_every_board_has_none_does_not_hold_the_move_back(
+        monkeypatch):
+    # 60,000 recording 20 (then a development seed): after the lamp changed, a print on
+    # T34 read doubtfully as a yellow pawn; no board had one there (before the move nor
+    # any option), so it cost every board the same half location, the move's best fit
+    # was no longer under FIT and the move was asked. Such a doubt tells no board apart.
+    colors = ("red", "blue")
+    position = Position.parse({"edition": "classic", "pawns": {
+        "red": ["START", "START", "START", "T5"], "blue": ["START"] * 4}})
+    (option,) = generate(position, "5", "red")
+    pixels = {"red:START": 300.0, "red:HOME": 0.0, "blue:START": 400.0, "blue:HOME": 0.0}
+    put = _reading_of(dict(option.pawns), colors)
+    put.pixels = dict(pixels)
+    put.squares["T34"] = "blue"
+    put.doubtful.add("T34")
+    (judged,) = _judged(monkeypatch, position, "5", pixels, (put,), (3,))
+    assert judged is not None and judged.option == option, judged
+    # surely read, a pawn where no board has one is a board no option gives: not logged
+    sure = _reading_of(dict(option.pawns), colors)
+    sure.pixels = dict(pixels)
+    sure.squares["T34"] = "blue"
+    (waiting,) = _judged(monkeypatch, position, "5", pixels, (sure,), (3,))
+    assert waiting is None or waiting.option is None, waiting

@@ -131,8 +131,15 @@ def changes(picture: Any, taught: Taught) -> tuple[Any, Any]:
     raw = picture.astype(np.float32)
     lit = light_free(raw, taught.reference)
     soft = cv2.GaussianBlur(lit, (0, 0), SOFTEN)
-    away = np.maximum(taught.low - soft, soft - taught.high) / taught.scale
-    away[(raw >= CLIPPED) | taught.clipped] = 0.0  # a channel at its brightest tells nothing
+    # a channel at its brightest may have been brighter still: a clipped value is only a
+    # floor, so it tells nothing of a change that would make it brighter than it reads
+    # (the taught one clipped, the picture now brighter) or darker (the picture clipped);
+    # a pawn darker than a taught paper the camera cut is still a change
+    darker = taught.low - soft
+    darker[raw >= CLIPPED] = 0.0
+    brighter = soft - taught.high
+    brighter[taught.clipped] = 0.0
+    away = np.maximum(darker, brighter) / taught.scale
     return lit, away.max(axis=2) > CHANGED
 
 

@@ -198,6 +198,7 @@ class Truth:
     rest: int | None
     start: int | None = None
     staged: int | None = None
+    rest_near: int | None = None  # the rest as the bench counted it before board34
 
     def draw_line(self) -> dict[str, Any]:
         return {"type": "draw", "card": self.card, "frame": self.frame, "pawns": self.pawns}
@@ -256,6 +257,7 @@ class BoardScene:
         self.discard = (w * (0.06 if rng.random() < 0.5 else 0.86), h * 0.4)
         self._cache: tuple[Any, Image] | None = None
         self._fields: dict[tuple[Any, ...], Any] = {}
+        self._board_mask: Any = None  # where the board lies in the picture
 
     def moved(self, seed: int, by: float = 0.03) -> BoardScene:
         """The same board and table after the board (or the camera) moved a little
@@ -273,6 +275,7 @@ class BoardScene:
         out.homography = cv2.getPerspectiveTransform(
             np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32), out.corners)
         out._cache = None
+        out._board_mask = None
         return out
 
     # --- where things are ---
@@ -361,14 +364,19 @@ class BoardScene:
                     + self._noise[int(rng.integers(len(self._noise)))], quality)
 
     def _hand(self, img: Image, at: tuple[float, float], edge: tuple[float, float],
-              skin: tuple[int, int, int], held: str | None) -> None:
+              skin: tuple[int, int, int], held: str | None,
+              sleeve: tuple[int, ...] | None = None,
+              plastic: tuple[float, ...] | None = None) -> None:
+        """The hand at `at`, its sleeve back to `edge`, holding a pawn of `held`; drawn in
+        its own colours, or in `sleeve` and `plastic` (a mask of where it lies)."""
         h = self.size[1]
-        sleeve = tuple(int(c) for c in np.random.default_rng(
-            [self.seed, int(skin[0])]).integers(20, 200, 3))
+        if sleeve is None:
+            sleeve = tuple(int(c) for c in np.random.default_rng(
+                [self.seed, int(skin[0])]).integers(20, 200, 3))
         ax, ay = at
         ex, ey = edge
         if held is not None:  # the pawn between the fingers, a little above the board
-            colour = tuple(float(c) for c in PAWN_BGR[held])
+            colour = plastic or tuple(float(c) for c in PAWN_BGR[held])
             cv2.circle(img, (int(ax), int(ay)), int(PAWN_RADIUS * self.cell / 1.3), colour, -1)
         hx, hy = ax + (ex - ax) * 0.12, ay + (ey - ay) * 0.12
         back = (ax + (ex - ax) * 0.05, ay + (ey - ay) * 0.05)
@@ -380,6 +388,19 @@ class BoardScene:
             fx, fy = ax + math.cos(ang) * 0.05 * h, ay + math.sin(ang) * 0.05 * h
             cv2.line(img, (int(back[0]), int(back[1])), (int(fx), int(fy)), skin,
                      max(2, int(0.018 * h)))
+
+    def hand_over_board(self, at: tuple[float, float], edge: tuple[float, float],
+                        held: str | None) -> bool:
+        """Whether the hand at `at` (its sleeve back to `edge`, a pawn of `held` in its
+        fingers) covers any pixel of the board in the picture, as `shoot` draws it."""
+        if self._board_mask is None:
+            n = GRID * self.cell
+            self._board_mask = cv2.warpPerspective(np.ones((n, n), np.uint8), self.homography,
+                                                   self.size, flags=cv2.INTER_NEAREST) > 0
+        w, h = self.size
+        mask = np.zeros((h, w), np.uint8)
+        self._hand(mask, at, edge, (255, 255, 255), held, sleeve=(255,), plastic=(255.0,))
+        return bool(np.any((mask > 0) & self._board_mask))
 
     def random_light(self, rng: np.random.Generator) -> Light:
         glare = None
@@ -455,21 +476,27 @@ class _Recorder:
         self._found: tuple[Option, ...] = ()  # the options of the card being played
         self.pile: list[str] = []  # the cards left to draw, the next last
         self.hand_seen: list[bool] = []  # per frame: a hand over the board
+        # per frame: a hand within 0.07 of the frame's height of the board (how the bench
+        # counted a rest before board34, kept to give its figures beside the new ones)
+        self.hand_near: list[bool] = []
 
     # --- filming ---
 
     def _shoot(self, hand_at: tuple[float, float] | None = None, held: str | None = None
                ) -> None:
         hand = None if hand_at is None else (hand_at, self.edge, self.skin)
-        self.hand_seen.append(hand_at is not None and self._in_view(hand_at))
+        self.hand_seen.append(hand_at is not None
+                              and self.scene.hand_over_board(hand_at, self.edge, held))
+        self.hand_near.append(hand_at is not None and self._near(hand_at))
         self.out.frames.append(self.scene.shoot(self.pawns, self.light, self.rng, hand=hand,
                                                 held=held, things=self.things,
                                                 quality=self.quality, blur=self.blur))
 
-    def _in_view(self, at: tuple[float, float]) -> bool:
+    def _near(self, at: tuple[float, float]) -> bool:
         """Whether a hand at `at` (or its sleeve, back to the edge point it comes from)
-        lies over the board: its fingers and the sleeve's width reach 0.07 of the
-        frame's height around the line from `at` to the edge point."""
+        comes within 0.07 of the frame's height of the board's outline, around the line
+        from `at` to the edge point: the bench's rest before board34, which also counted
+        a hand beside the board (or outside the picture) as over it."""
         reach = 0.07 * self.scene.size[1]
         board = self.scene.corners.reshape(-1, 1, 2)
         ex, ey = self.edge
@@ -477,11 +504,12 @@ class _Recorder:
                                                 float(at[1] + (ey - at[1]) * t)), True)
                    > -reach for t in np.linspace(0.0, 1.0, 24))
 
-    def _rest(self) -> int:
-        """The first frame of the run of frames with no hand over the board that ends
-        now: the board at rest."""
-        n = len(self.hand_seen)
-        while n > 0 and not self.hand_seen[n - 1]:
+    def _rest(self, seen: Sequence[bool] | None = None) -> int:
+        """The first frame of the run of frames with no hand over the board (no pixel
+        of it over the board's) that ends now: the board at rest."""
+        seen = self.hand_seen if seen is None else seen
+        n = len(seen)
+        while n > 0 and not seen[n - 1]:
             n -= 1
         return n
 
@@ -646,12 +674,12 @@ class _Recorder:
         self.edge = self._edge_point()
         start = len(self.out.frames)
         staged_rest = self._move(option, before, color)
-        rest = self._rest()
+        rest, rest_near = self._rest(), self._rest(self.hand_near)
         same = dict(option.pawns) == {c: tuple(ps) for c, ps in before.items()}
         self._still(int(rng.integers(12, 16) if same else rng.integers(8, 14)))
         self.out.truths.append(Truth(card, frame, color, before, option.kind,
                                      [list(leg) for leg in option.legs], rest, start,
-                                     staged_rest))
+                                     staged_rest, rest_near))
 
     def _transfers(self, option: Option, before: dict[str, list[str]], color: str
                    ) -> list[tuple[str, str, str]]:

@@ -215,16 +215,17 @@ class BoardWatcher:
         zones = reading.pixels
         self._rest_reading = reading
         counts = self._counts(pending, zones)
-        if pending.baseline is not None and self._as_before(pending, reading) and _zone_cost(
-                counts, pending.before) <= min(_zone_cost(counts, b) for b in pending.boards):
+        if pending.baseline is not None and self._as_before(pending, reading) and not any(
+                _on_its_way(counts, pending.before, b) for b in pending.boards):
             # every move changes a square: with every square as before, so is each START
-            # and HOME, when no option's counts fit them better (a pawn lifted from START
-            # and held off the squares does); their pixels are taken again, as the lamp may
-            # have changed since (a bright wash leaves a pawn's plastic too pale for its hue)
+            # and HOME, unless a pawn is on its way (lifted from START and held off the
+            # squares); their pixels are taken again, as the lamp may have changed since
+            # (a bright wash leaves a pawn's plastic too pale for its hue)
             pending.baseline = zones
             counts = self._counts(pending, zones)
-        before = _cost(reading, counts, pending.before)
-        costs = [_cost(reading, counts, b) for b in pending.boards]
+        common = _common_doubt(reading, [pending.before, *pending.boards])
+        before = _cost(reading, counts, pending.before) - common
+        costs = [_cost(reading, counts, b) - common for b in pending.boards]
         order = sorted(range(len(costs)), key=costs.__getitem__)
         best = order[0]
         if before < FIT and before <= costs[best]:
@@ -310,10 +311,33 @@ def _cost(reading: Reading, counts: dict[str, float], board: _Board) -> float:
     return cost + _zone_cost(counts, board)
 
 
+def _common_doubt(reading: Reading, boards: list[_Board]) -> float:
+    """The cost of the doubtful readings at locations where every board agrees and the
+    reading does not (a print or a shadow the lamp now shows as a pawn, doubtfully): the
+    same for all, they cannot tell the boards apart, and a doubt alone is no board that
+    no option gives (a pawn surely where no board has one still is)."""
+    first = boards[0].squares
+    return sum(0.5 for k in reading.doubtful if k in reading.squares
+               and reading.squares[k] != first[k]
+               and all(b.squares[k] == first[k] for b in boards))
+
+
+def _on_its_way(counts: dict[str, float], before: _Board, board: _Board) -> bool:
+    """Whether some START or HOME's count fits `board`'s better than the board before's:
+    a pawn on its way to (or from) it, whatever the other zones show. Summed over the
+    zones, a start move's START one pawn down was outweighed by the START its bumped pawn
+    had not yet reached, and the lifted pawn's START was taken as the lamp's."""
+    return any(_zone_fit(counts[k], n) < _zone_fit(counts[k], before.counts[k])
+               for k, n in board.counts.items())
+
+
+def _zone_fit(count: float, n: int) -> float:
+    return max(0.0, abs(count - n) - ZONE_SLACK)
+
+
 def _zone_cost(counts: dict[str, float], board: _Board) -> float:
     """How many pawns each START and HOME is off `board`'s, beyond ZONE_SLACK."""
-    return sum(max(0.0, abs(counts[board_key] - n) - ZONE_SLACK)
-               for board_key, n in board.counts.items())
+    return sum(_zone_fit(counts[board_key], n) for board_key, n in board.counts.items())
 
 
 def difference(reading: Reading, counts: dict[str, float], board: _Board, option: Option,
