@@ -24,6 +24,12 @@ def _reading_of(pawns: dict[str, list[str]], colors: tuple[str, ...]) -> Reading
                    pixels={k: float(n) for k, n in board.counts.items()})
 
 
+def _starts(red: float, blue: float) -> dict[str, float]:
+    """The pixels a START zone counts for red and blue (their HOMEs empty): the lamp's and
+    the pawns' measure the watcher weighs against the board before."""
+    return {"red:START": red, "red:HOME": 0.0, "blue:START": blue, "blue:HOME": 0.0}
+
+
 def test_a_pawn_one_square_short_is_said_in_the_tables_words():
     position = Position.parse({"edition": "classic", "pawns": {
         "red": ["START", "START", "START", "T5"], "blue": ["START"] * 4}})
@@ -119,12 +125,12 @@ def test_a_lamp_changed_before_the_move_does_not_change_a_starts_count(monkeypat
     position = Position.parse({"edition": "classic", "pawns": {
         "red": ["START", "START", "START", "T5"], "blue": ["START"] * 4}})
     (option,) = generate(position, "5", "red")
-    washed = {"red:START": 290.0, "red:HOME": 0.0, "blue:START": 150.0, "blue:HOME": 0.0}
+    washed = _starts(290.0, 150.0)
     readings = [_reading_of(position.pawns_json(), colors),  # still thinking, lamp changed
                 _reading_of(dict(option.pawns), colors)]  # the move, in the same light
     for reading in readings:
         reading.pixels = dict(washed)
-    rest = {"red:START": 300.0, "red:HOME": 0.0, "blue:START": 400.0, "blue:HOME": 0.0}
+    rest = _starts(300.0, 400.0)
     thinking, judged = _judged(monkeypatch, position, "5", rest, readings, (10, 20))
     assert thinking is None
     assert judged is not None and judged.option == option, judged
@@ -143,9 +149,8 @@ def test_a_pawn_lifted_from_start_and_held_off_the_squares_is_not_taken_as_the_l
     held = _reading_of(position.pawns_json(), colors)  # every square as before
     put = _reading_of(dict(option.pawns), colors)
     for reading in (held, put):
-        reading.pixels = {"red:START": 300.0, "red:HOME": 0.0, "blue:START": 400.0,
-                          "blue:HOME": 0.0}
-    rest = {"red:START": 400.0, "red:HOME": 0.0, "blue:START": 400.0, "blue:HOME": 0.0}
+        reading.pixels = _starts(300.0, 400.0)
+    rest = _starts(400.0, 400.0)
     waiting, judged = _judged(monkeypatch, position, "1", rest, (held, put), (3, 4))
     assert waiting is None
     assert judged is not None and judged.option == option, judged
@@ -166,11 +171,9 @@ def test_a_pawn_lifted_from_start_for_a_bump_is_not_taken_as_the_lamp(monkeypatc
     assert "blue" in option.bumped
     held = _reading_of(position.pawns_json(), colors)  # every square as before
     put = _reading_of(dict(option.pawns), colors)
-    held.pixels = {"red:START": 300.0, "red:HOME": 0.0, "blue:START": 300.0,
-                   "blue:HOME": 0.0}
-    put.pixels = {"red:START": 300.0, "red:HOME": 0.0, "blue:START": 400.0,
-                  "blue:HOME": 0.0}
-    rest = {"red:START": 400.0, "red:HOME": 0.0, "blue:START": 300.0, "blue:HOME": 0.0}
+    held.pixels = _starts(300.0, 300.0)
+    put.pixels = _starts(300.0, 400.0)
+    rest = _starts(400.0, 300.0)
     waiting, judged = _judged(monkeypatch, position, "1", rest, (held, put), (3, 4))
     assert waiting is None
     assert judged is not None and judged.option == option, judged
@@ -186,7 +189,7 @@ def test_a_doubtful_pawn_where_every_board_has_none_does_not_hold_the_move_back(
     position = Position.parse({"edition": "classic", "pawns": {
         "red": ["START", "START", "START", "T5"], "blue": ["START"] * 4}})
     (option,) = generate(position, "5", "red")
-    pixels = {"red:START": 300.0, "red:HOME": 0.0, "blue:START": 400.0, "blue:HOME": 0.0}
+    pixels = _starts(300.0, 400.0)
     put = _reading_of(dict(option.pawns), colors)
     put.pixels = dict(pixels)
     put.squares["T34"] = "blue"

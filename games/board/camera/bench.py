@@ -14,11 +14,12 @@ moves (default 500, the goals' own scale); BOARD_BENCH_SIZE the frame size.
 from __future__ import annotations
 
 import importlib
+import itertools
 import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -165,17 +166,8 @@ def run_recording(k: int, seed: int, size: tuple[int, int], draws: int = DRAWS
 
 
 def run_moves(moves: int, seed: int, size: tuple[int, int]) -> tuple[Score, list[float], int]:
-    total = Score()
-    frame_ms: list[float] = []
-    frames = 0
-    k = 0
-    while total.moves < moves:
-        found, ms, n = run_recording(k, seed, size)
-        total.add(found)
-        frame_ms += ms
-        frames += n
-        k += 1
-    return total, frame_ms, frames
+    """Recordings 0, 1, ... of `seed` until they hold `moves` moves."""
+    return run_some(itertools.count(), seed, size, moves)
 
 
 def recordings(spec: str) -> list[int]:
@@ -187,13 +179,15 @@ def recordings(spec: str) -> list[int]:
     return out
 
 
-def run_some(ks: Sequence[int], seed: int, size: tuple[int, int]
-             ) -> tuple[Score, list[float], int]:
-    """Recordings `ks` of `seed` only, added up as run_moves adds them."""
+def run_some(ks: Iterable[int], seed: int, size: tuple[int, int],
+             moves: int | None = None) -> tuple[Score, list[float], int]:
+    """Recordings `ks` of `seed`, added up (`moves`: stopping once they hold that many)."""
     total = Score()
     frame_ms: list[float] = []
     frames = 0
     for k in ks:
+        if moves is not None and total.moves >= moves:
+            break
         found, ms, n = run_recording(k, seed, size)
         total.add(found)
         frame_ms += ms
