@@ -58,6 +58,13 @@ STILL_FRAMES = 2
 GLIMPSE = STILL_FRAMES - 1  # still frames then motion: judged as it goes (`Watcher.feed`)
 AROUND = 4  # small pixels around the pile spot where rest is judged
 LONG_STILL = 20
+# An arm resting over the pile is judged after LONG_STILL frames in which nothing moved
+# at all around the pile: fewer than FIDGET small pixels. A child's hand resting on the
+# pile fidgets (3-17 small pixels every few frames, under MOTION_SHARE's 19), a still
+# table moves 0-1: judged after LONG_STILL frames only still enough for rest, the
+# card under the child's hand was read through it (dev walnut 20_000 sequence 1: 4
+# phantoms, a 10 and a 5 among them)
+FIDGET = 3
 EDGE_BAND = 3  # small pixels along the border where an arm shows
 # a sleeve crosses the border band where SLEEVE_WIDTH places along a side changed colour
 # by more than SLEEVE_LEVEL (of 255) through the band's whole depth, the lamp taken out:
@@ -161,6 +168,7 @@ class Watcher:
         self._normals: list[_Still] = []  # still pictures with no arm across the pile
         self._settled: _Still | None = None  # the last with nothing at all across it
         self._still = 0
+        self._dead = 0  # still frames in a row in which nothing moved at all (FIDGET)
         self._top: Top | None = None
         self._top_grey: Any = None  # the frame the top card was last seen in, grey
         self._under_grey: Any = None  # the pile before the top card was laid, grey
@@ -205,6 +213,7 @@ class Watcher:
         changed = _changed(small, previous)
         moved = int(np.count_nonzero(changed[y0:y1, x0:x1]))
         calm, self._calm = self._calm, int(np.count_nonzero(changed)) < self._motion_pixels
+        self._dead = 0 if moved >= FIDGET else self._dead + 1
         if moved >= self._motion_pixels:
             # the pile lay still for one frame only between two hands: the first of two
             # quick cards, seen uncovered that once (a family lays the next within 0.2 s)
@@ -230,7 +239,7 @@ class Watcher:
                 np.median((detail + DETAIL_FLOOR) / (self._detail + DETAIL_FLOOR))) \
                 < FOCUS_SHARE:
             self._blurred += 1  # the focus hunts: as if it moved (FOCUS_SHARE)
-            self._still = 0
+            self._still = self._dead = 0
             return None
         self._detail, self._blurred = detail, 0
         return self._rested(frame, small, calm=self._calm)
@@ -256,7 +265,7 @@ class Watcher:
             self._settled = here
         if min(widths[0], settled) < SLEEVE_WIDTH and calm:  # no arm over the pile: the
             self._normals = [here]  # picture to compare with from now on
-        elif self._still == LONG_STILL and arm:  # something lies across from the edge:
+        elif self._dead == LONG_STILL and arm:  # something lies across from the edge:
             self._normals = [self._normals[0], here]  # a normal too, beside the clear one
         x0, y0, x1, y1 = self._spot_small
         spot = _changed(small, self._judged)[y0:y1, x0:x1]
@@ -267,7 +276,7 @@ class Watcher:
                 if _top_changed(found):
                     return self._judge(frame, small, log=True, found=found)
             return None
-        if arm and self._still < LONG_STILL:
+        if arm and self._dead < LONG_STILL:
             if self._still == STILL_FRAMES and self._top is not None \
                     and self._top.still_there(frame)[1]:
                 self._judged = small  # the top card lies as it did: the light changed

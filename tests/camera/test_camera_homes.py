@@ -324,3 +324,30 @@ def test_a_picture_the_focus_blurred_is_not_read(gingham: Any) -> None:
     assert [s.card for s in seen] == ["7", "3"], seen
     assert reads[sharp - 1] == reads[5 + 8 - 1], reads  # nothing read while blurred
     assert seen[1].frame <= sharp + 5, seen
+
+
+def test_a_child_s_hand_fidgeting_on_the_pile_is_not_read_through(gingham: Any) -> None:
+    """Dev walnut 20_000 sequence 1: a child's hand rested on the pile for 2-4 s,
+    fidgeting a little every few frames (too little to be motion): after LONG_STILL
+    frames it was read as though something lay there for good, and the card under it was
+    read through it, a 10 and a 5 logged (4 phantoms in the sequence). Only a pile where
+    nothing moves at all for LONG_STILL frames is read under an arm."""
+    from bench.camera_scenes import Pose
+    from camera.watcher import LONG_STILL, Watcher
+
+    scene, model = gingham
+    sx, sy = scene.spot
+    seven = [("7", Pose(sx, sy, 0.0))]
+    x, y = sx - 0.2 * scene.card_h, sy
+    fidgets = [(seven, (x + 2 * (i // 4 % 2), y - 2 * (i // 4 % 2)), 1)
+               for i in range(LONG_STILL + 15)]
+    frames = _drawn(scene, [([], None, 5), (seven, None, 8), *fidgets, (seven, None, 10)])
+    watcher = Watcher(model)
+    seen, reads = [], []
+    for frame in frames:
+        if (s := watcher.feed(frame)) is not None:
+            seen.append(s)
+        reads.append(watcher.recognitions)
+    gone = 5 + 8 + len(fidgets)  # the first frame without the hand
+    assert [s.card for s in seen] == ["7"], seen
+    assert reads[gone - 1] == reads[5 + 8 + 2], reads  # nothing read under the hand
