@@ -169,6 +169,7 @@ class Watcher:
         self._settled: _Still | None = None  # the last with nothing at all across it
         self._still = 0
         self._dead = 0  # still frames in a row in which nothing moved at all (FIDGET)
+        self._looked: Any = None  # the small picture last looked at still (`_rested`)
         self._top: Top | None = None
         self._top_grey: Any = None  # the frame the top card was last seen in, grey
         self._under_grey: Any = None  # the pile before the top card was laid, grey
@@ -234,6 +235,14 @@ class Watcher:
         self._still += 1
         if self._still < STILL_FRAMES:
             return None
+        looked, self._looked = self._looked, None
+        if self._still > STILL_FRAMES and self._dead != LONG_STILL and looked is not None \
+                and not _changed(small, looked).any():
+            # no pixel differs from the still picture last looked at: it was followed,
+            # judged or waited for already, and would be again (half of a busy table's
+            # frames; its look is 1-2 ms: the border band's colours, the focus)
+            self._looked = looked
+            return None
         detail = _detail(frame)[self._table_blocks]
         if self._detail is not None and self._blurred < FOCUS_WAIT and float(
                 np.median((detail + DETAIL_FLOOR) / (self._detail + DETAIL_FLOOR))) \
@@ -242,6 +251,7 @@ class Watcher:
             self._still = self._dead = 0
             return None
         self._detail, self._blurred = detail, 0
+        self._looked = small
         return self._rested(frame, small, calm=self._calm)
 
     def _rested(self, frame: Any, small: Any, *, hands: bool = False, calm: bool = False

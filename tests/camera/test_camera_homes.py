@@ -351,3 +351,26 @@ def test_a_child_s_hand_fidgeting_on_the_pile_is_not_read_through(gingham: Any) 
     gone = 5 + 8 + len(fidgets)  # the first frame without the hand
     assert [s.card for s in seen] == ["7"], seen
     assert reads[gone - 1] == reads[5 + 8 + 2], reads  # nothing read under the hand
+
+
+def test_a_still_pile_is_looked_at_once_not_at_every_frame(
+        gingham: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CPU: each still frame's look (the border band's colours for an arm, the focus)
+    cost 1-2 ms, and on a busy table half the frames are the same still picture again.
+    A frame no small pixel of which differs from the still picture last looked at is not
+    looked at again; the cards are logged as before."""
+    import camera.watcher as watcher_module
+    from bench.camera_scenes import Pose
+
+    scene, model = gingham
+    sx, sy = scene.spot
+    seven = [("7", Pose(sx, sy, 0.0))]
+    three = [*seven, ("3", Pose(sx + 4, sy - 3, 8.0))]
+    frames = _drawn(scene, [([], None, 5), (seven, None, 15), (three, None, 15)])
+    looks = []
+    real = watcher_module._still
+    monkeypatch.setattr(watcher_module, "_still",
+                        lambda small, frame: looks.append(1) or real(small, frame))
+    seen = watched(model, frames)
+    assert [s.card for s in seen] == ["7", "3"], seen
+    assert len(looks) <= 8, len(looks)  # of 33 still frames
