@@ -8,9 +8,14 @@ back after GLIMPSE still frames, on that last still one: the first of two quick 
 or, when a hand comes over the card, on the last frame in which only hands touching the
 frame's edge moved beside it, lying still: the next hand came in as the last one left):
 
-- anything moving (a hand, an arm, a card being slid) resets the stillness;
+- anything moving (a hand, an arm, a card being slid) resets the stillness, and so
+  does a picture the focus blurred (FOCUS_SHARE); a still picture is one to compare
+  with only when nothing moved anywhere in the view (a hand coming in beside the pile);
+  a still frame no small pixel of which differs from the one last looked at is not
+  looked at again;
 - an arm resting over the pile (a still change that crosses the frame's border band)
-  waits; after LONG_STILL frames it is judged, and that picture becomes a
+  waits; after LONG_STILL frames in which nothing moved at all (FIDGET: a child's hand
+  fidgets) it is judged, and that picture becomes a
   second normal (something may lie there for good). The change is taken against the
   last still picture with no arm in it (or that second normal), never against the last
   judged one: that one may hold an arm (judged after a long wait, or under a hand before
