@@ -273,6 +273,15 @@ def _drawn(scene: Any, steps: list[tuple[Any, ...]]) -> list[Any]:
     return frames
 
 
+def _seven_then_three(scene: Any) -> tuple[list[Any], list[Any]]:
+    """The pile with a 7 on the spot, and with a 3 laid on it."""
+    from bench.camera_scenes import Pose
+
+    sx, sy = scene.spot
+    seven = [("7", Pose(sx, sy, 0.0))]
+    return seven, [*seven, ("3", Pose(sx + 4, sy - 3, 8.0))]
+
+
 def test_a_hand_coming_in_at_the_edge_is_never_the_picture_compared_with(
         gingham: Any) -> None:
     """Dev paisley 20_000: a child's hand came in at the frame's edge, beside the pile,
@@ -280,15 +289,12 @@ def test_a_hand_coming_in_at_the_edge_is_never_the_picture_compared_with(
     with; the hand then resting on the pile crossed the band nowhere new (no arm: read
     through it) and became the picture compared with, so its leaving passed for an arm,
     and the next plays were logged 20 frames late or missed (7 of 20 right). Only a view
-    in which nothing moves anywhere is a picture to compare with (the 3 here was logged
-    20 frames late)."""
-    from bench.camera_scenes import Pose
-
+    in which nothing moves anywhere is a picture to compare with (on main the 3 here
+    waited for the arm to leave, and was not logged in its 10 frames)."""
     scene, model = gingham
     w, h = scene.size
     sx, sy = scene.spot
-    seven = [("7", Pose(sx, sy, 0.0))]
-    three = [*seven, ("3", Pose(sx + 4, sy - 3, 8.0))]
+    seven, three = _seven_then_three(scene)
     # the hand comes in beside the pile (the pile spot lies still), rests on it, and the
     # next card is laid as it leaves
     coming = [(seven, (x * w, 0.5 * h), 1) for x in (0.15, 0.17, 0.19, 0.21)]
@@ -305,13 +311,10 @@ def test_a_picture_the_focus_blurred_is_not_read(gingham: Any) -> None:
     focus hunted was read in a blurred frame, a 9 as a 6 (logged wrong), a 9 as an 8.
     While the table around the pile holds much less detail than in the last sharp
     picture, the picture is taken as moving: the card is read once the focus is back."""
-    from bench.camera_scenes import Pose
     from camera.watcher import Watcher
 
     scene, model = gingham
-    sx, sy = scene.spot
-    seven = [("7", Pose(sx, sy, 0.0))]
-    three = [*seven, ("3", Pose(sx + 4, sy - 3, 8.0))]
+    seven, three = _seven_then_three(scene)
     frames = _drawn(scene, [([], None, 5), (seven, None, 8), (three, None, 6, 3.0),
                             (three, None, 8)])
     watcher = Watcher(model)
@@ -332,13 +335,11 @@ def test_a_child_s_hand_fidgeting_on_the_pile_is_not_read_through(gingham: Any) 
     frames it was read as though something lay there for good, and the card under it was
     read through it, a 10 and a 5 logged (4 phantoms in the sequence). Only a pile where
     nothing moves at all for LONG_STILL frames is read under an arm."""
-    from bench.camera_scenes import Pose
     from camera.watcher import LONG_STILL, Watcher
 
     scene, model = gingham
-    sx, sy = scene.spot
-    seven = [("7", Pose(sx, sy, 0.0))]
-    x, y = sx - 0.2 * scene.card_h, sy
+    seven, _three = _seven_then_three(scene)
+    x, y = scene.spot[0] - 0.2 * scene.card_h, scene.spot[1]
     fidgets = [(seven, (x + 2 * (i // 4 % 2), y - 2 * (i // 4 % 2)), 1)
                for i in range(LONG_STILL + 15)]
     frames = _drawn(scene, [([], None, 5), (seven, None, 8), *fidgets, (seven, None, 10)])
@@ -360,12 +361,9 @@ def test_a_still_pile_is_looked_at_once_not_at_every_frame(
     A frame no small pixel of which differs from the still picture last looked at is not
     looked at again; the cards are logged as before."""
     import camera.watcher as watcher_module
-    from bench.camera_scenes import Pose
 
     scene, model = gingham
-    sx, sy = scene.spot
-    seven = [("7", Pose(sx, sy, 0.0))]
-    three = [*seven, ("3", Pose(sx + 4, sy - 3, 8.0))]
+    seven, three = _seven_then_three(scene)
     frames = _drawn(scene, [([], None, 5), (seven, None, 15), (three, None, 15)])
     looks = []
     real = watcher_module._still
