@@ -8,9 +8,14 @@ back after GLIMPSE still frames, on that last still one: the first of two quick 
 or, when a hand comes over the card, on the last frame in which only hands touching the
 frame's edge moved beside it, lying still: the next hand came in as the last one left):
 
-- anything moving (a hand, an arm, a card being slid) resets the stillness;
+- anything moving (a hand, an arm, a card being slid) resets the stillness, and so
+  does a picture the focus blurred (FOCUS_SHARE); a still picture is one to compare
+  with only when nothing moved anywhere in the view (a hand coming in beside the pile);
+  a still frame no small pixel of which differs from the one last looked at is not
+  looked at again;
 - an arm resting over the pile (a still change that crosses the frame's border band)
-  waits; after LONG_STILL frames it is judged, and that picture becomes a
+  waits; after LONG_STILL frames in which nothing moved at all (FIDGET: a child's hand
+  fidgets) it is judged, and that picture becomes a
   second normal (something may lie there for good). The change is taken against the
   last still picture with no arm in it (or that second normal), never against the last
   judged one: that one may hold an arm (judged after a long wait, or under a hand before
@@ -58,6 +63,13 @@ STILL_FRAMES = 2
 GLIMPSE = STILL_FRAMES - 1  # still frames then motion: judged as it goes (`Watcher.feed`)
 AROUND = 4  # small pixels around the pile spot where rest is judged
 LONG_STILL = 20
+# An arm resting over the pile is judged after LONG_STILL frames in which nothing moved
+# at all around the pile: fewer than FIDGET small pixels. A child's hand resting on the
+# pile fidgets (3-17 small pixels every few frames, under MOTION_SHARE's 19), a still
+# table moves 0-1: judged after LONG_STILL frames only still enough for rest, the
+# card under the child's hand was read through it (dev walnut 20_000 sequence 1: 4
+# phantoms, a 10 and a 5 among them)
+FIDGET = 3
 EDGE_BAND = 3  # small pixels along the border where an arm shows
 # a sleeve crosses the border band where SLEEVE_WIDTH places along a side changed colour
 # by more than SLEEVE_LEVEL (of 255) through the band's whole depth, the lamp taken out:
@@ -98,6 +110,24 @@ OPENCV_THREADS = 1
 # plain cloth makes regions of up to 28 small pixels, a card's long edge is about 22)
 HANDS_CARD = 0.5
 BESIDE_MARGIN = 0.1  # a card laid beside the top card is read this far around it
+# A picture the focus blurred is not read: in most blocks of the table around the pile
+# (which a card laid does not change) it holds under FOCUS_SHARE of the detail of the
+# last sharp still picture. The focus hunting (dev paisley 20_000) leaves 0.34-0.86 of
+# it, a still table or a new card 0.99-1.01; a 9 read in the last blurred frame of a
+# refocus was logged as an 8. Most blocks: a hand or an arm there (the next card
+# coming) takes the cloth's detail away where it lies (the whole table's detail: quick
+# cards on dev walnut logged 12-14 frames late). The picture is taken as moving, for at
+# most FOCUS_WAIT frames (a refocus lasts 7): a focus that settles softer is the sharp
+# one from then on
+FOCUS_SHARE = 0.9
+FOCUS_WAIT = 10
+# added to each block's detail before the shares are taken: a plain mat's detail is its
+# sensor noise (0.03-0.05, drawn anew each frame: 0.82-1.08 of the last), which no blur
+# takes away (a plain mat's plays were logged 2-3 frames late as if blurred); a busy
+# cloth's is 0.12-0.6
+DETAIL_FLOOR = 0.08
+DETAIL_SIZE = (160, 120)  # the picture the detail is measured on
+DETAIL_BLOCKS = (16, 12)  # ... in these blocks
 
 
 @dataclass(frozen=True)
@@ -143,6 +173,8 @@ class Watcher:
         self._normals: list[_Still] = []  # still pictures with no arm across the pile
         self._settled: _Still | None = None  # the last with nothing at all across it
         self._still = 0
+        self._dead = 0  # still frames in a row in which nothing moved at all (FIDGET)
+        self._looked: Any = None  # the small picture last looked at still (`_rested`)
         self._top: Top | None = None
         self._top_grey: Any = None  # the frame the top card was last seen in, grey
         self._under_grey: Any = None  # the pile before the top card was laid, grey
@@ -159,6 +191,14 @@ class Watcher:
         # the last frame (and its small picture) into which only hands at the frame's
         # edge moved, apart from a card lying still (`_hands_only`), since the last still one
         self._hands: tuple[Any, Any] | None = None
+        self._calm = False  # nothing moved anywhere in the view into the last frame fed
+        self._detail: Any = None  # the table's detail in the last sharp still picture
+        self._blurred = 0  # still frames in a row taken as moving: blurred
+        bx0, by0, bx1, by1 = model.spot_pixels(*DETAIL_BLOCKS)
+        self._table_blocks = np.ones(DETAIL_BLOCKS[::-1], bool)
+        self._table_blocks[by0:by1, bx0:bx1] = False
+        if not self._table_blocks.any():  # the pile spot is the whole view
+            self._table_blocks[:] = True
         size = self.recogniser.card_size
         # a card's region lying still between moving hands holds at least this many small
         # pixels (HANDS_CARD of its long edge squared: about a third of its area)
@@ -176,7 +216,10 @@ class Watcher:
             self._still = 0
             return None
         x0, y0, x1, y1 = self._around_small
-        moved = int(np.count_nonzero(_changed(small[y0:y1, x0:x1], previous[y0:y1, x0:x1])))
+        changed = _changed(small, previous)
+        moved = int(np.count_nonzero(changed[y0:y1, x0:x1]))
+        calm, self._calm = self._calm, int(np.count_nonzero(changed)) < self._motion_pixels
+        self._dead = 0 if moved >= FIDGET else self._dead + 1
         if moved >= self._motion_pixels:
             # the pile lay still for one frame only between two hands: the first of two
             # quick cards, seen uncovered that once (a family lays the next within 0.2 s)
@@ -184,7 +227,7 @@ class Watcher:
             self._still = 0
             hands, self._hands = self._hands, None
             if glimpse:
-                return self._rested(before, previous)
+                return self._rested(before, previous, calm=calm)
             if self._judged is not None and _hands_only(
                     small, previous, self._judged, self._spot_small, self._card_pixels,
                     self._motion_pixels):
@@ -197,9 +240,27 @@ class Watcher:
         self._still += 1
         if self._still < STILL_FRAMES:
             return None
-        return self._rested(frame, small)
+        looked, self._looked = self._looked, None
+        if self._still > STILL_FRAMES and self._dead != LONG_STILL and looked is not None \
+                and not _changed(small, looked).any():
+            # no pixel differs from the still picture last looked at: it was followed,
+            # judged or waited for already, and would be again (half of a busy table's
+            # frames; its look is 1-2 ms: the border band's colours, the focus)
+            self._looked = looked
+            return None
+        detail = _detail(frame)[self._table_blocks]
+        if self._detail is not None and self._blurred < FOCUS_WAIT and float(
+                np.median((detail + DETAIL_FLOOR) / (self._detail + DETAIL_FLOOR))) \
+                < FOCUS_SHARE:
+            self._blurred += 1  # the focus hunts: as if it moved (FOCUS_SHARE)
+            self._still = self._dead = 0
+            return None
+        self._detail, self._blurred = detail, 0
+        self._looked = small
+        return self._rested(frame, small, calm=self._calm)
 
-    def _rested(self, frame: Any, small: Any, *, hands: bool = False) -> Seen | None:
+    def _rested(self, frame: Any, small: Any, *, hands: bool = False, calm: bool = False
+                ) -> Seen | None:
         """What to do with `frame` (`small`: its small picture), which lies still: follow
         or log the pile, or wait for an arm resting over it to leave. `hands`: only hands
         at the frame's edge move in it, apart from a card newly still (`_hands_only`):
@@ -215,11 +276,11 @@ class Watcher:
         widths = [settled if normal is self._settled  # often the same picture: once
                   else here.sleeve_width(normal, self._spot_small) for normal in self._normals]
         arm = min([*widths, settled]) >= SLEEVE_WIDTH
-        if settled < SETTLED_WIDTH:
+        if settled < SETTLED_WIDTH and calm:
             self._settled = here
-        if min(widths[0], settled) < SLEEVE_WIDTH:  # no arm over the pile: the picture
-            self._normals = [here]  # to compare with from now on
-        elif self._still == LONG_STILL and arm:  # something lies across from the edge:
+        if min(widths[0], settled) < SLEEVE_WIDTH and calm:  # no arm over the pile: the
+            self._normals = [here]  # picture to compare with from now on
+        elif self._dead == LONG_STILL and arm:  # something lies across from the edge:
             self._normals = [self._normals[0], here]  # a normal too, beside the clear one
         x0, y0, x1, y1 = self._spot_small
         spot = _changed(small, self._judged)[y0:y1, x0:x1]
@@ -230,7 +291,7 @@ class Watcher:
                 if _top_changed(found):
                     return self._judge(frame, small, log=True, found=found)
             return None
-        if arm and self._still < LONG_STILL:
+        if arm and self._dead < LONG_STILL:
             if self._still == STILL_FRAMES and self._top is not None \
                     and self._top.still_there(frame)[1]:
                 self._judged = small  # the top card lies as it did: the light changed
@@ -368,6 +429,17 @@ def reduced(frame: Any) -> Any:
         return frame
     return cv2.resize(frame, (WATCH_WIDTH, max(1, round(h * WATCH_WIDTH / w))),
                       interpolation=cv2.INTER_AREA)
+
+
+def _detail(frame: Any) -> Any:
+    """How much fine detail the picture holds in each of DETAIL_BLOCKS: the mean
+    Laplacian over the brightness around it (a shadow or the exposure changes neither
+    share), which a blur lowers."""
+    grey = cv2.resize(_grey(frame), DETAIL_SIZE, interpolation=cv2.INTER_AREA).astype(
+        np.float32)
+    edges = np.abs(cv2.Laplacian(grey, cv2.CV_32F)) / (cv2.GaussianBlur(grey, (0, 0), 4.0)
+                                                       + 1.0)
+    return cv2.resize(edges, DETAIL_BLOCKS, interpolation=cv2.INTER_AREA)
 
 
 def _grey(frame: Any) -> Any:
