@@ -5,13 +5,13 @@ touch it, so the outline search (camera.locate, at WORK_WIDTH) finds only the wh
 printed on the face, whose edges are clean: taught so, the card's size is the box's and
 faces that share a box (the sorry's and the steal's "S!", the 10's and the slide 10's)
 look alike (dev paisley 20_000: 38 of 40 photos). But the card's edge is still one
-straight line along most of each side, where the cloth's shapes are not: `grown` moves
-each side of a shape outward, parallel, to the outermost line across which the photo
-steps in colour at nearly every place (a card's side; a line through the cloth steps at
-some places only). `snapped` then lays each side on the card's edge to a fraction of a
+straight line along most of each side, where the cloth's shapes are not: `outlines`
+moves each side of a shape outward, parallel, to the lines across which the photo steps
+in colour at nearly every place (a card's side, a line printed on the face; a line
+through a paisley steps at some places only), and camera.teach keeps the size the deck's
+photos agree on. `snapped` then lays each side on the card's edge to a fraction of a
 pixel, fitted through the places along it where the edge is found (the cloth's shapes
-touching it left out), so every face of a deck is taught as its whole card, its corners
-where they are, whatever size the shape was found at.
+touching it left out): the corners are where they are, at full size.
 """
 
 from __future__ import annotations
@@ -31,10 +31,9 @@ PLACES = 60  # places looked at along each side (its ends left out)
 END = 0.06  # the share of a side at each end left out (corners: two sides meet)
 SNAP = 0.03  # of the card's long edge (at least SNAP_PX): how far a side may move to its edge
 FINE = 0.01  # ... and then again, from there
-SNAP_CLEAN = 0.85 # of a side's places stepping so along a line near it: the card's edge
 OUTERMOST = 3.0  # pixels: of the edges found, those this near the outermost (a face's
 # own frame lies inside the card's edge), the strongest
-SNAP_PX = 2.0
+SNAP_PX = 2.0  # pixels: the least a side may move, however small the card
 SHAPES = 4  # of a photo's shapes, the likeliest this many are looked at
 BANDS = 5  # clean lines out from each side of a shape tried as the card's side
 ON_LINE = 1.0  # pixels: a place's edge this near the side's line is on it
@@ -118,6 +117,9 @@ def shapes_around(image: Any, shapes: list[Quad]) -> tuple[Any, Any]:
 
 
 def _fitted(picture: Any, quad: Quad) -> Quad | None:
+    """`quad` with each side on the line through the outermost step at each place within
+    FINE of it (RANSAC: the cloth's shapes touching the edge left out); None when a side
+    has no such line through FIT_SHARE of its places."""
     q = np.asarray(quad, np.float64)
     reach = max(SNAP_PX, FINE * long_edge(q))
     offsets = np.arange(-reach, reach + 0.125, 0.25)
@@ -170,6 +172,9 @@ def _ransac(t: Any, offset: Any) -> tuple[float, float] | None:
 
 
 def _snapped(picture: Any, quad: Quad, share: float) -> Quad | None:
+    """`quad` with each side on the outermost line within `share` of its long edge (ends
+    moved independently, so the side may turn) across which the photo steps at CLEAN of
+    its places, the strongest of those within OUTERMOST of it; None when a side has none."""
     q = np.asarray(quad, np.float64)
     reach = max(SNAP_PX, share * long_edge(q))
     ends = np.arange(-reach, reach + 1e-6, reach / 16)
@@ -183,7 +188,7 @@ def _snapped(picture: Any, quad: Quad, share: float) -> Quad | None:
         inner = _at(picture, at - 1.5 * normal)
         outer = _at(picture, at + 1.5 * normal)
         steps = np.abs(inner - outer).max(axis=1).reshape(offset.shape)
-        clean = np.flatnonzero(np.mean(steps >= STEP, axis=1) >= SNAP_CLEAN)
+        clean = np.flatnonzero(np.mean(steps >= STEP, axis=1) >= CLEAN)
         if not len(clean):
             return None
         middle = offset[clean].mean(axis=1)
