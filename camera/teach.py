@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from camera.card_edge import shapes_around, snapped
 from camera.cards import MAX_PHOTOS_A_FACE, card_names, folder_name
 from camera.faces import TaughtFace, aligned, teach_face, too_alike
 from camera.files import UnusableFile
@@ -22,6 +24,9 @@ ALIKE_ADVICE = ("more light on the pile, the camera closer or straight above it,
                 "teach those faces again")
 # what to do about a photo in which no card is found (the teach screen says the same)
 SIZE_AGREE = 0.15  # two photos' card outlines this close in size are the same card's
+SAME_CARD = 0.03  # two photos' whole cards this close in both edges are the same card's
+WHOLE = 0.75  # of a deck's photos, those whose whole card is found: enough to teach so
+TRIES = 3  # a photo's outlines of the card's size laid on its edges, nearest first
 UNSEEN_ADVICE = "move the card a little or lay a plain sheet under it, and photograph it again"
 
 
@@ -62,7 +67,7 @@ def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
     quads: list[Any] = []
     unseen: list[str] = []
     size: tuple[int, int] | None = None
-    shapes: dict[str, list[tuple[str, Any, list[Any]]]] = {}
+    taken: dict[str, list[tuple[str, Any]]] = {}
     for card in card_names(game):
         got = list(photos.get(card, ()))
         if not got:
@@ -71,19 +76,23 @@ def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
         for name, image in got:
             if image is None:
                 raise TeachError(f"{quote_path(name)} cannot be read as a PNG or JPEG photo")
-        shapes[card] = [(name, image, card_shapes(image)) for name, image in got]
-    edge = _card_length(shapes.values())
+        taken[card] = got
+    shapes = {name: card_shapes(image) for got in taken.values() for name, image in got}
+    images = {name: image for got in taken.values() for name, image in got}
+    cards = _whole_cards(images, shapes)
+    if cards is None:  # the deck's photos agree on no whole card: their outlines, as before
+        edge = _card_length([(images[n].shape[1], q) for n, q in shapes.items()])
+        cards = {n: _of_length(q, edge, images[n].shape[1]) for n, q in shapes.items()}
     found: dict[str, list[tuple[Any, Any]]] = {}
-    for card, taken in shapes.items():
-        for name, image, shapes_seen in taken:
-            quad = _of_length(shapes_seen, edge, image.shape[1])
-            if quad is None:
+    for card, got in taken.items():
+        for name, image in got:
+            if cards[name] is None:
                 unseen.append(name)
             else:
-                found.setdefault(card, []).append((image, quad))
-    for card, taken in shapes.items():
+                found.setdefault(card, []).append((image, cards[name]))
+    for card in taken:
         if card not in found:
-            names = ", ".join(quote_path(name) for name, _image, _quads in taken)
+            names = ", ".join(quote_path(name) for name, _image in taken[card])
             raise TeachError(f"no card was found in any photo of the card {card} ({names}): "
                              f"{UNSEEN_ADVICE}", unseen)
         for image, quad in found[card]:
@@ -98,14 +107,13 @@ def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
     return Taught(model, too_alike(faces), unseen)
 
 
-def _card_length(taken: Iterable[list[tuple[str, Any, list[Any]]]]) -> float | None:
+def _card_length(photos: list[tuple[int, list[Any]]]) -> float | None:
     """The card's long edge (a share of the photo's width) that the deck's photos agree
     on: every photo shows one card at the pile spot, seen by one camera, so the true
     outline has the same size in all of them, while a patterned cloth's blocks vary.
     The box printed on every face agrees too, but lies inside the card: so the largest
     size that at least half as many photos agree on (within SIZE_AGREE) as the best."""
-    sizes = [[long_edge(q) / image.shape[1] for q in quads] for _n, image, quads in
-             (t for photos in taken for t in photos)]
+    sizes = [[long_edge(q) / width for q in quads] for width, quads in photos]
     agreed = {size: sum(any(abs(s / size - 1) <= SIZE_AGREE for s in photo)
                         for photo in sizes) for photo in sizes for size in photo}
     if not agreed:
@@ -120,6 +128,77 @@ def _of_length(quads: list[Any], edge: float | None, width: int) -> Any:
     for quad in quads:
         if edge is not None and abs(long_edge(quad) / width / edge - 1) <= SIZE_AGREE:
             return quad
+    return None
+
+
+def _whole_cards(images: Mapping[str, Any], shapes: Mapping[str, list[Any]]) \
+        -> dict[str, Any] | None:
+    """Each photo's whole card laid on its own edges (camera.card_edge), or None for a
+    photo where none of the deck's size is found (taken again, never taught from its
+    printed box: every face of a deck is taught the same way); None for the deck when
+    fewer than WHOLE of its photos show such a card (a cloth whose lines are as clean
+    as a card's edges: the outlines are then taken as before)."""
+    around = {n: shapes_around(images[n], q) for n, q in shapes.items()}
+    usual = _usual_card([(images[n].shape[1], seen) for n, (_p, seen) in around.items()])
+    cards = {n: _card_in(picture, seen, usual, images[n].shape[1])
+             for n, (picture, seen) in around.items()}
+    laid = [_dims(q, images[n].shape[1])[0] for n, q in cards.items() if q is not None]
+    if len(laid) < WHOLE * len(cards):
+        return None
+    usual = np.median(laid, axis=0)  # of the cards laid on their edges
+    return {n: None if q is None or np.max(np.abs(_dims(q, images[n].shape[1])[0] / usual
+                                                  - 1)) > SAME_CARD else q
+            for n, q in cards.items()}
+
+
+def _dims(quads: Any, width: int) -> Any:
+    """Each card's (quads x 4 x 2) mean long and mean short side, as shares of the
+    photo's width."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    sides = np.linalg.norm(np.roll(q, -1, axis=1) - q, axis=2) / width
+    pairs = np.stack([sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]], axis=1) / 2
+    return np.stack([pairs.max(axis=1), pairs.min(axis=1)], axis=1)
+
+
+def _usual_card(photos: list[tuple[int, list[Any]]]) -> Any:
+    """The card's size (`_dims`) the deck's photos agree on, or None: every photo shows
+    one card at the pile spot, seen by one camera, so the card has the same size in all
+    of them (within SAME_CARD), while the cloth's lines and blocks lie elsewhere round
+    each card. The box printed on every face agrees too, but lies inside the card: so the
+    largest size that at least half as many photos agree on as the best."""
+    sizes = [np.log(_dims(quads, width)) for width, quads in photos if len(quads)]
+    if not sizes:
+        return None
+    near = np.log1p(SAME_CARD)
+    counts: Counter[tuple[int, int]] = Counter()
+    for own in sizes:  # how many photos have a card of about each size (bins of `near`)
+        cells = {(int(i) + di, int(j) + dj) for i, j in np.floor(own / near)
+                 for di in (-1, 0, 1) for dj in (-1, 0, 1)}
+        counts.update(cells)
+    most = max(counts.values())
+    cell = max((c for c, n in counts.items() if 2 * n >= most), key=sum)
+    every = np.vstack(sizes)
+    centre = (np.asarray(cell) + 0.5) * near
+    around = np.abs(every - centre).max(axis=1) <= near
+    return np.exp(np.median(every[around], axis=0))
+
+
+def _card_in(picture: Any, quads: Any, usual: Any, width: int) -> Any:
+    """Of a photo's card outlines, the nearest the usual size (within twice SAME_CARD:
+    the outlines' sides lie a pixel or two out) that lays on the card's edges
+    (camera.card_edge.snapped) and is still of that size; None when none is: that photo
+    is taken again, never taught from another shape (its printed box, a block of the
+    cloth), so every face of a deck is taught as the same whole card."""
+    if usual is None or not len(quads):
+        return None
+    off = np.abs(_dims(quads, width) / usual - 1).max(axis=1)
+    for k in np.argsort(off)[:TRIES]:
+        if off[k] > 2 * SAME_CARD:
+            break
+        card = snapped(picture, quads[k])
+        if card is not None and np.max(np.abs(_dims(card, width)[0] / usual - 1)) \
+                <= 2 * SAME_CARD:
+            return card
     return None
 
 

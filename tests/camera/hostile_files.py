@@ -154,6 +154,7 @@ def model_zip(arrays: dict[str, Any], extra: tuple[Member, ...] = ()) -> bytes:
     return zip_of([member(f"{name}.npy", npy(a)) for name, a in arrays.items()] + list(extra))
 
 
+FLOAT64_FEATURES = 100  # features kept in the "float64 descriptors" damage
 DAMAGES = ("float64 descriptors", "int64 grey", "small grey", "points of 3",
            "fewer descriptors", "NaN points", "inf points", "NaN spot", "no faces",
            "a card missing", "zero card size")
@@ -167,7 +168,10 @@ def broken(model: Any, damage: str) -> dict[str, Any]:
     header = {"format": 1, "game": model.game, "spot": list(model.spot),
               "card_size": model.card_size, "cards": [f.card for f in model.faces]}
     if damage == "float64 descriptors":
-        arrays["descriptors0"] = arrays["descriptors0"].astype(np.float64)
+        # as many as fit the part's cap once 8 bytes each (a face laid to a pixel has
+        # more features than the cap's uint8 size over 8): the dtype alone is wrong
+        arrays["points0"] = arrays["points0"][:FLOAT64_FEATURES]
+        arrays["descriptors0"] = arrays["descriptors0"][:FLOAT64_FEATURES].astype(np.float64)
     elif damage == "int64 grey":
         arrays["grey1"] = arrays["grey1"].astype(np.int64)
     elif damage == "small grey":
