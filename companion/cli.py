@@ -28,11 +28,11 @@ TRACEBACK_ENV = "SORRY_COMPANION_TRACEBACK"
 _LONG_QUOTED = re.compile(rf"""(['"])(.{{{MAX_QUOTED + 1},}}?)\1(?=$|[\s,)])""")
 
 # Each shared command module and the commands it registers, in the help's order. Running
-# a command imports its module only (a start of the command line cost about 0.35 s of CPU
-# here importing all nine, 0.55 s on a Pi); the games' own commands (their manifests')
-# are looked for in the games' command modules, which are small. The names only choose
-# which module to import: a name not here, --help, no command, or any error the parser
-# meets builds the whole command line, so what is printed stays the same
+# a command imports its module only: a start of the command line spent about 0.4 s of CPU
+# here importing all nine, 0.12-0.27 s with one. The games' own commands (their
+# manifests') are looked for in the games' command modules, which are small. The names
+# only choose what to import: a name not here, --help, no command, or any error the
+# parser meets builds the whole command line, so what is printed stays the same
 # (tests/companion/test_cli_lazy.py checks the names against what each module registers).
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "companion.commands.replay": ("replay",),
