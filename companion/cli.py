@@ -27,17 +27,24 @@ from companion.safe_text import MAX_QUOTED, one_line, quote
 TRACEBACK_ENV = "SORRY_COMPANION_TRACEBACK"
 _LONG_QUOTED = re.compile(rf"""(['"])(.{{{MAX_QUOTED + 1},}}?)\1(?=$|[\s,)])""")
 
-COMMAND_MODULES = (
-    "companion.commands.replay",
-    "companion.commands.export",
-    "companion.commands.history",
-    "companion.commands.stats",
-    "companion.commands.simulate",
-    "companion.commands.backup",
-    "ui.command",
-    "hardware.commands",
-    "camera.command",
-)
+# Each shared command module and the commands it registers, in the help's order. Running
+# a command imports its module only: a start of the command line spent about 0.4 s of CPU
+# here importing all nine, 0.12-0.27 s with one. The games' own commands (their
+# manifests') are looked for in the games' command modules, which are small. The names
+# only choose what to import: a name not here, --help, no command, or any error the
+# parser meets builds the whole command line, so what is printed stays the same
+# (tests/companion/test_cli_lazy.py checks the names against what each module registers).
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "companion.commands.replay": ("replay",),
+    "companion.commands.export": ("export",),
+    "companion.commands.history": ("history",),
+    "companion.commands.stats": ("stats",),
+    "companion.commands.simulate": ("simulate",),
+    "companion.commands.backup": ("backup", "restore"),
+    "ui.command": ("run",),
+    "hardware.commands": ("doctor", "ledboard", "ledboard-sim"),
+    "camera.command": ("camera",),
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -48,22 +55,67 @@ class _Parser(argparse.ArgumentParser):
         super().error(one_line(shorter, 400))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="sorry-companion",
-        description="Table companion for the Sorry! Revenge card game.",
-    )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+class _Reparse(Exception):
+    """A parser of one command's module met something the whole command line must answer."""
+
+
+class _OneCommandParser(_Parser):
+    """The command line with one command's module: an error is not printed but handed to
+    the whole command line, whose message names every command."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _Reparse(message)
+
+
+def _add_options(parser: argparse.ArgumentParser) -> None:
+    """The options before the command (beside --help and --version)."""
     parser.add_argument("--config", metavar="FILE",
                         help="configuration file (default: $SORRY_COMPANION_CONFIG, "
                              "~/.config/sorry-companion/config.toml, "
                              "/etc/sorry-companion/config.toml)")
     parser.add_argument("--data", metavar="DIR", help="folder of the game journal "
                         "(default: the config's data_dir, else ~/.local/share/sorry-companion)")
+
+
+def command_named(argv: Sequence[str]) -> str | None:
+    """The command `argv` runs, read past the options before it; None for --help,
+    --version, an option the command line does not know or no command at all."""
+    peek = _OneCommandParser(add_help=False)
+    peek.add_argument("-h", "--help", action="store_true")
+    peek.add_argument("--version", action="store_true")
+    _add_options(peek)
+    peek.add_argument("words", nargs=argparse.REMAINDER)
+    try:
+        known, unknown = peek.parse_known_args(argv)
+    except _Reparse:
+        return None
+    if known.help or known.version or unknown or not known.words:
+        return None
+    return str(known.words[0])
+
+
+def _modules_for(command: str | None) -> tuple[str, ...]:
+    """The command modules to import: the one registering `command`, else the games' own
+    when it is no shared command's name; every module for None."""
+    games = tuple(m for m in (plugins.manifest(n).commands for n in plugins.names()) if m)
+    if command is None:
+        return (*COMMAND_MODULES, *games)
+    shared = tuple(m for m, names in COMMAND_MODULES.items() if command in names)
+    return shared or games
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; given `command`, one holding only the module of that command
+    (it raises _Reparse where the whole one would print an error)."""
+    parser = (_Parser if command is None else _OneCommandParser)(
+        prog="sorry-companion",
+        description="Table companion for the Sorry! Revenge card game.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    _add_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     # the shared commands, then each game's own (its manifest's `commands`)
-    games = tuple(m for m in (plugins.manifest(n).commands for n in plugins.names()) if m)
-    for name in (*COMMAND_MODULES, *games):
+    for name in _modules_for(command):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -72,6 +124,19 @@ def build_parser() -> argparse.ArgumentParser:
             raise
         module.register(sub)
     return parser
+
+
+def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """`argv` parsed with only its command's module imported where that is enough, else
+    with the whole command line (which prints help and errors and exits)."""
+    words = sys.argv[1:] if argv is None else list(argv)
+    command = command_named(words)
+    if command is not None:
+        try:
+            return build_parser(command).parse_args(words)
+        except _Reparse:
+            pass  # the whole command line says it, naming every command
+    return build_parser().parse_args(words)
 
 
 class _ClosedOutput(io.TextIOBase):
@@ -88,10 +153,9 @@ class _ClosedOutput(io.TextIOBase):
 def main(argv: Sequence[str] | None = None) -> int:
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse(argv)
     if getattr(args, "run", None) is None:
-        parser.print_help()
+        build_parser().print_help()
         return 2
     try:
         status = int(args.run(args) or 0)

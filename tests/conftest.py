@@ -179,13 +179,15 @@ def _cpu_now() -> tuple[float, float]:
 
 
 _CPU_SPENT: dict[str, tuple[float, float, float]] = {}  # test id: own, children, wall
+_SETUP_CPU: dict[str, float] = {}  # test id: CPU of its setup (its fixtures: an app started)
 
 
 def pytest_addoption(parser):
     parser.addoption("--cpu-report", type=int, default=0, metavar="N",
                      help="after the run, the N tests under tests/ that took the most CPU "
-                          "(this process and its children, setup and teardown included); "
-                          "the load of a shared host moves it less than the wall time")
+                          "(this process and its children, setup and teardown included, "
+                          "the setup's share beside); the load of a shared host moves it "
+                          "less than the wall time")
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -202,14 +204,26 @@ def pytest_runtest_protocol(item, nextitem):
     _CPU_SPENT[item.nodeid] = (own1 - own0, children1 - children0, time.monotonic() - wall0)
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    if not item.config.getoption("cpu_report"):
+        yield
+        return
+    before = sum(_cpu_now())
+    yield
+    _SETUP_CPU[item.nodeid] = sum(_cpu_now()) - before
+
+
 def pytest_terminal_summary(terminalreporter, config):
     top = config.getoption("cpu_report")
     if not top or not _CPU_SPENT:
         return
     total = sum(own + children for own, children, _wall in _CPU_SPENT.values())
+    setups = sum(_SETUP_CPU.values())
     terminalreporter.section(f"the {top} tests that took the most CPU, of {total:.1f} s "
-                             f"over {len(_CPU_SPENT)} tests")
+                             f"over {len(_CPU_SPENT)} tests ({setups:.1f} s in setups)")
     ranked = sorted(_CPU_SPENT.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))
     for nodeid, (own, children, wall) in ranked[:top]:
         terminalreporter.write_line(f"{own + children:7.2f} s CPU ({children:5.2f} children, "
+                                    f"{_SETUP_CPU.get(nodeid, 0.0):5.2f} setup, "
                                     f"{wall:6.2f} s wall)  {nodeid}")

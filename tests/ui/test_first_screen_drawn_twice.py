@@ -16,9 +16,15 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 flips = []
 
+def flipped(*_):
+    flips.append(1)
+    Clock.schedule_once(lambda *_: app.stop())  # the flip awaited: no second to wait out
+
 def on_ready(app):
-    Window.bind(on_flip=lambda *_: flips.append(1))
-    Clock.schedule_once(lambda *_: app.stop(), 1.0)  # a still screen: no other redraw
+    Window.bind(on_flip=flipped)
+    # a still screen is not drawn again by itself: with no flip in 10 s there is none to
+    # come (it stopped after 1 s, which a busy host's first frames could outlast: 0 flips)
+    Clock.schedule_once(lambda *_: app.stop(), 10.0)
 
 app = build_app(None, sys.argv[1], start_hardware=False, on_ready=on_ready)
 app.run()

@@ -56,7 +56,9 @@ def test_closing_cuts_off_an_utterance_instead_of_waiting_for_it(tmp_path):
     command.chmod(command.stat().st_mode | stat.S_IEXEC)
     voice = Voice(str(command))
     voice.say("twenty-one", "en")
-    wait_until(lambda: log.exists(), "the utterance to start")
+    # the command may write its line before Popen has returned to the voice's thread (a
+    # busy host: `_speaking` still None), so both are awaited
+    wait_until(lambda: log.exists() and voice._speaking is not None, "the utterance to start")
     speaking = voice._speaking
     voice.close()
     assert speaking is not None and speaking.wait(timeout=WAIT) is not None

@@ -25,7 +25,7 @@ def state(d):
 
 def test_whole_game_by_touch_equals_the_replay_of_its_journal(driver, tmp_path):
     d = driver()
-    setup_by_touch(d, ["Ana", "Ben", "Cy"], pawns=1, variant="long")
+    setup_by_touch(d, ["Ana", "Ben", "Cy"], pawns=1, variant="long", typed=True)
     table = d.app.screen("table")
     ids = table.ids
     assert d.label("table", "turn_label") == "▲ Ana's turn"

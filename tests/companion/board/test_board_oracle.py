@@ -18,7 +18,7 @@ from games.board.rules.cards import CARDS
 from games.board.rules.geometry import COLORS, LOCATIONS
 from games.board.rules.position import Position
 
-POSITIONS = int(os.environ.get("BOARD_ORACLE_POSITIONS", "250"))
+POSITIONS = int(os.environ.get("BOARD_ORACLE_POSITIONS", "125"))
 TRIANGLES = ("T1", "T9", "T16", "T24", "T31", "T39", "T46", "T54")
 # Squares where the rules have most to say: slides (triangles, their squares, their ends),
 # entries E and exits X of every side.
