@@ -9,7 +9,7 @@ straight line along most of each side, where the cloth's shapes are not: `outlin
 moves each side of a shape outward, parallel, to the lines across which the photo steps
 in colour at nearly every place (a card's side, a line printed on the face; a line
 through a paisley steps at some places only), and camera.teach keeps the size the deck's
-photos agree on. `snapped` then lays each side on the card's edge to a fraction of a
+photos agree on. `laid_on_edge` then lays each side on the card's edge to a fraction of a
 pixel, fitted through the places along it where the edge is found (the cloth's shapes
 touching it left out): the corners are where they are, at full size.
 """
@@ -29,11 +29,11 @@ CLEAN = 0.85  # of a side's places, stepping so along one line: maybe the card's
 REACH = 0.8  # of the shape's long edge: how far out a side is looked for
 PLACES = 60  # places looked at along each side (its ends left out)
 END = 0.06  # the share of a side at each end left out (corners: two sides meet)
-SNAP = 0.03  # of the card's long edge (at least SNAP_PX): how far a side may move to its edge
+EDGE_REACH = 0.03  # of the long edge (at least EDGE_REACH_PX): how far a side may move
 FINE = 0.01  # ... and then again, from there
 OUTERMOST = 3.0  # pixels: of the edges found, those this near the outermost (a face's
 # own frame lies inside the card's edge), the strongest
-SNAP_PX = 2.0  # pixels: the least a side may move, however small the card
+EDGE_REACH_PX = 2.0  # pixels: the least a side may move, however small the card
 SHAPES = 4  # of a photo's shapes, the likeliest this many are looked at
 BANDS = 5  # clean lines out from each side of a shape tried as the card's side
 ON_LINE = 1.0  # pixels: a place's edge this near the side's line is on it
@@ -90,13 +90,13 @@ def _bands(offsets: Any, clean: Any) -> list[float]:
     return out
 
 
-def snapped(picture: Any, quad: Quad) -> Quad | None:
+def laid_on_edge(picture: Any, quad: Quad) -> Quad | None:
     """`quad` with each side laid on the card's edge near it: moved and turned (within
-    SNAP of the card's long edge) to the outermost line across which the photo steps at
+    EDGE_REACH of the card's long edge) to the outermost line across which the photo steps at
     nearly every place, then fitted through the outermost step at each place within a
     pixel or two (the cloth's shapes touching the edge left out); None when a side finds
     no such line."""
-    moved = _snapped(picture, quad, SNAP)
+    moved = _moved_to_edge(picture, quad, EDGE_REACH)
     return None if moved is None else _fitted(picture, moved)
 
 
@@ -121,7 +121,7 @@ def _fitted(picture: Any, quad: Quad) -> Quad | None:
     FINE of it (RANSAC: the cloth's shapes touching the edge left out); None when a side
     has no such line through FIT_SHARE of its places."""
     q = np.asarray(quad, np.float64)
-    reach = max(SNAP_PX, FINE * long_edge(q))
+    reach = max(EDGE_REACH_PX, FINE * long_edge(q))
     offsets = np.arange(-reach, reach + 0.125, 0.25)
     t = np.linspace(END, 1 - END, PLACES)
     lines = []
@@ -171,12 +171,12 @@ def _ransac(t: Any, offset: Any) -> tuple[float, float] | None:
     return float(cut), float(cut + slope)
 
 
-def _snapped(picture: Any, quad: Quad, share: float) -> Quad | None:
+def _moved_to_edge(picture: Any, quad: Quad, share: float) -> Quad | None:
     """`quad` with each side on the outermost line within `share` of its long edge (ends
     moved independently, so the side may turn) across which the photo steps at CLEAN of
     its places, the strongest of those within OUTERMOST of it; None when a side has none."""
     q = np.asarray(quad, np.float64)
-    reach = max(SNAP_PX, share * long_edge(q))
+    reach = max(EDGE_REACH_PX, share * long_edge(q))
     ends = np.arange(-reach, reach + 1e-6, reach / 16)
     s0, s1 = (v.ravel() for v in np.meshgrid(ends, ends, indexing="ij"))
     t = np.linspace(END, 1 - END, PLACES)

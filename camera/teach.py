@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from camera.card_edge import shapes_around, snapped
+from camera.card_edge import laid_on_edge, shapes_around
 from camera.cards import MAX_PHOTOS_A_FACE, card_names, folder_name
 from camera.faces import TaughtFace, aligned, teach_face, too_alike
 from camera.files import UnusableFile
@@ -186,7 +186,7 @@ def _usual_card(photos: list[tuple[int, list[Any]]]) -> Any:
 def _card_in(picture: Any, quads: Any, usual: Any, width: int) -> Any:
     """Of a photo's card outlines, the nearest the usual size (within twice SAME_CARD:
     the outlines' sides lie a pixel or two out) that lays on the card's edges
-    (camera.card_edge.snapped) and is still of that size; None when none is: that photo
+    (camera.card_edge.laid_on_edge) and is still of that size; None when none is: that photo
     is taken again, never taught from another shape (its printed box, a block of the
     cloth), so every face of a deck is taught as the same whole card."""
     if usual is None or not len(quads):
@@ -195,7 +195,7 @@ def _card_in(picture: Any, quads: Any, usual: Any, width: int) -> Any:
     for k in np.argsort(off)[:TRIES]:
         if off[k] > 2 * SAME_CARD:
             break
-        card = snapped(picture, quads[k])
+        card = laid_on_edge(picture, quads[k])
         if card is not None and np.max(np.abs(_dims(card, width)[0] / usual - 1)) \
                 <= 2 * SAME_CARD:
             return card
