@@ -240,10 +240,10 @@ class Game(Generic[SetupT, StateT, EventT]):
         # are SomeGame's; the one place Python cannot see that they are (no existential types)
         self.rules: Rules[SetupT, StateT, EventT] = (
             cast("Rules[SetupT, StateT, EventT]", rules_of(setup)) if rules is None else rules)
-        self.initial: StateT = self.rules.initial_state(self.setup)
+        self._initial: StateT = self.rules.initial_state(self.setup)
         # The state after the effective steps (the initial one without any): kept on every
         # change, where a property read cost a Python call each time (a tap reads it twice)
-        self.state: StateT = self.initial
+        self.state: StateT = self._initial
         self._done: list[Step[StateT, EventT]] = []
         self._undone: list[Step[StateT, EventT]] = []
         # _done[:_synced] as a shareable History (see `history`)
@@ -263,6 +263,17 @@ class Game(Generic[SetupT, StateT, EventT]):
     def steps(self) -> tuple[Step[StateT, EventT], ...]:
         """The effective history: every step not undone, oldest first."""
         return tuple(self._done)
+
+    @property
+    def initial(self) -> StateT:
+        """The state before the first step (a snapshot's game: before its oldest kept step)."""
+        return self._initial
+
+    @initial.setter
+    def initial(self, state: StateT) -> None:
+        self._initial = state
+        if not self._done:  # no step yet: the game is at it
+            self.state = state
 
     @property
     def history(self) -> History[StateT, EventT]:
@@ -407,7 +418,8 @@ class Game(Generic[SetupT, StateT, EventT]):
         game: SomeGame = Game(setup)
         game._done, game._undone = list(done), list(undone)
         game.initial = game._done[0].before if game._done else state
-        game.state = game._done[-1].after if game._done else state
+        if game._done:
+            game.state = game._done[-1].after
         return game
 
     @classmethod
