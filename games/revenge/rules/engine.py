@@ -379,6 +379,10 @@ def _play(state: GameState, ev: Play) -> Parts:
         quick = _quick_total(state, ev, kind is _CardKind.NUMBER)
         if quick is not None:
             return quick
+    elif kind is not _CardKind.SORRY:
+        quick = _quick_turn(state, ev, kind)
+        if quick is not None:
+            return quick
     return _play_in_full(state, ev)
 
 
@@ -470,6 +474,47 @@ def _quick_total(state: GameState, ev: Play, number: bool) -> Parts | None:
                              pile + 1, discards, draw_pile - need, owed, None, None, None,
                              reshuffles))
     return (after, _LAID_DRAWN[turn][need], True, False)
+
+
+def _quick_turn(state: GameState, ev: Play, kind: CardKind) -> Parts | None:
+    """A Switch, Take 2 or Play 2 played on its turn with no window open and nothing owed
+    (one event in nine), built straight from the tuple as `_quick_total` builds a number:
+    the same state and outcomes as the general path, or None when anything unusual is in
+    play (a refusal, an empty hand, a reshuffle), which the general path then decides."""
+    (setup, progress, hands, total, direction, turn, rnd, pile, discards, draw_pile, owed,
+     window, tiebreak, winner, reshuffles) = state
+    if window is not None or winner is not None or tiebreak is not None or owed or (
+            ev.target is not None or (ev.player is not None and ev.player != setup.players[turn])):
+        return None
+    held = hands[turn] - 1  # laid
+    if held < 0:
+        return None
+    laid = _LAID_DRAWN[turn][0]
+    if kind is _CardKind.PLAY2:  # the same player plays two numbers
+        after = _new(GameState, (setup, progress, (*hands[:turn], held, *hands[turn + 1:]),
+                                 total, direction, turn, rnd, pile + 1, discards, draw_pile, 2,
+                                 None, None, None, reshuffles))
+        return (after, laid, True, False)
+    out = laid
+    if kind is _CardKind.SWITCH:
+        direction = -direction
+    elif held + 2 > HAND_LIMIT:  # Take 2 that would hold more than 7: skipped
+        skipped = (_Happening.TAKE2_SKIPPED, turn, None, held + 2)
+        out = (*out, _OUTCOMES.get(skipped) or _new(Outcome, skipped))
+    elif draw_pile < 2:
+        return None
+    else:
+        held, draw_pile = held + 2, draw_pile - 2
+        out = (*out, _OUTCOMES[(_DRAWN, turn, None, 2)])
+    need = HAND_SIZE - held if held < HAND_SIZE else 0  # the turn ends (R1): draw up to 5
+    if need > draw_pile:
+        return None
+    if need:
+        out = (*out, _OUTCOMES[(_DRAWN, turn, None, need)])
+    after = _new(GameState, (setup, progress, (*hands[:turn], held + need, *hands[turn + 1:]),
+                             total, direction, (turn + direction) % len(hands), rnd, pile + 1,
+                             discards, draw_pile - need, 0, None, None, None, reshuffles))
+    return (after, out, True, False)
 
 
 # The outcomes of _quick_total, by seat and cards drawn: (LAID,) or (LAID, DRAWN n), built
