@@ -144,6 +144,12 @@ _OUTCOMES: dict[tuple[Happening, int | None, int | None, int | None], Outcome] =
         *((_ROUND_ENDED, None, None, n) for n in range(1, 101)))}
 
 
+def _outcome(key: tuple[Happening, int | None, int | None, int | None]) -> Outcome:
+    """The table's shared outcome when it has it (every value the engine emits is a whole
+    number, so an equal key is the very outcome), else a new one."""
+    return _OUTCOMES.get(key) or _new(Outcome, key)
+
+
 class _Draft:
     """A mutable copy of a state while one event is applied; frozen again at the end."""
 
@@ -173,8 +179,7 @@ class _Draft:
 
     def emit(self, what: Happening, seat: int | None = None, other: int | None = None,
              value: int | None = None) -> None:
-        """One outcome: the table's shared one when it has it (every value emitted here is
-        a whole number, so an equal key is the very outcome), else a new one."""
+        """One outcome (`_outcome`, inline: emitted several times an event)."""
         key = (what, seat, other, value)
         self.out.append(_OUTCOMES.get(key) or _new(Outcome, key))
 
@@ -499,8 +504,7 @@ def _quick_turn(state: GameState, ev: Play, kind: CardKind) -> Parts | None:
     if kind is _CardKind.SWITCH:
         direction = -direction
     elif held + 2 > HAND_LIMIT:  # Take 2 that would hold more than 7: skipped
-        skipped = (_Happening.TAKE2_SKIPPED, turn, None, held + 2)
-        out = (*out, _OUTCOMES.get(skipped) or _new(Outcome, skipped))
+        out = (*out, _outcome((_Happening.TAKE2_SKIPPED, turn, None, held + 2)))
     elif draw_pile < 2:
         return None
     else:
@@ -639,13 +643,30 @@ def _call(state: GameState, seat: int, t: float | None) -> Parts:
 
 
 def _close(state: GameState) -> Parts:
-    if state.window is None:
+    """The open window closes unanswered (R9, R10; `_Draft.close_window` and `end_round`),
+    built straight from the tuple (one event in ten); the general path when the pawn card
+    it moves reaches the goal (R12 decides the game)."""
+    (setup, progress, hands, _total, direction, turn, rnd, pile, discards, draw_pile, _owed,
+     window, tiebreak, winner, reshuffles) = state
+    if window is None:
         raise IllegalEvent(
             "no SORRY! window is open, so there is nothing to close", code="no_window"
         )
-    d = _Draft(state)
-    d.close_window()
-    return d.freeze()
+    seat, step, what, other = _unanswered(window)
+    goal = setup.pawns * 2 if setup.variant is _Variant.LONG else setup.pawns
+    moved = progress[seat] + step
+    moved = goal if moved > goal else 0 if moved < 0 else moved
+    progress = (*progress[:seat], moved, *progress[seat + 1:])
+    for p in progress:
+        if p >= goal:  # someone at the goal: a winner or a tiebreaker
+            d = _Draft(state)
+            d.close_window()
+            return d.freeze()
+    outcomes = (_outcome((_ADVANCE if step > 0 else _MOVE_BACK, seat, None, moved)),
+                _outcome((what, seat, other, None)), _outcome((_ROUND_ENDED, None, None, rnd)))
+    after = _new(GameState, (setup, progress, hands, 0, direction, turn, rnd + 1, 0,
+                             discards + pile, draw_pile, 0, None, tiebreak, winner, reshuffles))
+    return (after, outcomes, True, False)
 
 
 def _end_play2(state: GameState) -> Parts:
