@@ -124,7 +124,7 @@ class History(Sequence[Step[StateT, EventT]]):
         self._items = None
 
     def push(self, step: Step[StateT, EventT]) -> History[StateT, EventT]:
-        return History(step, self)
+        return _history_on(step, self)
 
     def pop(self) -> History[StateT, EventT]:
         return self._below if self._below is not None else History()
@@ -168,6 +168,19 @@ class History(Sequence[Step[StateT, EventT]]):
 
     def __repr__(self) -> str:
         return f"History({len(self)} steps)"
+
+
+_object_new = object.__new__
+
+
+def _history_on(top: Step[StateT, EventT], below: History[StateT, EventT]
+                ) -> History[StateT, EventT]:
+    """`History(top, below)` without its `__init__`, for a `below` that is a History: one
+    is made per event a listener is told of, and a class call to a Python `__init__` costs
+    half as much again as the four slots set here."""
+    node: History[StateT, EventT] = _object_new(History)
+    node._top, node._below, node._len, node._items = top, below, below._len + 1, None
+    return node
 
 
 class StoredReplay(NamedTuple):
@@ -227,7 +240,10 @@ class Game(Generic[SetupT, StateT, EventT]):
         # are SomeGame's; the one place Python cannot see that they are (no existential types)
         self.rules: Rules[SetupT, StateT, EventT] = (
             cast("Rules[SetupT, StateT, EventT]", rules_of(setup)) if rules is None else rules)
-        self.initial: StateT = self.rules.initial_state(self.setup)
+        self._initial: StateT = self.rules.initial_state(self.setup)
+        # The state after the effective steps (the initial one without any): kept on every
+        # change, where a property read cost a Python call each time (a tap reads it twice)
+        self.state: StateT = self._initial
         self._done: list[Step[StateT, EventT]] = []
         self._undone: list[Step[StateT, EventT]] = []
         # _done[:_synced] as a shareable History (see `history`)
@@ -244,13 +260,20 @@ class Game(Generic[SetupT, StateT, EventT]):
         self._core_events = frozenset((Undo, Redo, type(setup)))
 
     @property
-    def state(self) -> StateT:
-        return self._done[-1].after if self._done else self.initial
-
-    @property
     def steps(self) -> tuple[Step[StateT, EventT], ...]:
         """The effective history: every step not undone, oldest first."""
         return tuple(self._done)
+
+    @property
+    def initial(self) -> StateT:
+        """The state before the first step (a snapshot's game: before its oldest kept step)."""
+        return self._initial
+
+    @initial.setter
+    def initial(self, state: StateT) -> None:
+        self._initial = state
+        if not self._done:  # no step yet: the game is at it
+            self.state = state
 
     @property
     def history(self) -> History[StateT, EventT]:
@@ -263,21 +286,25 @@ class Game(Generic[SetupT, StateT, EventT]):
         while history._len > self._synced:
             history = history.pop()
         for step in done[history._len:]:
-            history = History(step, history)
+            history = _history_on(step, history)
         self._history, self._synced = history, depth
         return history
 
     def view(self) -> tuple[StateT, History[StateT, EventT], Step[StateT, EventT] | None,
                             Step[StateT, EventT] | None]:
         """`state`, `history`, `undo_step` and `redo_step` in one call: what every Update
-        holds, read once per event."""
+        holds, read once per event (the history brought up to date by the one step pushed
+        since, the common case, in place: `history` is a property call and a loop)."""
         done, undone, history = self._done, self._undone, self._history
-        if history._len != len(done) or self._synced != len(done):
-            history = self.history
-        if done:
-            top = done[-1]
-            return top.after, history, top, undone[-1] if undone else None
-        return self.initial, history, None, undone[-1] if undone else None
+        depth = len(done)
+        if history._len != depth or self._synced != depth:
+            if history._len == self._synced == depth - 1:
+                history = self._history = _history_on(done[-1], history)
+                self._synced = depth
+            else:
+                history = self.history
+        return (self.state, history, done[-1] if done else None,
+                undone[-1] if undone else None)
 
     @property
     def depth(self) -> int:
@@ -295,7 +322,14 @@ class Game(Generic[SetupT, StateT, EventT]):
     def evaluate(self, event: EventT | CoreEvent, by: By = "touch") -> Result[StateT, EventT]:
         """What `event` would do, without doing it; raises the rules' refusals. `by`: where
         the event came from, kept in its step."""
-        if type(event) not in self._core_events:  # the common case: straight to the rules
+        if type(event) not in self._core_events:  # the common case: the rules' event
+            before = self.state  # (_evaluate_game_event, inline: a call fewer per tap)
+            state, outcomes, changed, amends = self._apply(before, event)  # type: ignore[arg-type]
+            if not changed:
+                return _new(Result, (_ResultKind.IGNORED, event, before, outcomes, None))
+            if not amends:
+                step = _new(Step, (event, before, state, outcomes, by))
+                return _new(Result, (_ResultKind.APPLIED, event, state, outcomes, step))
             return self._evaluate_game_event(event, by)  # type: ignore[arg-type]
         if isinstance(event, Undo):
             if not self._done:
@@ -313,11 +347,11 @@ class Game(Generic[SetupT, StateT, EventT]):
         return self._evaluate_game_event(event, by)
 
     def _evaluate_game_event(self, event: EventT, by: By) -> Result[StateT, EventT]:
-        done = self._done
-        before = done[-1].after if done else self.initial
+        before = self.state
         state, outcomes, changed, amends = self._apply(before, event)
         if not changed:
             return _new(Result, (_ResultKind.IGNORED, event, before, outcomes, None))
+        done = self._done
         if amends and done:
             top = done[-1]
             step = _new(Step, (top.event, top.before, state, top.outcomes, top.by))
@@ -329,30 +363,32 @@ class Game(Generic[SetupT, StateT, EventT]):
         """Make an evaluated result real; it must be the latest evaluation of this game."""
         kind = result.kind
         if kind is _ResultKind.APPLIED:  # the common case first
-            done = self._done
-            assert result.step is not None and result.step.before is (
-                done[-1].after if done else self.initial)
-            done.append(result.step)
+            step = result.step
+            assert step is not None and step.before is self.state
+            self._done.append(step)
             if self._undone:
                 self._undone.clear()
         elif kind is _ResultKind.UNDONE:
             self._undone.append(self._done.pop())
             self._synced = min(self._synced, len(self._done))
-        elif result.kind is _ResultKind.REDONE:
+        elif kind is _ResultKind.REDONE:
             self._done.append(self._undone.pop())
-        elif result.kind is _ResultKind.AMENDED:
+        elif kind is _ResultKind.AMENDED:
             assert result.step is not None and result.step.before is self._done[-1].before
             self._done[-1] = result.step
             self._synced = min(self._synced, len(self._done) - 1)
+        else:  # IGNORED: kept in the record, nothing changes
+            return
+        self.state = result.state
 
     def push(self, event: EventT | CoreEvent, by: By = "touch") -> Result[StateT, EventT]:
         if type(event) not in self._core_events:  # evaluate + accept, fused: the hot path
-            done = self._done
-            before = done[-1].after if done else self.initial
+            before = self.state
             state, outcomes, changed, amends = self._apply(before, event)  # type: ignore[arg-type]
             if changed and not amends:
                 step = _new(Step, (event, before, state, outcomes, by))
-                done.append(step)
+                self._done.append(step)
+                self.state = state
                 if self._undone:
                     self._undone.clear()
                 return _new(Result, (_ResultKind.APPLIED, event, state, outcomes, step))
@@ -382,6 +418,8 @@ class Game(Generic[SetupT, StateT, EventT]):
         game: SomeGame = Game(setup)
         game._done, game._undone = list(done), list(undone)
         game.initial = game._done[0].before if game._done else state
+        if game._done:
+            game.state = game._done[-1].after
         return game
 
     @classmethod

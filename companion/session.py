@@ -139,7 +139,8 @@ class Session:
         self._game_id: int | None = None
         self._damage: str | None = None
         self._update: AnyUpdate | None = None
-        self._listeners: list[Listener] = []
+        # a tuple, so that telling them needs no copy (one may unsubscribe while told)
+        self._listeners: tuple[Listener, ...] = ()
         self._hooks: _Hooks | None = None  # made for the first helper (see `hooks`)
         self._background: Background | None = None
         # the game preview() rebuilt, for the next resume() while no game is open: the Resume
@@ -174,12 +175,14 @@ class Session:
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call `listener` after every change; returns a function that unsubscribes."""
         with self._lock:
-            self._listeners.append(listener)
+            self._listeners = (*self._listeners, listener)
 
         def unsubscribe() -> None:
             with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
+                listeners = list(self._listeners)
+                if listener in listeners:
+                    listeners.remove(listener)
+                    self._listeners = tuple(listeners)
 
         return unsubscribe
 
@@ -197,7 +200,7 @@ class Session:
             self._game_id, rules.name, state, result, history, undo, redo, options,
             rules.summary(state) if summary is None else summary, self._damage, unsaved))
         self._update = update
-        for listener in self._listeners.copy():
+        for listener in self._listeners:  # a tuple, replaced (never changed) by subscribe
             listener(update)
         return update
 
@@ -367,14 +370,17 @@ class Session:
     def submit(self, event: JsonEvent, by: By = "touch") -> AnyResult:
         """Apply one event: refuse it unchanged, or journal it durably, then apply it.
         `by`: where it came from (a button, the camera), kept in its step."""
-        with self._lock:
+        lock = self._lock
+        lock.acquire()  # (`with`'s __enter__ and __exit__ cost twice this pair, per tap)
+        try:
             game = self._game
             if game is None:
                 raise NoGame("no game is open; start a new game first", code="no_game")
             before = self._update  # the state's summary, worked out when it was told
+            rules = game.rules
             winner_before = (before.summary.winner if before is not None
                              and before.state is game.state
-                             else game.rules.summary(game.state).winner)
+                             else rules.summary(game.state).winner)
             result = game.evaluate(event, by)
             if self._background is not None and self._game_id is not None:
                 self._background.accept(game, self._game_id, result)
@@ -383,11 +389,13 @@ class Session:
                 game.accept(result)
             else:
                 game.accept(result)
-            summary = game.rules.summary(result.state)  # (the state the result left)
+            summary = rules.summary(result.state)  # (the state the result left)
             if summary.winner != winner_before:
                 self._record_result(summary.winner)
-            self._notify(result, summary=summary)
+            self._notify(result, None, summary)
             return result
+        finally:
+            lock.release()
 
     def parse_event(self, obj: Json) -> JsonEvent:
         """An event of the open game from its JSON (a transcript line, undo and redo too),

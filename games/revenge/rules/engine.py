@@ -144,6 +144,12 @@ _OUTCOMES: dict[tuple[Happening, int | None, int | None, int | None], Outcome] =
         *((_ROUND_ENDED, None, None, n) for n in range(1, 101)))}
 
 
+def _outcome(key: tuple[Happening, int | None, int | None, int | None]) -> Outcome:
+    """The table's shared outcome when it has it (every value the engine emits is a whole
+    number, so an equal key is the very outcome), else a new one."""
+    return _OUTCOMES.get(key) or _new(Outcome, key)
+
+
 class _Draft:
     """A mutable copy of a state while one event is applied; frozen again at the end."""
 
@@ -173,8 +179,7 @@ class _Draft:
 
     def emit(self, what: Happening, seat: int | None = None, other: int | None = None,
              value: int | None = None) -> None:
-        """One outcome: the table's shared one when it has it (every value emitted here is
-        a whole number, so an equal key is the very outcome), else a new one."""
+        """One outcome (`_outcome`, inline: emitted several times an event)."""
         key = (what, seat, other, value)
         self.out.append(_OUTCOMES.get(key) or _new(Outcome, key))
 
@@ -379,6 +384,10 @@ def _play(state: GameState, ev: Play) -> Parts:
         quick = _quick_total(state, ev, kind is _CardKind.NUMBER)
         if quick is not None:
             return quick
+    elif kind is not _CardKind.SORRY:
+        quick = _quick_turn(state, ev, kind)
+        if quick is not None:
+            return quick
     return _play_in_full(state, ev)
 
 
@@ -470,6 +479,46 @@ def _quick_total(state: GameState, ev: Play, number: bool) -> Parts | None:
                              pile + 1, discards, draw_pile - need, owed, None, None, None,
                              reshuffles))
     return (after, _LAID_DRAWN[turn][need], True, False)
+
+
+def _quick_turn(state: GameState, ev: Play, kind: CardKind) -> Parts | None:
+    """A Switch, Take 2 or Play 2 played on its turn with no window open and nothing owed
+    (one event in nine), built straight from the tuple as `_quick_total` builds a number:
+    the same state and outcomes as the general path, or None when anything unusual is in
+    play (a refusal, an empty hand, a reshuffle), which the general path then decides."""
+    (setup, progress, hands, total, direction, turn, rnd, pile, discards, draw_pile, owed,
+     window, tiebreak, winner, reshuffles) = state
+    if window is not None or winner is not None or tiebreak is not None or owed or (
+            ev.target is not None or (ev.player is not None and ev.player != setup.players[turn])):
+        return None
+    held = hands[turn] - 1  # laid
+    if held < 0:
+        return None
+    laid = _LAID_DRAWN[turn][0]
+    if kind is _CardKind.PLAY2:  # the same player plays two numbers
+        after = _new(GameState, (setup, progress, (*hands[:turn], held, *hands[turn + 1:]),
+                                 total, direction, turn, rnd, pile + 1, discards, draw_pile, 2,
+                                 None, None, None, reshuffles))
+        return (after, laid, True, False)
+    out = laid
+    if kind is _CardKind.SWITCH:
+        direction = -direction
+    elif held + 2 > HAND_LIMIT:  # Take 2 that would hold more than 7: skipped
+        out = (*out, _outcome((_Happening.TAKE2_SKIPPED, turn, None, held + 2)))
+    elif draw_pile < 2:
+        return None
+    else:
+        held, draw_pile = held + 2, draw_pile - 2
+        out = (*out, _OUTCOMES[(_DRAWN, turn, None, 2)])
+    need = HAND_SIZE - held if held < HAND_SIZE else 0  # the turn ends (R1): draw up to 5
+    if need > draw_pile:
+        return None
+    if need:
+        out = (*out, _OUTCOMES[(_DRAWN, turn, None, need)])
+    after = _new(GameState, (setup, progress, (*hands[:turn], held + need, *hands[turn + 1:]),
+                             total, direction, (turn + direction) % len(hands), rnd, pile + 1,
+                             discards, draw_pile - need, 0, None, None, None, reshuffles))
+    return (after, out, True, False)
 
 
 # The outcomes of _quick_total, by seat and cards drawn: (LAID,) or (LAID, DRAWN n), built
@@ -594,13 +643,30 @@ def _call(state: GameState, seat: int, t: float | None) -> Parts:
 
 
 def _close(state: GameState) -> Parts:
-    if state.window is None:
+    """The open window closes unanswered (R9, R10; `_Draft.close_window` and `end_round`),
+    built straight from the tuple (one event in ten); the general path when the pawn card
+    it moves reaches the goal (R12 decides the game)."""
+    (setup, progress, hands, _total, direction, turn, rnd, pile, discards, draw_pile, _owed,
+     window, tiebreak, winner, reshuffles) = state
+    if window is None:
         raise IllegalEvent(
             "no SORRY! window is open, so there is nothing to close", code="no_window"
         )
-    d = _Draft(state)
-    d.close_window()
-    return d.freeze()
+    seat, step, what, other = _unanswered(window)
+    goal = setup.pawns * 2 if setup.variant is _Variant.LONG else setup.pawns
+    moved = progress[seat] + step
+    moved = goal if moved > goal else 0 if moved < 0 else moved
+    progress = (*progress[:seat], moved, *progress[seat + 1:])
+    for p in progress:
+        if p >= goal:  # someone at the goal: a winner or a tiebreaker
+            d = _Draft(state)
+            d.close_window()
+            return d.freeze()
+    outcomes = (_outcome((_ADVANCE if step > 0 else _MOVE_BACK, seat, None, moved)),
+                _outcome((what, seat, other, None)), _outcome((_ROUND_ENDED, None, None, rnd)))
+    after = _new(GameState, (setup, progress, hands, 0, direction, turn, rnd + 1, 0,
+                             discards + pile, draw_pile, 0, None, tiebreak, winner, reshuffles))
+    return (after, outcomes, True, False)
 
 
 def _end_play2(state: GameState) -> Parts:
@@ -674,19 +740,27 @@ def options(state: GameState) -> tuple[Event, ...]:
         return _turn_plays(players, turn, progress)
     # Logging a card closes the window first: one pawn card moves, the round ends (its
     # pile set aside, nothing owed), and if that reaches the goal the window decides the
-    # game (R12) and no card can be logged.
+    # game (R12) and no card can be logged. (Inline, without min(), max(), the goal
+    # property or pressers(): a window is open about one state in five.)
     seat, step, _what, _other = _unanswered(window)
-    goal = state.goal
-    moved = min(goal, max(0, progress[seat] + step))
+    goal = setup.pawns * 2 if setup.variant is _Variant.LONG else setup.pawns
+    moved = progress[seat] + step
+    moved = goal if moved > goal else 0 if moved < 0 else moved
     progress = (*progress[:seat], moved, *progress[seat + 1:])
+    plays: tuple[Event, ...] = ()
+    for p in progress:
+        if p >= goal:
+            break
+    else:  # nobody at the goal: _legal_plays's, with nothing owed
+        if hands[turn] or draw_pile or discards or pile:
+            plays = _turn_plays(players, turn, progress)
     presses = _presses(players)
-    events: list[Event] = [
-        *(() if max(progress) >= goal else _legal_plays(
-            players, turn, progress, hands, draw_pile + discards + pile, 0)),
-        *(presses[seat] for seat in state.pressers()), _CLOSE]
-    if owed:
-        events.append(_END_PLAY2[0])
-    return tuple(events)
+    if window.kind is _Awaiting.STEAL:  # (GameState.pressers: all but the scorer, or the victim)
+        scorer = window.scorer
+        events = plays + presses[:scorer] + presses[scorer + 1:] + _CLOSE_ALONE
+    else:
+        events = (*plays, presses[window.victim], _CLOSE)
+    return events + _END_PLAY2 if owed else events
 
 
 def _legal_plays(players: tuple[str, ...], seat: int, progress: tuple[int, ...],
@@ -706,7 +780,7 @@ def _turn_plays(players: tuple[str, ...], seat: int, progress: tuple[int, ...]
     """Every card, SORRY! once per player it may flip back (or once with no target when
     nobody can be): looked up per table, seat and progress, as a game comes back to
     them again and again; a new progress only finds which players have any (`_flips`)."""
-    return _flips(players, seat, tuple(p > 0 for p in progress))
+    return _flips(players, seat, tuple(map(bool, progress)))  # (progress is never below 0)
 
 
 @lru_cache(maxsize=256)
@@ -735,6 +809,7 @@ _SORRY_UNTARGETED = (Play(_SORRY),)
 _END_PLAY2 = (EndPlay2(),)
 _NUMBERS_OR_END = _NUMBER_PLAYS + _END_PLAY2  # while a Play 2 is owed, no window open
 _CLOSE = Close()
+_CLOSE_ALONE = (_CLOSE,)
 
 
 def countdown(state: GameState) -> Countdown | None:
