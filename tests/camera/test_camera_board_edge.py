@@ -58,3 +58,28 @@ def test_fingertips_resting_over_the_boards_edge_hold_the_move_until_the_hand_go
 
 def test_a_hand_still_beside_the_board_does_not_hold_the_move_back():
     assert _judged(3.0) == [(HAND[1], "forward")]  # the first still frame, hand in view
+
+
+def test_a_hand_resting_across_the_edge_long_enough_to_settle_crosses_nothing_once_gone():
+    # 10,000 recording 0 (development): a hand rested across the board's edge for 2 s
+    # and was taken as the scene's; the next frame, the same hand, was taken as the calm,
+    # so once the hand went the bare edge crossed it, and the move after was held 2 s more
+    import cv2
+
+    from camera.light import light_free
+    from games.board.camera.edge import EdgeWatch
+
+    size = (96, 54)
+    bare = np.full((size[1], size[0], 3), 90, np.uint8)
+    cv2.rectangle(bare, (24, 7), (72, 47), (210, 215, 220), -1)  # the board on the table
+    hand = bare.copy()
+    cv2.rectangle(hand, (64, 20), (96, 30), (80, 120, 200), -1)  # across its right edge
+    corners = np.array([[24, 7], [72, 7], [72, 47], [24, 47]], np.float32) * 10
+    watch = EdgeWatch(corners, 960, size, settle=3)
+
+    def crossed(picture):
+        grey = cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY)
+        return watch.crossed(picture, light_free(grey, 6.0))
+
+    assert [crossed(p) for p in (bare, hand, hand, hand, hand, hand, bare)] == [
+        False, True, True, True, False, False, False]

@@ -58,8 +58,11 @@ class EdgeWatch:
         if not self._calm:
             self._calm = [now]
             return False
-        if not all(self._across(now, calm) for calm in self._calm):
+        if not self._across(now, self._calm[0]):  # nothing across: the new calm
             self._calm, self._crossing = [now], 0
+            return False
+        if len(self._calm) > 1 and not self._across(now, self._calm[1]):
+            self._calm[1], self._crossing = now, 0  # what settled there, still there
             return False
         self._crossing += 1
         if self._crossing >= self.settle:
