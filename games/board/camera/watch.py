@@ -149,10 +149,13 @@ class BoardWatcher:
             return False
         before = _Board.of(position.pawns_json(), colors)
         self._refresh(before)
+        # the board's 2 s before a mismatch is said count from the draw at the earliest:
+        # a board misread still since before it (a pawn on a print of its hue read empty,
+        # doubtfully) is not said at once, before the player has even reached for a pawn
         self._draw = _Draw(index, color, before, options,
                            [_Board.of(dict(o.pawns), colors) for o in options],
                            baseline=None if self._rest_reading is None
-                           else self._rest_reading.pixels)
+                           else self._rest_reading.pixels, still_since=self.frame + 1)
         return True
 
     def _refresh(self, board: _Board) -> None:
@@ -249,7 +252,8 @@ class BoardWatcher:
         order = sorted(range(len(costs)), key=costs.__getitem__)
         best = order[0]
         if before < FIT and before <= costs[best]:
-            pending.baseline = zones  # the board as it was: its counts known
+            if not any(_on_its_way(counts, pending.before, b) for b in pending.boards):
+                pending.baseline = zones  # the board as it was: its counts known
             same = [o for o, b in zip(pending.options, pending.boards, strict=True)
                     if b == pending.before]
             if same and pending.moved and self._rested(pending):
