@@ -88,10 +88,10 @@ def test_an_empty_square_beside_a_corner_crowded_with_pawns_reads_empty():
         "T13": "red", "T14": "", "T15": "red", "T16": "", "T17": "blue"}
 
 
-def _judged(monkeypatch, position, card, rest_pixels, readings, frames):
-    """Red draws `card` on `position` (red and blue seated; the board before read with
-    `rest_pixels` in START and HOME); `readings` stand for the reads of the next frames:
-    the watcher's judgement at each of `frames`."""
+def _judged(monkeypatch, position, card, rest_pixels, readings, frames, drawn_at=0):
+    """Red draws `card` on `position` at frame `drawn_at` (red and blue seated; the board
+    before read with `rest_pixels` in START and HOME); `readings` stand for the reads of
+    the next frames: the watcher's judgement at each of `frames`."""
     from types import SimpleNamespace
 
     import games.board.camera.watch as watch
@@ -103,6 +103,7 @@ def _judged(monkeypatch, position, card, rest_pixels, readings, frames):
     before.pixels = dict(rest_pixels)
     watcher = watch.BoardWatcher(model, 5.0)  # type: ignore[arg-type]
     watcher._rest_reading = before
+    watcher.frame = drawn_at - 1  # the frame before: the draw comes with the next
     assert watcher.drawn(0, position, card, "red")
     readings = list(readings)
     monkeypatch.setattr(watch, "read", lambda picture, taught: readings.pop(0))
@@ -202,3 +203,48 @@ def test_a_doubtful_pawn_where_every_board_has_none_does_not_hold_the_move_back(
     sure.squares["T34"] = "blue"
     (waiting,) = _judged(monkeypatch, position, "5", pixels, (sure,), (3,))
     assert waiting is None or waiting.option is None, waiting
+
+
+def test_a_start_move_onto_a_print_of_its_own_hue_is_not_taken_back_as_the_lamp(
+        monkeypatch):
+    # 10,000 recording 0 draw 5 (development): yellow's pawn left START for its own slide's
+    # end, printed yellow: the pawn on it read only doubtfully (a doubt costs half), so the
+    # board before (START a pawn short, less the slack) fitted as well as the move, and its
+    # START was taken again as the lamp's: the move never fitted again and was missed. A
+    # START an option fits better is a pawn on its way here too: kept, and the move asked.
+    colors = ("red", "blue")
+    position = Position.parse({"edition": "classic", "pawns": {
+        "red": ["START", "START", "START", "T20"], "blue": ["START"] * 4}})
+    (option,) = [o for o in generate(position, "1", "red") if o.kind == "start"]
+    (start_square,) = [leg[1] for leg in option.legs]
+    readings = []
+    for red_start in (222.0, 218.0, 218.0):  # a pawn's worth is 100: START 2.2 pawns
+        reading = _reading_of(dict(option.pawns), colors)
+        reading.squares[start_square] = ""
+        reading.doubtful.add(start_square)
+        reading.pixels = _starts(red_start, 400.0)
+        readings.append(reading)
+    early, still, rested = _judged(monkeypatch, position, "1", _starts(300.0, 400.0),
+                                   readings, (3, 4, 20))
+    assert early is None and still is None
+    assert rested is not None and rested.candidates == (option,), rested
+
+
+def test_a_board_misread_since_before_the_draw_is_said_2_s_after_the_draw_not_at_once(
+        monkeypatch):
+    # 10,000 recording 0 draw 6 (development): yellow's pawn on its own slide's end read
+    # empty, doubtfully, while the board lay still; the next card was drawn and, the board
+    # still for long, the mismatch was said at the draw's own frame, before the player
+    # had reached for a pawn (a stray). The 2 s count from the draw at the earliest.
+    colors = ("red", "blue")
+    position = Position.parse({"edition": "classic", "pawns": {
+        "red": ["START", "START", "START", "T5"], "blue": ["START"] * 4}})
+    misread = _reading_of(position.pawns_json(), colors)
+    misread.squares["T5"] = ""
+    misread.squares["T6"] = "red"  # no option's board: red's pawn one square on
+    pixels = _starts(300.0, 400.0)
+    misread.pixels = dict(pixels)
+    first, rested = _judged(monkeypatch, position, "5", pixels, (misread, misread),
+                            (51, 59), drawn_at=50)
+    assert first is None
+    assert rested is not None and rested.mismatch is not None, rested

@@ -105,3 +105,34 @@ def test_an_unsure_move_is_answered_with_one_tap(driver, tmp_path, monkeypatch):
     assert len(session.update.steps) == steps + 1
     assert session.update.steps[-1].event.to_json()["legs"] == [list(leg)
                                                                 for leg in options[2].legs]
+
+
+
+def test_an_unsure_move_from_real_frames_is_answered_with_one_tap(
+        driver, tmp_path, monkeypatch):
+    # seed 90's third move is a 4 back onto a slide that slides the pawn back where it
+    # stood: the board after it is the board before, so from its frames the camera can
+    # only ask (a hand went over the board and left it as it was), and one tap answers
+    d, rec, source = watched(driver, tmp_path, monkeypatch, draws=4, seed=90)
+    model = d.app.models["board"]
+    session = d.app.session
+    for i, truth in enumerate(rec.truths[:2]):  # two moves seen and logged first
+        steps = len(session.update.steps)
+        d.tap_code(f"card:{truth.card}")
+        source.drawn(i)
+        d.wait_for(lambda n=steps + 2: len(session.update.steps) == n, f"move {i} seen")
+    truth = rec.truths[2]
+    assert truth.legs is not None and truth.legs[0][0] == truth.legs[0][1], truth
+    d.tap_code(f"card:{truth.card}")
+    steps = len(session.update.steps)
+    source.drawn(2)
+    d.wait_for(lambda: "not sure" in model.message or len(session.update.steps) > steps,
+               "the camera's question")
+    assert "not sure" in model.message, (model.message, truth)
+    (index,) = [i for i, o in enumerate(model.snap.options)
+                if [list(leg) for leg in o["option"].legs] == truth.legs]
+    assert [r["index"] for r in model.rows] == [index], model.rows
+    assert len(session.update.steps) == steps  # nothing logged while it asks
+    d.tap_code(f"opt{index}")
+    assert len(session.update.steps) == steps + 1
+    assert session.update.steps[-1].event.to_json()["legs"] == truth.legs

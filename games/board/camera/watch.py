@@ -6,6 +6,8 @@ still board is read (games.board.camera.read), and only while a drawn card waits
 move; the reading is then laid beside every board the card allows and the board before
 it, each scored by the locations that disagree (a doubtful reading counts half):
 
+- something lies across the board's outline (a hand resting on the edge, fingertips
+  left over it as the hand pauses: games.board.camera.edge): not at rest yet;
 - the board before fits best: the player is still thinking (or nudged a pawn): nothing;
 - something that is no pawn lies on a square (a hand resting, a pawn held): wait;
 - one option fits and every other board is at least a location away: that move, logged;
@@ -31,6 +33,7 @@ import numpy as np
 from camera.light import light_free
 from companion.catalogue import text
 from games.board.camera import cells
+from games.board.camera.edge import EdgeWatch
 from games.board.camera.find import NotFound, homography, outline
 from games.board.camera.model import BoardModel
 from games.board.camera.read import Reading, read
@@ -127,6 +130,7 @@ class BoardWatcher:
         self._previous: Any = None
         self._still = 0
         self._homography: Any = None
+        self._edge: EdgeWatch | None = None
         self.corners: Any = None  # where the board is watched: found again at the start
         self._draw: _Draw | None = None
         self._wait = max(1, round(MISMATCH_SECONDS * fps))
@@ -145,10 +149,13 @@ class BoardWatcher:
             return False
         before = _Board.of(position.pawns_json(), colors)
         self._refresh(before)
+        # the board's 2 s before a mismatch is said count from the draw at the earliest:
+        # a board misread still since before it (a pawn on a print of its hue read empty,
+        # doubtfully) is not said at once, before the player has even reached for a pawn
         self._draw = _Draw(index, color, before, options,
                            [_Board.of(dict(o.pawns), colors) for o in options],
                            baseline=None if self._rest_reading is None
-                           else self._rest_reading.pixels)
+                           else self._rest_reading.pixels, still_since=self.frame + 1)
         return True
 
     def _refresh(self, board: _Board) -> None:
@@ -174,6 +181,10 @@ class BoardWatcher:
         if previous is None:
             return None
         moved = float(np.mean(np.abs(small - previous) > MOTION_LEVEL)) >= MOTION_SHARE
+        if moved and self._edge is not None:
+            self._edge.moved()
+        elif not moved:  # still, but a hand resting over the edge: not at rest either
+            moved = self._across_edge(frame, small)
         self._still = 0 if moved else self._still + 1
         pending = self._draw
         if moved:
@@ -198,11 +209,23 @@ class BoardWatcher:
         self.readings += 1
         self._rest_reading = None if reading.unknown() else reading
 
-    def _rectified(self, frame: Any) -> Any:
+    def _across_edge(self, frame: Any, small: Any) -> bool:
+        """Whether something lies across the board's outline in this still frame."""
+        if self._edge is None:
+            self._locate(frame)
+            self._edge = EdgeWatch(self.corners, frame.shape[1], MOTION_SIZE, self._wait)
+        colour = cv2.resize(frame, MOTION_SIZE, interpolation=cv2.INTER_AREA)
+        return self._edge.crossed(colour if colour.ndim == 3 else colour[:, :, None], small)
+
+    def _locate(self, frame: Any) -> None:
+        """The board's corners in the frames (found again at the first still frame)."""
         if self._homography is None:
             h, w = frame.shape[:2]
             self.corners = found_again(frame, self.model.corners_for(w, h))
             self._homography = homography(self.corners)
+
+    def _rectified(self, frame: Any) -> Any:
+        self._locate(frame)
         return cv2.warpPerspective(frame, self._homography, (cells.SIZE, cells.SIZE),
                                    flags=cv2.INTER_LINEAR)
 
@@ -229,7 +252,8 @@ class BoardWatcher:
         order = sorted(range(len(costs)), key=costs.__getitem__)
         best = order[0]
         if before < FIT and before <= costs[best]:
-            pending.baseline = zones  # the board as it was: its counts known
+            if not any(_on_its_way(counts, pending.before, b) for b in pending.boards):
+                pending.baseline = zones  # the board as it was: its counts known
             same = [o for o, b in zip(pending.options, pending.boards, strict=True)
                     if b == pending.before]
             if same and pending.moved and self._rested(pending):
