@@ -306,23 +306,29 @@ def test_a_hand_coming_in_at_the_edge_is_never_the_picture_compared_with(
     assert seen[1].frame <= third + 5, seen
 
 
-def test_a_picture_the_focus_blurred_is_not_read(gingham: Any) -> None:
-    """Dev gingham 20_000 sequence 2 and paisley 20_000: a card laid as the camera's
-    focus hunted was read in a blurred frame, a 9 as a 6 (logged wrong), a 9 as an 8.
-    While the table around the pile holds much less detail than in the last sharp
-    picture, the picture is taken as moving: the card is read once the focus is back."""
+def _watched_with_reads(model: Any, frames: list[Any]) -> tuple[list[Any], list[int]]:
+    """What a watcher logs over `frames`, and its count of recognitions after each."""
     from camera.watcher import Watcher
 
-    scene, model = gingham
-    seven, three = _seven_then_three(scene)
-    frames = _drawn(scene, [([], None, 5), (seven, None, 8), (three, None, 6, 3.0),
-                            (three, None, 8)])
     watcher = Watcher(model)
     seen, reads = [], []
     for frame in frames:
         if (s := watcher.feed(frame)) is not None:
             seen.append(s)
         reads.append(watcher.recognitions)
+    return seen, reads
+
+
+def test_a_picture_the_focus_blurred_is_not_read(gingham: Any) -> None:
+    """Dev gingham 20_000 sequence 2 and paisley 20_000: a card laid as the camera's
+    focus hunted was read in a blurred frame, a 9 as a 6 (logged wrong), a 9 as an 8.
+    While the table around the pile holds much less detail than in the last sharp
+    picture, the picture is taken as moving: the card is read once the focus is back."""
+    scene, model = gingham
+    seven, three = _seven_then_three(scene)
+    frames = _drawn(scene, [([], None, 5), (seven, None, 8), (three, None, 6, 3.0),
+                            (three, None, 8)])
+    seen, reads = _watched_with_reads(model, frames)
     sharp = 5 + 8 + 6  # the first frame with the focus back
     assert [s.card for s in seen] == ["7", "3"], seen
     assert reads[sharp - 1] == reads[5 + 8 - 1], reads  # nothing read while blurred
@@ -335,7 +341,7 @@ def test_a_child_s_hand_fidgeting_on_the_pile_is_not_read_through(gingham: Any) 
     frames it was read as though something lay there for good, and the card under it was
     read through it, a 10 and a 5 logged (4 phantoms in the sequence). Only a pile where
     nothing moves at all for LONG_STILL frames is read under an arm."""
-    from camera.watcher import LONG_STILL, Watcher
+    from camera.watcher import LONG_STILL
 
     scene, model = gingham
     seven, _three = _seven_then_three(scene)
@@ -343,12 +349,7 @@ def test_a_child_s_hand_fidgeting_on_the_pile_is_not_read_through(gingham: Any) 
     fidgets = [(seven, (x + 2 * (i // 4 % 2), y - 2 * (i // 4 % 2)), 1)
                for i in range(LONG_STILL + 15)]
     frames = _drawn(scene, [([], None, 5), (seven, None, 8), *fidgets, (seven, None, 10)])
-    watcher = Watcher(model)
-    seen, reads = [], []
-    for frame in frames:
-        if (s := watcher.feed(frame)) is not None:
-            seen.append(s)
-        reads.append(watcher.recognitions)
+    seen, reads = _watched_with_reads(model, frames)
     gone = 5 + 8 + len(fidgets)  # the first frame without the hand
     assert [s.card for s in seen] == ["7"], seen
     assert reads[gone - 1] == reads[5 + 8 + 2], reads  # nothing read under the hand
