@@ -322,15 +322,22 @@ class Game(Generic[SetupT, StateT, EventT]):
     def evaluate(self, event: EventT | CoreEvent, by: By = "touch") -> Result[StateT, EventT]:
         """What `event` would do, without doing it; raises the rules' refusals. `by`: where
         the event came from, kept in its step."""
-        if type(event) not in self._core_events:  # the common case: the rules' event
-            before = self.state  # (_evaluate_game_event, inline: a call fewer per tap)
-            state, outcomes, changed, amends = self._apply(before, event)  # type: ignore[arg-type]
-            if not changed:
-                return _new(Result, (_ResultKind.IGNORED, event, before, outcomes, None))
-            if not amends:
-                step = _new(Step, (event, before, state, outcomes, by))
-                return _new(Result, (_ResultKind.APPLIED, event, state, outcomes, step))
-            return self._evaluate_game_event(event, by)  # type: ignore[arg-type]
+        if type(event) in self._core_events:
+            return self._evaluate_core(event)
+        before = self.state  # the common case, the rules' event: no call before the rules
+        state, outcomes, changed, amends = self._apply(before, event)  # type: ignore[arg-type]
+        if not changed:
+            return _new(Result, (_ResultKind.IGNORED, event, before, outcomes, None))
+        done = self._done
+        if amends and done:
+            top = done[-1]
+            step = _new(Step, (top.event, top.before, state, top.outcomes, top.by))
+            return _new(Result, (_ResultKind.AMENDED, event, state, outcomes, step))
+        step = _new(Step, (event, before, state, outcomes, by))
+        return _new(Result, (_ResultKind.APPLIED, event, state, outcomes, step))
+
+    def _evaluate_core(self, event: object) -> Result[StateT, EventT]:
+        """What an undo, a redo or a second setup would do (the core's own events)."""
         if isinstance(event, Undo):
             if not self._done:
                 raise NothingToUndo("there is nothing to undo", code="nothing_to_undo")
@@ -341,23 +348,8 @@ class Game(Generic[SetupT, StateT, EventT]):
                 raise NothingToUndo("there is nothing to redo", code="nothing_to_redo")
             step = self._undone[-1]
             return Result(_ResultKind.REDONE, event, step.after, step.outcomes, step)
-        if isinstance(event, type(self.setup)):
-            raise BadEvent("a game has one setup, at its start; start a new game instead",
-                           code="second_setup")
-        return self._evaluate_game_event(event, by)
-
-    def _evaluate_game_event(self, event: EventT, by: By) -> Result[StateT, EventT]:
-        before = self.state
-        state, outcomes, changed, amends = self._apply(before, event)
-        if not changed:
-            return _new(Result, (_ResultKind.IGNORED, event, before, outcomes, None))
-        done = self._done
-        if amends and done:
-            top = done[-1]
-            step = _new(Step, (top.event, top.before, state, top.outcomes, top.by))
-            return _new(Result, (_ResultKind.AMENDED, event, state, outcomes, step))
-        step = _new(Step, (event, before, state, outcomes, by))
-        return _new(Result, (_ResultKind.APPLIED, event, state, outcomes, step))
+        raise BadEvent("a game has one setup, at its start; start a new game instead",
+                       code="second_setup")
 
     def accept(self, result: Result[StateT, EventT]) -> None:
         """Make an evaluated result real; it must be the latest evaluation of this game."""
