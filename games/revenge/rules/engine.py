@@ -33,6 +33,7 @@ from games.revenge.rules.events import (
     Event,
     Play,
     Press,
+    Setup,
     Tiebreak,
     Variant,
 )
@@ -653,10 +654,8 @@ def _close(state: GameState) -> Parts:
             "no SORRY! window is open, so there is nothing to close", code="no_window"
         )
     seat, step, what, other = _unanswered(window)
-    goal = setup.pawns * 2 if setup.variant is _Variant.LONG else setup.pawns
-    moved = progress[seat] + step
-    moved = goal if moved > goal else 0 if moved < 0 else moved
-    progress = (*progress[:seat], moved, *progress[seat + 1:])
+    goal, progress = _moved_by_window(setup, progress, seat, step)
+    moved = progress[seat]
     for p in progress:
         if p >= goal:  # someone at the goal: a winner or a tiebreaker
             d = _Draft(state)
@@ -667,6 +666,17 @@ def _close(state: GameState) -> Parts:
     after = _new(GameState, (setup, progress, hands, 0, direction, turn, rnd + 1, 0,
                              discards + pile, draw_pile, 0, None, tiebreak, winner, reshuffles))
     return (after, outcomes, True, False)
+
+
+def _moved_by_window(setup: Setup, progress: tuple[int, ...], seat: int, step: int
+                     ) -> tuple[int, tuple[int, ...]]:
+    """The goal (R11) and the progress once the closing window's pawn card moves `seat`
+    by `step` (R9, R10), kept within 0 and the goal: from the tuple, without the goal
+    property, min() or max() (a window is open about one state in five)."""
+    goal = setup.pawns * 2 if setup.variant is _Variant.LONG else setup.pawns
+    moved = progress[seat] + step
+    moved = goal if moved > goal else 0 if moved < 0 else moved
+    return goal, (*progress[:seat], moved, *progress[seat + 1:])
 
 
 def _end_play2(state: GameState) -> Parts:
@@ -743,10 +753,7 @@ def options(state: GameState) -> tuple[Event, ...]:
     # game (R12) and no card can be logged. (Inline, without min(), max(), the goal
     # property or pressers(): a window is open about one state in five.)
     seat, step, _what, _other = _unanswered(window)
-    goal = setup.pawns * 2 if setup.variant is _Variant.LONG else setup.pawns
-    moved = progress[seat] + step
-    moved = goal if moved > goal else 0 if moved < 0 else moved
-    progress = (*progress[:seat], moved, *progress[seat + 1:])
+    goal, progress = _moved_by_window(setup, progress, seat, step)
     plays: tuple[Event, ...] = ()
     for p in progress:
         if p >= goal:
