@@ -38,6 +38,7 @@ SHAPES = 4  # of a photo's shapes, the likeliest this many are looked at
 BANDS = 5  # clean lines out from each side of a shape tried as the card's side
 ON_LINE = 1.0  # pixels: a place's edge this near the side's line is on it
 FIT_SHARE = 0.4  # of a side's places on one line: enough to lay the side on it
+ALONG = np.linspace(END, 1 - END, PLACES)  # the places, as shares along a side
 
 
 def prepared(image: Any) -> Any:
@@ -110,10 +111,18 @@ def shapes_around(image: Any, shapes: list[Quad]) -> tuple[Any, Any]:
             distinct.append(np.asarray(shape, np.float32))
     found = [outlines(picture, shape) for shape in distinct[:SHAPES]]
     quads = np.concatenate(found) if found else np.zeros((0, 4, 2), np.float32)
-    sides = np.linalg.norm(np.roll(quads, -1, axis=1) - quads, axis=2)
-    pairs = np.stack([sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]], axis=1)
-    ratio = pairs.min(axis=1) / np.maximum(pairs.max(axis=1), 1e-6)
+    long, short = edges(quads, 1).T
+    ratio = short / np.maximum(long, 1e-6)
     return picture, quads[(ratio >= CARD_RATIO[0]) & (ratio <= CARD_RATIO[1])]
+
+
+def edges(quads: Any, width: int) -> Any:
+    """Each quad's (quads x 4 x 2) mean long and mean short side, as shares of the
+    photo's `width`."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    sides = np.linalg.norm(np.roll(q, -1, axis=1) - q, axis=2) / width
+    pairs = np.stack([sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]], axis=1) / 2
+    return np.stack([pairs.max(axis=1), pairs.min(axis=1)], axis=1)
 
 
 def _fitted(picture: Any, quad: Quad) -> Quad | None:
@@ -123,14 +132,12 @@ def _fitted(picture: Any, quad: Quad) -> Quad | None:
     q = np.asarray(quad, np.float64)
     reach = max(EDGE_REACH_PX, FINE * long_edge(q))
     offsets = np.arange(-reach, reach + 0.125, 0.25)
-    t = np.linspace(END, 1 - END, PLACES)
+    t = ALONG
     lines = []
     for i in range(4):
         a, b, normal = _side(q, i)
-        at = (a + t[:, None] * (b - a))[:, None] + offsets[None, :, None] * normal
-        inner = _at(picture, at - 1.5 * normal)
-        outer = _at(picture, at + 1.5 * normal)
-        steps = np.abs(inner - outer).max(axis=1).reshape(len(t), len(offsets))
+        steps = _step_across(picture, (a + t[:, None] * (b - a))[:, None]
+                             + offsets[None, :, None] * normal, normal)
         fit = _ransac(t, _outermost(_peaks(steps), offsets))
         if fit is None:
             return None
@@ -179,15 +186,13 @@ def _moved_to_edge(picture: Any, quad: Quad, share: float) -> Quad | None:
     reach = max(EDGE_REACH_PX, share * long_edge(q))
     ends = np.arange(-reach, reach + 1e-6, reach / 16)
     s0, s1 = (v.ravel() for v in np.meshgrid(ends, ends, indexing="ij"))
-    t = np.linspace(END, 1 - END, PLACES)
+    t = ALONG
     lines = []
     for i in range(4):
         a, b, normal = _side(q, i)
         offset = s0[:, None] + (s1 - s0)[:, None] * t[None]  # lines x places
-        at = (a + t[:, None] * (b - a))[None] + offset[..., None] * normal
-        inner = _at(picture, at - 1.5 * normal)
-        outer = _at(picture, at + 1.5 * normal)
-        steps = np.abs(inner - outer).max(axis=1).reshape(offset.shape)
+        steps = _step_across(picture, (a + t[:, None] * (b - a))[None]
+                             + offset[..., None] * normal, normal)
         clean = np.flatnonzero(np.mean(steps >= STEP, axis=1) >= CLEAN)
         if not len(clean):
             return None
@@ -211,17 +216,21 @@ def _side(q: Any, i: int) -> tuple[Any, Any, Any]:
 
 
 def _places(a: Any, b: Any) -> Any:
-    t = np.linspace(END, 1 - END, PLACES)[:, None]
-    return a + t * (b - a)
+    return a + ALONG[:, None] * (b - a)
 
 
 def _steps_at(picture: Any, points: Any, normal: Any, offsets: Any) -> Any:
     """The colour step (largest channel's) across the line each offset out (rows), at
     each place (columns)."""
-    at = points[None] + offsets[:, None, None] * normal
+    return _step_across(picture, points[None] + offsets[:, None, None] * normal, normal)
+
+
+def _step_across(picture: Any, at: Any, normal: Any) -> Any:
+    """The colour step (largest channel's) across 3 pixels along `normal` at each of the
+    points `at` (any shape x 2), in `at`'s shape."""
     inner = _at(picture, at - 1.5 * normal)
     outer = _at(picture, at + 1.5 * normal)
-    return np.abs(inner - outer).max(axis=1).reshape(len(offsets), len(points))
+    return np.abs(inner - outer).max(axis=1).reshape(at.shape[:-1])
 
 
 def _peaks(steps: Any) -> Any:

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from camera.card_edge import laid_on_edge, shapes_around
+from camera.card_edge import edges, laid_on_edge, shapes_around
 from camera.cards import MAX_PHOTOS_A_FACE, card_names, folder_name
 from camera.faces import TaughtFace, aligned, teach_face, too_alike
 from camera.files import UnusableFile
@@ -142,31 +142,22 @@ def _whole_cards(images: Mapping[str, Any], shapes: Mapping[str, list[Any]]) \
     usual = _usual_card([(images[n].shape[1], seen) for n, (_p, seen) in around.items()])
     cards = {n: _card_in(picture, seen, usual, images[n].shape[1])
              for n, (picture, seen) in around.items()}
-    laid = [_dims(q, images[n].shape[1])[0] for n, q in cards.items() if q is not None]
+    laid = [edges(q, images[n].shape[1])[0] for n, q in cards.items() if q is not None]
     if len(laid) < WHOLE * len(cards):
         return None
     usual = np.median(laid, axis=0)  # of the cards laid on their edges
-    return {n: None if q is None or np.max(np.abs(_dims(q, images[n].shape[1])[0] / usual
+    return {n: None if q is None or np.max(np.abs(edges(q, images[n].shape[1])[0] / usual
                                                   - 1)) > SAME_CARD else q
             for n, q in cards.items()}
 
 
-def _dims(quads: Any, width: int) -> Any:
-    """Each card's (quads x 4 x 2) mean long and mean short side, as shares of the
-    photo's width."""
-    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    sides = np.linalg.norm(np.roll(q, -1, axis=1) - q, axis=2) / width
-    pairs = np.stack([sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]], axis=1) / 2
-    return np.stack([pairs.max(axis=1), pairs.min(axis=1)], axis=1)
-
-
 def _usual_card(photos: list[tuple[int, list[Any]]]) -> Any:
-    """The card's size (`_dims`) the deck's photos agree on, or None: every photo shows
-    one card at the pile spot, seen by one camera, so the card has the same size in all
-    of them (within SAME_CARD), while the cloth's lines and blocks lie elsewhere round
-    each card. The box printed on every face agrees too, but lies inside the card: so the
-    largest size that at least half as many photos agree on as the best."""
-    sizes = [np.log(_dims(quads, width)) for width, quads in photos if len(quads)]
+    """The card's size (camera.card_edge.edges) the deck's photos agree on, or None:
+    every photo shows one card at the pile spot, seen by one camera, so the card has the
+    same size in all of them (within SAME_CARD), while the cloth's lines and blocks lie
+    elsewhere round each card. The box printed on every face agrees too, but lies inside
+    the card: so the largest size that at least half as many photos agree on as the best."""
+    sizes = [np.log(edges(quads, width)) for width, quads in photos if len(quads)]
     if not sizes:
         return None
     near = np.log1p(SAME_CARD)
@@ -191,12 +182,12 @@ def _card_in(picture: Any, quads: Any, usual: Any, width: int) -> Any:
     cloth), so every face of a deck is taught as the same whole card."""
     if usual is None or not len(quads):
         return None
-    off = np.abs(_dims(quads, width) / usual - 1).max(axis=1)
+    off = np.abs(edges(quads, width) / usual - 1).max(axis=1)
     for k in np.argsort(off)[:TRIES]:
         if off[k] > 2 * SAME_CARD:
             break
         card = laid_on_edge(picture, quads[k])
-        if card is not None and np.max(np.abs(_dims(card, width)[0] / usual - 1)) \
+        if card is not None and np.max(np.abs(edges(card, width)[0] / usual - 1)) \
                 <= 2 * SAME_CARD:
             return card
     return None
