@@ -107,7 +107,6 @@ def test_an_unsure_move_is_answered_with_one_tap(driver, tmp_path, monkeypatch):
                                                                 for leg in options[2].legs]
 
 
-
 def test_an_unsure_move_from_real_frames_is_answered_with_one_tap(
         driver, tmp_path, monkeypatch):
     # seed 90's third move is a 4 back onto a slide that slides the pawn back where it
