@@ -80,9 +80,15 @@ def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
     shapes = {name: card_shapes(image) for got in taken.values() for name, image in got}
     images = {name: image for got in taken.values() for name, image in got}
     cards = _whole_cards(images, shapes)
-    if cards is None:  # the deck's photos agree on no whole card: their outlines, as before
+    if cards is None or _a_face_unseen(cards, taken):
+        # the deck's photos agree on no whole card, or a face shows its whole card in none
+        # of its photos (a folder cannot ask again): the whole deck from its outlines, as
+        # before, where they show every face (a face is never taught whole beside one
+        # taught as its box, and one face never loses a deck the outlines can teach)
         edge = _card_length([(images[n].shape[1], q) for n, q in shapes.items()])
-        cards = {n: _of_length(q, edge, images[n].shape[1]) for n, q in shapes.items()}
+        outlined = {n: _of_length(q, edge, images[n].shape[1]) for n, q in shapes.items()}
+        if cards is None or not _a_face_unseen(outlined, taken):
+            cards = outlined
     found: dict[str, list[tuple[Any, Any]]] = {}
     for card, got in taken.items():
         for name, image in got:
@@ -105,6 +111,13 @@ def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
     model = Model(game, aligned(faces), spot_from(quads, *size),
                   float(np.median(long_edges)) / size[0], aligned=True)
     return Taught(model, too_alike(faces), unseen)
+
+
+def _a_face_unseen(cards: Mapping[str, Any], taken: Mapping[str, list[tuple[str, Any]]]
+                   ) -> bool:
+    """Whether a face has no photo in which its card was found (`cards`: photo name to
+    its card, or None)."""
+    return any(all(cards[name] is None for name, _image in got) for got in taken.values())
 
 
 def _card_length(photos: list[tuple[int, list[Any]]]) -> float | None:
