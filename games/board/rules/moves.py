@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -457,7 +456,6 @@ def _one_legs(t: _Turn, kind: str, n: int, moves: tuple[Move | None, ...], fails
     # row and is skipped the second time: the same moves again.
     sources: Iterable[tuple[int, int]] = enumerate(row) if only is None else (
         ((row.index(only), only),) if only in row else ())
-    taken = set().union(*board)  # every square someone stands on, built in C
     previous = -1  # (no location)
     for i, src in sources:
         if src == previous:
@@ -470,16 +468,16 @@ def _one_legs(t: _Turn, kind: str, n: int, moves: tuple[Move | None, ...], fails
             continue
         dst, plain, slides = move
         if not slides:
-            # Who stands on dst: nobody (most), told by `taken` at once; else only a track
-            # square is shared by the colours (a safety square's number is each colour's
-            # own, HOME holds any number), so only it scans every row; a track square
-            # holds one pawn: `other` is its row, and no other row is equal.
-            if dst not in taken:
-                other = None
-            elif dst <= TRACK_LEN:
+            # Who stands on dst: only a track square is shared by the colours (a safety
+            # square's number is each colour's own, HOME holds any number), so only it
+            # scans every row; a track square holds one pawn: `other` is its row, and no
+            # other row is equal.
+            if dst <= TRACK_LEN:
                 for other in board:
                     if dst in other:
                         break
+                else:
+                    other = None
             else:
                 other = row if dst != HOME_I and dst in row else None
             if other is row:  # one of the mover's own pawns is there
@@ -700,23 +698,12 @@ def _after_first(t: _Turn, leg1: Leg, after1: Board, second: int, n: int) -> Opt
     return _option(t, "split", (leg1, landed.leg), _apply(after1, landed.steps))
 
 
-_TRACK = frozenset(range(1, TRACK_LEN + 1))  # the track's locations
-
-
-def _on_track(board: Board, seat: int) -> list[tuple[int, int]]:
-    """The opponents' pawns on the track as (square, seat), in square order: what an 11
-    or a Sorry! may take. A row's track squares are picked in C (one pawn a square)."""
-    return sorted(chain.from_iterable(zip(_TRACK.intersection(locs), repeat(s))
-                                      for s, locs in enumerate(board) if s != seat))
-
-
 def _switches(t: _Turn, fails: Fails, only: int | None = None) -> list[Option]:
     out: list[Option] = []
     book, board, seat, card, color, edition, start_move = t
-    mine = sorted(_TRACK.intersection(board[seat]))
-    if only is not None:
-        mine = [only] if only in mine else []
-    theirs = _on_track(board, seat)
+    mine = [x for x in board[seat] if 1 <= x <= TRACK_LEN and (only is None or x == only)]
+    theirs = sorted((x, s) for s, locs in enumerate(board) if s != seat for x in locs
+                    if 1 <= x <= TRACK_LEN)
     if not mine or not theirs:
         if fails is not None:
             fails.append(Blocked(-1, "no_switch_theirs" if mine else "no_switch_mine", {}))
@@ -769,7 +756,8 @@ def _sorrys(t: _Turn, fails: Fails, only: int | None = None) -> list[Option]:
         if fails is not None:
             fails.append(Blocked(-1, "sorry_needs_start", {}))
         return out
-    targets = _on_track(board, seat)
+    targets = sorted((x, s) for s, locs in enumerate(board) if s != seat for x in locs
+                     if 1 <= x <= TRACK_LEN)
     if not targets and fails is not None:
         fails.append(Blocked(START_I, "no_target", {}))
     slides, colors = book.seats[seat].slide, book.colors
