@@ -18,7 +18,6 @@ from camera.cards import games
 from companion import plugins
 from companion.safe_text import quote_path
 
-
 # `camera teach` wrote the deck without a face none of whose photos showed the card (its
 # report's last line names it): not 0, so `teach && watch` stops to say so; not 2 (nothing
 # written). Its watcher asks every card until the face is taught.
