@@ -32,7 +32,8 @@ UNSEEN_ADVICE = "move the card a little or lay a plain sheet under it, and photo
 
 class TeachError(ValueError):
     """A teaching folder that cannot make a model, in one sentence; `unseen`: the photos
-    in which no card was found, when a face was left with none (those to take again)."""
+    in which no card was found, when no photo of the deck showed one (those to take
+    again)."""
 
     def __init__(self, message: str, unseen: Iterable[str] = ()) -> None:
         super().__init__(message)
