@@ -111,6 +111,7 @@ class HomeRun:
     retaken: int = 0  # teaching photos taken again: no card found in them at once
     unseen: int = 0  # teaching photos left out: no card found after RETAKES
     untaught: int = 0  # sequences whose deck could not be taught
+    partial: int = 0  # sequences whose deck was taught without a face (its cards asked)
     frames: int = 0
     watch_ms: float = 0.0  # CPU spent watching
 
@@ -157,6 +158,7 @@ def run_home(home: Any, plays: int, seed: int, *, teach_photos: int = PHOTOS_A_F
             k += 1
             continue
         out.unseen += len(taught.unseen)
+        out.partial += bool(taught.missing)
         watcher = Watcher(taught.model)
         seen = []
         t0 = time.process_time()
@@ -196,7 +198,8 @@ def conditions(runs: dict[str, HomeRun]) -> list[tuple[str, Tally, str]]:
             if v.play.after:
                 add(kinds.setdefault(f"after: {v.play.after}", Tally()), v)
         note = (f"teaching: {run.retaken} of {run.photos} photos retaken, {run.unseen} left "
-                "out" + (f", {run.untaught} decks not taught" if run.untaught else ""))
+                "out" + (f", {run.untaught} decks not taught" if run.untaught else "")
+                + (f", {run.partial} taught without a face" if run.partial else ""))
         out.append((f"home: {name}", tally, note))
     out += [(name, kinds[name], "") for name in sorted(kinds)]
     out.append(("all plays", total, ""))

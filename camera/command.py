@@ -18,6 +18,11 @@ from camera.cards import games
 from companion import plugins
 from companion.safe_text import quote_path
 
+# `camera teach` wrote the deck without a face none of whose photos showed the card (its
+# report's last line names it): not 0, so `teach && watch` stops to say so; not 2 (nothing
+# written). Its watcher asks every card until the face is taught.
+PARTLY_TAUGHT = 1
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("camera", help="teach the camera a deck, or watch a folder of frames")
@@ -120,7 +125,7 @@ def _teach(args: argparse.Namespace) -> int:
                      "was written")
     for line in taught.report():
         print(line)
-    return 0
+    return PARTLY_TAUGHT if taught.missing else 0
 
 
 def _watch(args: argparse.Namespace) -> int:

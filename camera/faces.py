@@ -88,6 +88,7 @@ class Reading:
     confidence: float
     candidates: tuple[str, ...]
     quad: Quad
+    fit: float = 1.0  # how well the best face's photos lie on the card (ECC correlation)
 
     def pose(self) -> tuple[float, float, float]:
         """Centre x, y and the angle (degrees, mod 180) of the card's short edge."""
@@ -300,8 +301,8 @@ class Recogniser:
                 and expected is not None and _sized(quad, expected)):
             return None, fit  # so few features, and no taught photo fits there: no card
         if confidence < ASK_BELOW:
-            return Reading(None, round(confidence, 3), (card, runner), quad), fit
-        return Reading(card, round(confidence, 3), (card,), quad), fit
+            return Reading(None, round(confidence, 3), (card, runner), quad, fit), fit
+        return Reading(card, round(confidence, 3), (card,), quad, fit), fit
 
     def _aligned(self, grey: Any, quad: Quad, order: list[str], found: tuple[str, ...],
                  halved: bool = True) -> tuple[str, float, str, Quad, float]:

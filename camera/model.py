@@ -66,6 +66,12 @@ class Model:
     def cards(self) -> list[str]:
         return sorted({f.card for f in self.faces}, key=card_names(self.game).index)
 
+    def missing(self) -> list[str]:
+        """The game's faces this deck was not taught (none of their photos showed the
+        card): the watcher asks rather than log a card it might take one of them for."""
+        taught = {f.card for f in self.faces}
+        return [card for card in card_names(self.game) if card not in taught]
+
     def spot_pixels(self, width: int, height: int) -> tuple[int, int, int, int]:
         x0, y0, x1, y1 = self.spot
         return (max(0, int(x0 * width)), max(0, int(y0 * height)),
@@ -216,10 +222,10 @@ def _header(archive: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo]) -> di
         raise _Damaged(f"its cards are not all cards of the {game} game")
     if not cards:
         raise _Damaged("it holds no photo of any card")
-    for card in names:
-        if not 1 <= cards.count(card) <= MAX_PHOTOS_A_FACE:
-            raise _Damaged(f"it holds {cards.count(card)} photos of the card {card}, not 1 to "
-                           f"{MAX_PHOTOS_A_FACE}")
+    for card in names:  # a face none of whose photos showed the card has none (teach)
+        if cards.count(card) > MAX_PHOTOS_A_FACE:
+            raise _Damaged(f"it holds {cards.count(card)} photos of the card {card}, more "
+                           f"than {MAX_PHOTOS_A_FACE}")
     spot: Any = header.get("spot")
     card_size: Any = header.get("card_size")
     if not (isinstance(spot, list) and len(spot) == 4 and all(_fraction(v) for v in spot)

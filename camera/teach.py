@@ -32,7 +32,8 @@ UNSEEN_ADVICE = "move the card a little or lay a plain sheet under it, and photo
 
 class TeachError(ValueError):
     """A teaching folder that cannot make a model, in one sentence; `unseen`: the photos
-    in which no card was found, when a face was left with none (those to take again)."""
+    in which no card was found, when no photo of the deck showed one (those to take
+    again)."""
 
     def __init__(self, message: str, unseen: Iterable[str] = ()) -> None:
         super().__init__(message)
@@ -44,6 +45,8 @@ class Taught:
     model: Model
     alike: list[tuple[str, str, float]]  # faces too alike to tell apart, with their score
     unseen: list[str] = field(default_factory=list)  # photos with no card found: not used
+    # the faces none of whose photos showed the card, with those photos: left out
+    missing: dict[str, list[str]] = field(default_factory=dict)
 
     def report(self) -> list[str]:
         cards = self.model.cards()
@@ -55,14 +58,31 @@ class Taught:
         for a, b, score in self.alike:
             lines.append(f"{a} and {b} look too alike to tell apart ({score:.2f}): "
                          f"{ALIKE_ADVICE}")
+        if self.missing:
+            lines.append(self.missing_line())
         return lines
+
+    def missing_line(self) -> str:
+        """One sentence naming the faces left out and how to teach them."""
+        cards = list(self.missing)
+        if len(cards) == 1:
+            photos = len(self.missing[cards[0]])
+            where = {1: "its photo", 2: "either photo"}.get(photos, "any of its photos")
+            what, them = f"the card {cards[0]} was", "it"
+        else:
+            where, them = "any of their photos", "them"
+            what = f"the cards {', '.join(cards[:-1])} and {cards[-1]} were"
+        return (f"{what} not found in {where}, so the deck was written without {them} (a "
+                f"card the camera may take for {them} is asked, never logged): take {them} "
+                f"again on a plain sheet and run camera teach again")
 
 
 def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
     """A model from (name, image) photos per card. A photo in which no card is found is
-    left out and named (`Taught.unseen`): one such photo never loses the deck. TeachError
-    names a missing card, a photo that could not be read (image None) or a card none of
-    whose photos shows it."""
+    left out and named (`Taught.unseen`), and a face none of whose photos shows it is
+    left out of the deck and named (`Taught.missing`): such photos never lose the deck.
+    TeachError names a missing card folder, a photo that could not be read (image None),
+    or a deck none of whose photos shows a card."""
     faces: list[TaughtFace] = []
     quads: list[Any] = []
     unseen: list[str] = []
@@ -96,12 +116,13 @@ def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
                 unseen.append(name)
             else:
                 found.setdefault(card, []).append((image, cards[name]))
-    for card in taken:
-        if card not in found:
-            names = ", ".join(quote_path(name) for name, _image in taken[card])
-            raise TeachError(f"no card was found in any photo of the card {card} ({names}): "
-                             f"{UNSEEN_ADVICE}", unseen)
-        for image, quad in found[card]:
+    missing = {card: [name for name, _image in got] for card, got in taken.items()
+               if card not in found}
+    if not found:
+        raise TeachError(f"no card was found in any photo ({len(unseen)} photos): "
+                         f"{UNSEEN_ADVICE}", unseen)
+    for card, seen in found.items():
+        for image, quad in seen:
             faces.append(teach_face(card, image, quad))
             h, w = image.shape[:2]
             size = size or (w, h)
@@ -110,7 +131,7 @@ def teach(photos: Mapping[str, Iterable[tuple[str, Any]]], game: str) -> Taught:
     long_edges = [max(np.linalg.norm(q[2] - q[1]), np.linalg.norm(q[1] - q[0])) for q in quads]
     model = Model(game, aligned(faces), spot_from(quads, *size),
                   float(np.median(long_edges)) / size[0], aligned=True)
-    return Taught(model, too_alike(faces), unseen)
+    return Taught(model, too_alike(faces), unseen, missing)
 
 
 def _a_face_unseen(cards: Mapping[str, Any], taken: Mapping[str, list[tuple[str, Any]]]

@@ -144,6 +144,14 @@ class Seen:
             return {"frame": self.frame, "card": None, "candidates": list(self.candidates)}
         return {"frame": self.frame, "card": self.card, "confidence": self.confidence}
 
+    def asked_among(self, untaught: tuple[str, ...]) -> Seen:
+        """This card asked, the faces the deck was not taught among its candidates: a
+        face never taught reads as one of its family that was, sure (a 3 as an 8 at
+        confidence 1.0 and a fit of 0.94, where right reads fit 0.95-0.99), so no reading
+        tells it apart."""
+        return Seen(self.frame, None, self.confidence,
+                    tuple(dict.fromkeys(self.candidates + untaught)))
+
 
 def _small(frame: Any) -> Any:
     """The frame, small and with the light divided out: each pixel over the brightness
@@ -205,6 +213,9 @@ class Watcher:
         self._card_pixels = CHANGE_SHARE * (sx1 - sx0) * (sy1 - sy0) if size is None \
             else (HANDS_CARD * size * w) ** 2
         self.recognitions = 0
+        # faces the deck was not taught (camera.teach): every card is then asked, never
+        # logged, with them among its candidates, until they are taught
+        self._untaught = tuple(model.missing())
 
     def feed(self, frame: Any) -> Seen | None:
         self.frame += 1
@@ -359,7 +370,8 @@ class Watcher:
         self._follow(Top.seen(frame, reading.quad, reading.candidates), grey)
         if not log:
             return None
-        return Seen(self.frame, reading.card, reading.confidence, reading.candidates)
+        seen = Seen(self.frame, reading.card, reading.confidence, reading.candidates)
+        return seen.asked_among(self._untaught) if self._untaught else seen
 
 
 _Found = tuple[Top | None, bool, str | None]  # Watcher._find_top's answer

@@ -167,7 +167,7 @@ def test_a_model_zip_bomb_is_refused_before_anything_is_unpacked(model: Any, dec
     ("inf points", "the features of its photo 2 lie outside the card"),
     ("NaN spot", "its header holds NaN, not a number"),
     ("no faces", "it holds no photo of any card"),
-    ("a card missing", "it holds 0 photos of the card sorry, not 1 to 3"),
+    ("every photo of one card", "it holds 11 photos of the card 1, more than 3"),
     ("zero card size", "its card size is not a share of the frame's width"),
 ])
 def test_a_model_of_wrong_dtypes_shapes_nans_or_no_faces_is_refused_saying_why(

@@ -125,3 +125,56 @@ except MissingExtra as exc:
                                "KIVY_NO_FILELOG": "1", "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr[-2000:]
     assert "pip install '.[camera]'" in done.stdout
+
+
+@pytest.mark.parametrize("lang, cannot_see", [
+    ("en", "I cannot see the card: move it a little or lay a plain sheet under it."),
+    ("fr", "Je ne vois pas la carte : déplacez-la un peu ou posez une feuille unie dessous."),
+])
+def test_a_face_whose_photos_teaching_cannot_use_is_asked_again_at_once_not_a_lost_deck(
+        driver, tmp_path, monkeypatch, lang, cannot_see):
+    """The screen's quick look (camera.locate.find_card) passes a photo that teaching's
+    finer look finds no card in (here: the bare table, the quick look told it holds one):
+    the deck is still saved without that face, and that face is asked for again at once,
+    in the family's language (it was: teaching's English refusal, no deck saved)."""
+    pytest.importorskip("cv2", reason="the camera's extra is not installed")
+    import cv2
+
+    import camera.locate
+    from bench.camera_scenes import Scene
+    from camera.cards import card_names, folder_name
+    from camera.model import load
+    from camera.sources import FolderSource
+    from companion.config import CameraConfig, Config
+
+    scene = Scene(seed=21, size=(640, 480), printing=21)
+    cards = card_names("board")
+    photos = scene.teach_photos(cards, 2, seed=0)
+    data = tmp_path / "data"
+    kept = data / "camera-photos-board"  # a deck whose photos were all taken before
+    for card in cards:
+        (kept / folder_name(card)).mkdir(parents=True)
+        for i, photo in enumerate(photos[card], start=1):
+            cv2.imwrite(str(kept / folder_name(card) / f"photo{i}.png"), photo)
+    (tmp_path / "empty").mkdir()
+    cv2.imwrite(str(tmp_path / "empty" / "0000.png"), scene.table)
+
+    d = driver(data, config=Config(camera=CameraConfig(source=str(tmp_path / "empty"))),
+               language=lang)
+    d.app.show("menu")
+    d.frames(3)
+    d.tap_id("menu", "menu_camera")
+    teach = d.app.screen("camera_teach")
+    d.tap_id("camera_teach", "teach_board")
+    seven = next(b for b in teach.ids.teach_faces.children if b.code == "7")
+    d.tap(seven)
+    teach.open_camera(FolderSource(tmp_path / "empty"))
+    assert teach.preview.wait_frame(30)
+    d.wait_for(lambda: teach.view is not None, "the camera's view on the screen")
+    monkeypatch.setattr(camera.locate, "find_card", lambda frame: "a card, it says")
+    d.tap_id("camera_teach", "teach_take")
+    d.tap_id("camera_teach", "teach_take")  # both photos of the 7 taken: the deck taught
+    model_file = CameraConfig.model_file(data, "board")
+    assert load(model_file).missing() == ["7"]  # saved without the 7, not lost
+    assert teach.message == cannot_see
+    assert teach.index == list(cards).index("7") and teach.shot == 0  # asked again

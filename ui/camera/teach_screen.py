@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -237,6 +238,11 @@ class TeachScreen(Screen):
             self.message = str(exc)
             return []
         save(taught.model, CameraConfig.model_file(self._data_dir(), self.game))
+        retake = self._retake(taught.missing, taught.unseen)
+        if retake is not None:  # its card found here, not by teaching: asked again at once
+            self.again(retake)
+            self.message = tr("teach_no_card", lang)
+            return [self.message]
         lines = [tr("teach_done", lang, n=len(taught.model.cards()))]
         if taught.alike:
             pairs = ", ".join(tr("teach_pair", lang, first=self._name(a), second=self._name(b))
@@ -245,6 +251,15 @@ class TeachScreen(Screen):
         self.prompt = lines[0]
         self.message = " ".join(lines[1:])
         return lines
+
+    def _retake(self, missing: Iterable[str], unseen: Iterable[str]) -> str | None:
+        """The first face (in teaching order) left out of the deck or with a photo left
+        out (camera.teach: the screen's quick look found a card there, teaching's finer
+        one did not), or None."""
+        from camera.cards import card_from_folder
+
+        again = set(missing) | {card_from_folder(Path(name).parent.name) for name in unseen}
+        return next((card for card in self.faces if card in again), None)
 
     # --- words ---
 
