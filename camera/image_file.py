@@ -33,9 +33,8 @@ def read_image(path: str | os.PathLike[str], what: str = "frame", reduce: int = 
     that many times smaller each way (a JPEG's decoder then skips the detail: about 3
     times quicker at 2)."""
     data = read_regular(path, MAX_IMAGE_BYTES, f"a {what}")
-    unreadable = f"{quote_path(os.fspath(path))} cannot be read as a PNG or JPEG {what}"
     if not data.startswith(SIGNATURES):
-        raise UnusableFile(unreadable)
+        raise UnusableFile(_unreadable(path, what))
     if not limits_in_force():
         raise RuntimeError("cv2 was loaded before camera set OpenCV's image limits; "
                            "import camera before cv2")
@@ -43,14 +42,20 @@ def read_image(path: str | os.PathLike[str], what: str = "frame", reduce: int = 
         image = cv2.imdecode(np.frombuffer(data, np.uint8), REDUCED[reduce])
     except cv2.error as exc:
         if "validateInputImageSize" not in str(exc):
-            raise UnusableFile(unreadable) from None
+            raise UnusableFile(_unreadable(path, what)) from None
         width, height = MAX_SIZE
         raise UnusableFile(f"{quote_path(os.fspath(path))} is larger than {width}x{height} "
                            f"pixels; a {what} may be at most {width}x{height}: save it "
                            "smaller") from None
     if image is None:
-        raise UnusableFile(unreadable)
+        raise UnusableFile(_unreadable(path, what))
     return image
+
+
+def _unreadable(path: str | os.PathLike[str], what: str) -> str:
+    """The sentence for a file that is no PNG or JPEG picture: made only then (quoting the
+    path was 0.4 ms a frame of `camera watch`, a fifth of decoding a 640x480 JPEG)."""
+    return f"{quote_path(os.fspath(path))} cannot be read as a PNG or JPEG {what}"
 
 
 @functools.cache

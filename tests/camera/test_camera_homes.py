@@ -139,6 +139,31 @@ def test_frames_above_640_wide_are_reduced_once_and_still_read(tmp_path: Any) ->
     assert_each_logged_right(seq.plays, watched(model, decoded))
 
 
+def test_a_full_hd_frame_is_decoded_at_half_size_and_reduced_as_by_area(tmp_path: Any
+                                                                        ) -> None:
+    """A 1920x1080 camera's frames after the first are decoded at half size (960x540) and
+    reduced once more to 640 wide, bilinearly (area over a factor of 1.5 cost as much as
+    the decoding): on a sharp gingham cloth that is within a grey level, on the mean, of
+    that frame reduced by area (the half-size decode alone differs more than that from the
+    whole frame reduced by area: JPEG's own)."""
+    import cv2
+    import numpy as np
+
+    from bench.camera_homes import cloth
+    from camera.sources import FolderSource
+    from camera.watcher import reduced
+
+    table = np.clip(cloth("gingham", 1920, 1080, np.random.default_rng(SEED)), 0, 255
+                    ).astype(np.uint8)
+    for i in range(2):
+        cv2.imwrite(str(tmp_path / f"{i:04d}.jpg"), table, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    first, second = FolderSource(tmp_path).frames()
+    assert first.shape == (1080, 1920, 3) and second.shape == (540, 960, 3)
+    assert reduced(first).shape == reduced(second).shape == (360, 640, 3)
+    by_area = cv2.resize(second, (640, 360), interpolation=cv2.INTER_AREA).astype(np.float32)
+    assert float(np.mean(np.abs(reduced(second) - by_area))) < 1.0
+
+
 def test_the_bench_gives_a_log_before_the_next_card_rests_to_the_play_before() -> None:
     """The first of two quick cards is logged as the next hand comes (at its start): that
     log is the first card's, not a wrong or phantom one of the second."""
