@@ -1,8 +1,11 @@
 """A hand resting over the board's edge holds the watcher's judgement back
-(games.board.camera.edge), one beside the board does not: frames of our own generator at
-a small size, the move put down and the hand left still for a few frames."""
+(games.board.camera.edge), one beside the board does not, nor the table it uncovers once
+gone: frames of our own generator at a small size, the move put down and the hand left
+still for a few frames."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,25 +21,23 @@ BEFORE = {"red": ["START", "START", "START", "T5"], "blue": ["START"] * 4}
 HAND = (3, 4, 5)  # the frames the hand lies still, after 3 frames of the board before
 
 
-def _judged(out_by: float) -> list[tuple[int, str | None]]:
-    """The watcher's judgements (frame, kind) over: the board before (3 frames), red's 5
-    put down on T10 with the hand left still `out_by` cells out from it, beyond the
-    board's edge, its fingers pointing in (3 frames), then the board alone (4 frames)."""
+def _scene() -> tuple[BoardScene, Any]:
+    """The small scene the tests film, and its board taught from its photo."""
     scene = BoardScene(seed=1, size=(480, 270), edition="classic", colors=("red", "blue"))
-    model = teach(scene.teach_photo(), "classic", scene.colors)
-    rng = np.random.default_rng(0)
-    pawns = scene.pawns_at(BEFORE, rng)
-    light = Light()
-    frames = [scene.shoot(pawns, light, rng) for _ in range(3)]
-    pawns.remove(next(p for p in pawns if p.location == "T5"))
-    put = scene._put(pawns, "red", "T10", rng)
-    pawns.append(put)
-    here = np.array([put.x, put.y])
+    return scene, teach(scene.teach_photo(), "classic", scene.colors)
+
+
+def _hand(scene: BoardScene, pawn: Any, out_by: float) -> Any:
+    """The hand still `out_by` cells out from `pawn`, beyond the board's edge, its
+    fingers pointing in (where, from which edge point, its skin: as `shoot` takes it)."""
+    here = np.array([pawn.x, pawn.y])
     out = (here - 8.0) / np.linalg.norm(here - 8.0)  # away from the board's middle
-    hand = (scene.to_image(tuple(here + out * out_by)), scene.to_image(tuple(here + out * 14)),
+    return (scene.to_image(tuple(here + out * out_by)), scene.to_image(tuple(here + out * 14)),
             SKIN[0])
-    frames += [scene.shoot(pawns, light, rng, hand=hand) for _ in HAND]
-    frames += [scene.shoot(pawns, light, rng) for _ in range(4)]
+
+
+def _watched(model: Any, frames: list[Any]) -> list[tuple[int, str | None]]:
+    """The watcher's judgements (frame, kind) over `frames`, red's 5 drawn at frame 2."""
     watcher = BoardWatcher(model, 5.0)
     judged = []
     for i, frame in enumerate(frames):
@@ -49,6 +50,24 @@ def _judged(out_by: float) -> list[tuple[int, str | None]]:
     return judged
 
 
+def _judged(out_by: float) -> list[tuple[int, str | None]]:
+    """The watcher's judgements (frame, kind) over: the board before (3 frames), red's 5
+    put down on T10 with the hand left still `out_by` cells out from it, beyond the
+    board's edge, its fingers pointing in (3 frames), then the board alone (4 frames)."""
+    scene, model = _scene()
+    rng = np.random.default_rng(0)
+    pawns = scene.pawns_at(BEFORE, rng)
+    light = Light()
+    frames = [scene.shoot(pawns, light, rng) for _ in range(3)]
+    pawns.remove(next(p for p in pawns if p.location == "T5"))
+    put = scene._put(pawns, "red", "T10", rng)
+    pawns.append(put)
+    hand = _hand(scene, put, out_by)
+    frames += [scene.shoot(pawns, light, rng, hand=hand) for _ in HAND]
+    frames += [scene.shoot(pawns, light, rng) for _ in range(4)]
+    return _watched(model, frames)
+
+
 def test_fingertips_resting_over_the_boards_edge_hold_the_move_until_the_hand_goes():
     # 60,000 recording 25 (development): the hand put the pawn down and paused a frame
     # with its fingertips over the board's edge; the squares read as the move, and it was
@@ -58,6 +77,26 @@ def test_fingertips_resting_over_the_boards_edge_hold_the_move_until_the_hand_go
 
 def test_a_hand_still_beside_the_board_does_not_hold_the_move_back():
     assert _judged(3.0) == [(HAND[1], "forward")]  # the first still frame, hand in view
+
+
+def test_the_table_a_hand_paused_beside_the_board_uncovers_crosses_nothing():
+    # 60,000 recording 6 draw 7 (development): the hand paused beside the board, outside
+    # it only, before taking the pawn on an edge square; that still frame was the calm,
+    # so once the hand had gone, the table it uncovered beside the square the pawn left
+    # looked like a hand across the edge, and the move was held 2 s (logged at 16)
+    scene, model = _scene()
+    rng = np.random.default_rng(0)
+    pawns = scene.pawns_at(BEFORE, rng)
+    light = Light()
+    frames = [scene.shoot(pawns, light, rng) for _ in range(3)]
+    mover = next(p for p in pawns if p.location == "T5")
+    hand = _hand(scene, mover, 2.0)
+    assert not scene.hand_over_board(hand[0], hand[1], None)  # beside the board, not over
+    frames += [scene.shoot(pawns, light, rng, hand=hand) for _ in range(2)]
+    pawns.remove(mover)
+    pawns.append(scene._put(pawns, "red", "T10", rng))
+    frames += [scene.shoot(pawns, light, rng) for _ in range(12)]
+    assert _watched(model, frames) == [(6, "forward")]  # the first still frame after it
 
 
 def test_a_hand_resting_across_the_edge_long_enough_to_settle_crosses_nothing_once_gone():

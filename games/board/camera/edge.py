@@ -7,7 +7,11 @@ the board's outline: something changed on both sides of the outline, side by sid
 hand (or a sleeve) entering over the edge. A pawn on an edge square changes only the
 inside; a hand or a card beside the board only the outside.
 
-"Changed" is against the last still frame with nothing across the edge, on a small copy
+"Changed" is against the last still frame with nothing across the edge (and, when that
+one showed something new beside the board only, a hand paused there or a lamp changed,
+against the calm before it too: something lies across only when it does against both,
+or the table a hand uncovers once gone, beside a pawn moved on an edge square, would
+look like a hand across; 60,000 recording 6 draw 7), on a small copy
 of the frame (the watcher's motion picture's size): in brightness with the lamp taken
 out (camera.light), or in colour with the lamp's tint taken out (each channel's share of
 the brightness, less its median change along the band: a brown hand on a brown-grey
@@ -30,6 +34,7 @@ TINT = 0.05  # ... or its channels' shares of the brightness, summed, by this
 REACH = 2  # small pixels: a change inside this near one outside is side by side with it
 ACROSS = 3  # small pixels inside changed beside the outside: something across (fewer is a
 # pawn's change on an edge square meeting the table's noise)
+BESIDE = 3  # small pixels outside changed: something beside the board (fewer: noise)
 
 
 class EdgeWatch:
@@ -58,10 +63,14 @@ class EdgeWatch:
         if not self._calm:
             self._calm = [now]
             return False
-        if not self._across(now, self._calm[0]):  # nothing across: the new calm
-            self._calm, self._crossing = [now], 0
+        across, beside = self._changed(now, self._calm[0])
+        if not across:  # the new calm; something new beside the board only (a hand
+            # paused there, a lamp changed) keeps the calm before it too, so what it
+            # uncovers once gone, beside a pawn moved on an edge square, crosses nothing
+            self._calm = [now, self._calm[-1]] if beside else [now]
+            self._crossing = 0
             return False
-        if len(self._calm) > 1 and not self._across(now, self._calm[1]):
+        if len(self._calm) > 1 and not self._changed(now, self._calm[1])[0]:
             self._calm[1], self._crossing = now, 0  # what settled there, still there
             return False
         self._crossing += 1
@@ -73,13 +82,17 @@ class EdgeWatch:
         """Something moved: a crossing seen before is no longer the same one."""
         self._crossing = 0
 
-    def _across(self, now: tuple[Any, Any], calm: tuple[Any, Any]) -> bool:
+    def _changed(self, now: tuple[Any, Any], calm: tuple[Any, Any]) -> tuple[bool, bool]:
+        """Against `calm`: whether something lies across the outline, and whether
+        anything changed just outside it."""
         tint = np.abs(now[1] - calm[1])
         tint = (tint - np.median(tint[self.band], axis=0)).sum(axis=2)
         changed = (tint > TINT) | (np.abs(now[0] - calm[0]) > LEVEL)
+        outside = (changed & self.outside).astype(np.uint8)
         near = np.ones((2 * REACH + 1, 2 * REACH + 1), np.uint8)
-        out = cv2.dilate((changed & self.outside).astype(np.uint8), near)
-        return int(np.count_nonzero(changed & self.inside & (out > 0))) >= ACROSS
+        out = cv2.dilate(outside, near)
+        across = int(np.count_nonzero(changed & self.inside & (out > 0))) >= ACROSS
+        return across, int(np.count_nonzero(outside)) >= BESIDE
 
 
 def _tint(small: Any) -> Any:
