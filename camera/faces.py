@@ -88,7 +88,6 @@ class Reading:
     confidence: float
     candidates: tuple[str, ...]
     quad: Quad
-    fit: float = 1.0  # how well the best face's photos lie on the card (ECC correlation)
 
     def pose(self) -> tuple[float, float, float]:
         """Centre x, y and the angle (degrees, mod 180) of the card's short edge."""
@@ -305,8 +304,8 @@ class Recogniser:
                 and expected is not None and _sized(quad, expected)):
             return None, fit  # so few features, and no taught photo fits there: no card
         if confidence < ASK_BELOW:
-            return Reading(None, round(confidence, 3), (card, runner), quad, fit), fit
-        return Reading(card, round(confidence, 3), (card,), quad, fit), fit
+            return Reading(None, round(confidence, 3), (card, runner), quad), fit
+        return Reading(card, round(confidence, 3), (card,), quad), fit
 
     def _aligned(self, grey: Any, quad: Quad, order: list[str], found: tuple[str, ...],
                  halved: bool = True) -> tuple[str, float, str, Quad, float]:
@@ -383,10 +382,11 @@ class Recogniser:
                 for index, face in enumerate(self.faces) if face.card in cards]
 
     def _photo_scores(self, seen: list[Any]) -> Any:
-        """`_score` of the card `seen` (its `_signatures`) with every taught photo, upright
-        and turned: one row a photo. One product a scale over the whole deck, the same
-        sums as `_score`'s (row by row), where `_score` called per photo and way was 0.3-0.7 s
-        of `camera watch` on the busy dev recordings, in Python's overhead."""
+        """The coarse correlation of the card `seen` (its `_signatures`) with every taught
+        photo, upright and turned (one row a photo): each scale's signatures multiplied and
+        summed, the mean over the scales. One product a scale over the whole deck: scored
+        photo by photo and way by way it was 0.3-0.7 s of `camera watch` on the busy dev
+        recordings, in Python's overhead."""
         sums = [(table * part.ravel()).sum(axis=1) for table, part in zip(self._stacked, seen,
                                                                             strict=True)]
         return (sum(sums) / len(sums)).reshape(len(self._signs), -1)
@@ -492,10 +492,6 @@ def _everywhere(picture: Any) -> Any:
 def _halved(picture: Any) -> Any:
     return cv2.resize(cv2.GaussianBlur(picture, (0, 0), 1.0), None, fx=0.5, fy=0.5,
                       interpolation=cv2.INTER_AREA)
-
-
-def _score(seen: list[Any], way: list[Any]) -> float:
-    return float(np.mean([np.sum(x * y) for x, y in zip(seen, way, strict=True)]))
 
 
 def _prepared(grey: Any) -> Any:

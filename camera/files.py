@@ -43,14 +43,14 @@ def read_regular(path: str | os.PathLike[str], limit: int, what: str) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
-        raise NoSuchFile(f"there is no file {_name(path)}") from None
+        raise NoSuchFile(f"there is no file {quoted(path)}") from None
     except OSError as exc:
-        raise UnusableFile(f"{_name(path)} cannot be opened ({exc.strerror or exc})") from None
+        raise UnusableFile(f"{quoted(path)} cannot be opened ({exc.strerror or exc})") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             kind = next((k for test, k in KINDS if test(info.st_mode)), "something else")
-            raise UnusableFile(f"{_name(path)} is {kind}, not a regular file; {what} must be a "
+            raise UnusableFile(f"{quoted(path)} is {kind}, not a regular file; {what} must be a "
                                "regular file")
         if info.st_size > limit:
             raise UnusableFile(_too_big(path, what, limit))
@@ -65,15 +65,16 @@ def read_regular(path: str | os.PathLike[str], limit: int, what: str) -> bytes:
             raise UnusableFile(_too_big(path, what, limit))
         return b"".join(chunks)
     except OSError as exc:
-        raise UnusableFile(f"{_name(path)} cannot be read ({exc.strerror or exc})") from None
+        raise UnusableFile(f"{quoted(path)} cannot be read ({exc.strerror or exc})") from None
     finally:
         os.close(fd)
 
 
-def _name(path: str | os.PathLike[str]) -> str:
+def quoted(path: str | os.PathLike[str]) -> str:
+    """The path as a sentence names it; made only for a sentence."""
     return quote_path(os.fspath(path))
 
 
 def _too_big(path: str | os.PathLike[str], what: str, limit: int) -> str:
-    return (f"{_name(path)} is larger than {what} can be ({limit / 1e6:.1f} MB at most); "
+    return (f"{quoted(path)} is larger than {what} can be ({limit / 1e6:.1f} MB at most); "
             "check that it is the right file")

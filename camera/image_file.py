@@ -16,9 +16,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from camera.files import UnusableFile, read_regular
+from camera.files import UnusableFile, quoted, read_regular
 from camera.image_limits import MAX_IMAGE_BYTES, MAX_SIZE
-from companion.safe_text import quote_path
 
 SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")  # PNG, JPEG
 
@@ -44,7 +43,7 @@ def read_image(path: str | os.PathLike[str], what: str = "frame", reduce: int = 
         if "validateInputImageSize" not in str(exc):
             raise UnusableFile(_unreadable(path, what)) from None
         width, height = MAX_SIZE
-        raise UnusableFile(f"{quote_path(os.fspath(path))} is larger than {width}x{height} "
+        raise UnusableFile(f"{quoted(path)} is larger than {width}x{height} "
                            f"pixels; a {what} may be at most {width}x{height}: save it "
                            "smaller") from None
     if image is None:
@@ -55,7 +54,7 @@ def read_image(path: str | os.PathLike[str], what: str = "frame", reduce: int = 
 def _unreadable(path: str | os.PathLike[str], what: str) -> str:
     """The sentence for a file that is no PNG or JPEG picture: made only then (quoting the
     path was 0.4 ms a frame of `camera watch`, a fifth of decoding a 640x480 JPEG)."""
-    return f"{quote_path(os.fspath(path))} cannot be read as a PNG or JPEG {what}"
+    return f"{quoted(path)} cannot be read as a PNG or JPEG {what}"
 
 
 @functools.cache
