@@ -178,3 +178,11 @@ def test_a_face_whose_photos_teaching_cannot_use_is_asked_again_at_once_not_a_lo
     assert load(model_file).missing() == ["7"]  # saved without the 7, not lost
     assert teach.message == cannot_see
     assert teach.index == list(cards).index("7") and teach.shot == 0  # asked again
+    # the family leaves and comes back (the table sent them here): the 7 is asked for,
+    # not "the camera knows all faces"
+    d.app.show("menu")
+    d.frames(3)
+    d.tap_id("menu", "menu_camera")
+    d.tap_id("camera_teach", "teach_board")
+    assert teach.index == list(cards).index("7") and teach.shot == 0
+    assert teach.prompt.startswith({"en": "Lay a 7 ", "fr": "Posez un 7 "}[lang])

@@ -5,10 +5,11 @@ the pile spot framed (ui.camera.preview, read on its own thread), and a tap take
 newest frame as that face's photo once a card is found in it; then it asks for the card
 moved a little and turned, and takes PHOTOS_A_FACE photos a face (camera.cards says why).
 Photos are kept in the data folder (camera-photos-<game>/<face>/, the folder layout
-`camera teach` reads), so one face can be taught again alone; when every face has its
-photos the deck is taught with the same code as the command line, saved where the app
-looks (camera-<game>.npz), and the faces too alike to tell apart are named with how to
-fix it.
+`camera teach` reads), so one face can be taught again alone (a deck saved without a
+face, as the table's note says, asks for that face first when chosen); when every face
+has its photos the deck is taught with the same code as the command line, saved where
+the app looks (camera-<game>.npz), and the faces too alike to tell apart are named with
+how to fix it.
 """
 
 from __future__ import annotations
@@ -128,6 +129,10 @@ class TeachScreen(Screen):
             return
         self.game, self.faces = game, list(card_names(game))
         self._next_face()
+        untaught = self._untaught() if self.index >= len(self.faces) else None
+        if untaught is not None:  # every photo kept, the deck saved without this face
+            self.again(untaught)
+            return
         self._say_prompt()
 
     def open_camera(self, source: Any = None) -> bool:
@@ -251,6 +256,18 @@ class TeachScreen(Screen):
         self.prompt = lines[0]
         self.message = " ".join(lines[1:])
         return lines
+
+    def _untaught(self) -> str | None:
+        """The first face the saved deck lacks (taught partly: the table says so while
+        the camera watches, and sends the family here), or None."""
+        from camera.model import ModelError, load
+        from companion.config import CameraConfig
+
+        try:
+            missing = load(CameraConfig.model_file(self._data_dir(), self.game)).missing()
+        except ModelError:  # none saved yet (or unusable): the faces in order, as before
+            return None
+        return missing[0] if missing else None
 
     def _retake(self, missing: Iterable[str], unseen: Iterable[str]) -> str | None:
         """The first face (in teaching order) left out of the deck or with a photo left
