@@ -178,7 +178,7 @@ def test_a_face_whose_photos_teaching_cannot_use_is_asked_again_at_once_not_a_lo
     assert load(model_file).missing() == ["7"]  # saved without the 7, not lost
     assert teach.message == cannot_see
     assert teach.index == list(cards).index("7") and teach.shot == 0  # asked again
-    # the family leaves and comes back (the table sent them here): the 7 is asked for,
+    # the family leaves and comes back to finish the deck: the 7 is asked for,
     # not "the camera knows all faces"
     d.app.show("menu")
     d.frames(3)
