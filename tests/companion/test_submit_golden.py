@@ -3,9 +3,9 @@ checked in: the events `make bench`'s submit row times (games.revenge.bench.core
 submitted as a tap is, and all of each Update hashed (state, result, steps, undo, redo,
 options, summary, damage, unsaved). A change to any of them fails here, also one the
 engine's own tests would not see (the options' order, a shared outcome, the history a
-listener is handed). The digest was taken of main's submit path at 4281a5c (the same under PYTHONHASHSEED
-1, 2 and 3; the options' order reversed fails it); a change of the rules on purpose updates it (the failure prints the
-new one).
+listener is handed). The digest was taken of main's submit path at 4281a5c (the same
+under PYTHONHASHSEED 1, 2 and 3; the options' order reversed fails it); a change of the
+rules on purpose updates it (the failure prints the new one).
 """
 
 from __future__ import annotations
