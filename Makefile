@@ -57,22 +57,22 @@ test: $(STAMP) $(MO)
 # through the real app, on tests/ui's fixtures), and the rest (mostly waiting for the
 # subprocesses it kills and restarts). One screens' process was the suite's longest (343 s
 # of CPU, 235 s for the rest); the halves took 141 s and 158 s. A file of tests/ui is in
-# exactly one of them (test-ui ignores UI_LONG). Each keeps its own pytest cache; the output
-# of each is printed whole when it ends.
+# exactly one of them (test-ui ignores UI_LONG). None keeps a pytest cache (setup.cfg's addopts:
+# -p no:cacheprovider), so they share none; the output of each is printed whole when it ends.
 GAME_TESTS := $(wildcard games/*/tests)
 UI_LONG := tests/ui/test_ui_screens.py tests/ui/test_ui_board_taps.py \
 	tests/ui/test_ui_board_whole_game.py tests/ui/test_ui_board_screen.py \
 	tests/ui/test_ui_board_layouts.py tests/ui/test_ui_name_keyboard.py \
 	tests/ui/test_ui_touch_guard.py tests/ui/test_ui_board_answers.py
 test-ui: $(STAMP) $(MO)
-	$(BIN)/python -m pytest -q -o cache_dir=.pytest_cache/ui tests/ui $(GAME_TESTS) \
+	$(BIN)/python -m pytest -q tests/ui $(GAME_TESTS) \
 		$(addprefix --ignore=,$(UI_LONG))
 
 test-ui-long: $(STAMP) $(MO)
-	$(BIN)/python -m pytest -q -o cache_dir=.pytest_cache/ui-long $(UI_LONG)
+	$(BIN)/python -m pytest -q $(UI_LONG)
 
 test-rest: $(STAMP) $(MO)
-	$(BIN)/python -m pytest -q -o cache_dir=.pytest_cache/rest tests --ignore=tests/ui
+	$(BIN)/python -m pytest -q tests --ignore=tests/ui
 
 # The Pi conditions (bench/pi.py) build a small LD_PRELOAD shim with the C compiler: get it
 # from Debian's packages when it is missing (and say so when that is not possible).
