@@ -6,10 +6,9 @@ newest frame as that face's photo once a card is found in it; then it asks for t
 moved a little and turned, and takes PHOTOS_A_FACE photos a face (camera.cards says why).
 Photos are kept in the data folder (camera-photos-<game>/<face>/, the folder layout
 `camera teach` reads), so one face can be taught again alone (a deck saved without a
-face asks for that face first when chosen again); when every face
-has its photos the deck is taught with the same code as the command line, saved where
-the app looks (camera-<game>.npz), and the faces too alike to tell apart are named with
-how to fix it.
+face asks for that face first when chosen again); when every face has its photos the
+deck is taught with the same code as the command line, saved where the app looks
+(camera-<game>.npz), and the faces too alike to tell apart are named with how to fix it.
 """
 
 from __future__ import annotations
@@ -258,8 +257,8 @@ class TeachScreen(Screen):
         return lines
 
     def _untaught(self) -> str | None:
-        """The first face the saved deck lacks (taught partly:
-        a family coming back to finish the deck is asked for it), or None."""
+        """The first face the saved deck lacks (taught partly: a family coming back to
+        finish the deck is asked for it), or None."""
         from camera.model import ModelError, load
         from companion.config import CameraConfig
 
